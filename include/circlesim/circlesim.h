@@ -1,0 +1,12 @@
+// circlesim — a 2D rigid-circle simulator built to compare iterative contact solvers.
+// The one header a user includes.
+#ifndef CIRCLESIM_H
+#define CIRCLESIM_H
+
+#include "circlesim/base.h"
+#include "circlesim/lcp.h"
+#include "circlesim/solver.h"
+#include "circlesim/world.h"
+#include "circlesim/scene.h"
+
+#endif

@@ -1,0 +1,116 @@
+#include "cli/args.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool cs_arg_int(const char* cmd, const char* opt, const char* text, int min, int max, int* out)
+{
+    char* end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno != 0 || v < min || v > max)
+    {
+        fprintf(stderr, "circlesim-cli %s: %s: expected an integer in [%d, %d], got '%s'\n", cmd, opt, min,
+                max, text);
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+bool cs_arg_double(const char* cmd, const char* opt, const char* text, double min_exclusive, double* out)
+{
+    char* end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(v) || !(v > min_exclusive))
+    {
+        fprintf(stderr, "circlesim-cli %s: %s: expected a finite number > %g, got '%s'\n", cmd, opt,
+                min_exclusive, text);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cs_arg_solver(const char* cmd, const char* opt, const char* text, int* out)
+{
+    int index = cs_solver_find(text);
+    if (index < 0)
+    {
+        fprintf(stderr, "circlesim-cli %s: %s: unknown solver '%s' (solvers: %s)\n", cmd, opt, text,
+                cs_solver_names());
+        return false;
+    }
+    *out = index;
+    return true;
+}
+
+const char* cs_arg_value(const char* cmd, int argc, char** argv, int* i)
+{
+    if (*i + 1 >= argc)
+    {
+        fprintf(stderr, "circlesim-cli %s: %s needs a value\n", cmd, argv[*i]);
+        return NULL;
+    }
+    *i += 1;
+    return argv[*i];
+}
+
+int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* solver,
+                         cs_solver_params* params)
+{
+    const char* opt = argv[*i];
+    const char* v;
+    if (strcmp(opt, "--solver") == 0)
+    {
+        return (v = cs_arg_value(cmd, argc, argv, i)) && cs_arg_solver(cmd, opt, v, solver) ? 1 : -1;
+    }
+    if (strcmp(opt, "--iterations") == 0)
+    {
+        return (v = cs_arg_value(cmd, argc, argv, i)) &&
+                       cs_arg_int(cmd, opt, v, 1, 100000000, &params->iterations)
+                   ? 1
+                   : -1;
+    }
+    if (strcmp(opt, "--alpha") == 0)
+    {
+        return (v = cs_arg_value(cmd, argc, argv, i)) && cs_arg_double(cmd, opt, v, 0.0, &params->alpha) ? 1
+                                                                                                         : -1;
+    }
+    if (strcmp(opt, "--gamma") == 0)
+    {
+        return (v = cs_arg_value(cmd, argc, argv, i)) && cs_arg_double(cmd, opt, v, 0.0, &params->gamma) ? 1
+                                                                                                         : -1;
+    }
+    if (strcmp(opt, "--relaxation") == 0)
+    {
+        return (v = cs_arg_value(cmd, argc, argv, i)) && cs_arg_double(cmd, opt, v, 0.0, &params->relaxation)
+                   ? 1
+                   : -1;
+    }
+    if (strcmp(opt, "--literal") == 0)
+    {
+        params->amgs_literal = true;
+        return 1;
+    }
+    if (strcmp(opt, "--no-warm-start") == 0)
+    {
+        params->warm_start = false;
+        return 1;
+    }
+    return 0;
+}
+
+const char* cs_arg_solver_help(void)
+{
+    return "  --solver NAME       solver from the registry (circlesim-cli solvers lists them)\n"
+           "  --iterations K      iterations per solve (>= 1)\n"
+           "  --alpha A           AMGS: Omega = alpha D (> 0)\n"
+           "  --gamma G           AMGS: gamma (> 0)\n"
+           "  --relaxation W      PSOR: relaxation factor (> 0)\n"
+           "  --literal           AMGS: the paper's literal Method 3.2 for box rows\n"
+           "  --no-warm-start     start every solve from lambda = 0\n";
+}

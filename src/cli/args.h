@@ -1,0 +1,25 @@
+// Small, strict option parsing shared by the CLI subcommands: a bad value is a usage error (exit 2)
+// with a message naming the option.
+#ifndef CS_CLI_ARGS_H
+#define CS_CLI_ARGS_H
+
+#include <stdbool.h>
+
+#include "circlesim/solver.h"
+
+// Parsing helpers print "circlesim-cli CMD: --opt: reason" to stderr and return false on error.
+bool cs_arg_int(const char* cmd, const char* opt, const char* text, int min, int max, int* out);
+bool cs_arg_double(const char* cmd, const char* opt, const char* text, double min_exclusive, double* out);
+bool cs_arg_solver(const char* cmd, const char* opt, const char* text, int* out);
+// The value after an option: argv[*i + 1], advancing *i; NULL (with a message) when missing.
+const char* cs_arg_value(const char* cmd, int argc, char** argv, int* i);
+
+// Solver options common to every command that runs a solver:
+// --solver NAME --iterations K --alpha A --gamma G --relaxation W --literal --no-warm-start
+// Returns 1 when argv[*i] was one of them (consumed), 0 when not, -1 on a usage error.
+int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* solver,
+                         cs_solver_params* params);
+// One-line help text for the options above.
+const char* cs_arg_solver_help(void);
+
+#endif

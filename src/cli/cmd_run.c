@@ -1,0 +1,329 @@
+// circlesim-cli run: step a scene headless and report what happened.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "circlesim/circlesim.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+
+#define MAX_DUMPS 64
+
+typedef struct dump_request
+{
+    long step;
+    const char* path;
+} dump_request;
+
+static void help(FILE* out)
+{
+    fprintf(
+        out,
+        "usage: circlesim-cli run SCENE [options]\n"
+        "Runs SCENE (a scenes/*.json file) headless and prints a summary.\n"
+        "  --steps N           number of steps (default: the scene's \"steps\")\n"
+        "%s"
+        "  --frictionless      no friction rows\n"
+        "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
+        "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
+        "                      narrowphase_us,solver_us,position_us,step_us\n"
+        "  --state-out FILE    final bodies as CSV: id,x,y,angle,vx,vy,omega,radius,mass\n"
+        "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
+        "  --quiet             no summary\n",
+        cs_arg_solver_help());
+}
+
+static double max_speed(const cs_world* w)
+{
+    double vmax = 0.0;
+    for (int i = 0; i < cs_world_body_count(w); ++i)
+    {
+        cs_body_state b = cs_world_body(w, i);
+        vmax = fmax(vmax, hypot(b.velocity.x, b.velocity.y));
+    }
+    return vmax;
+}
+
+static bool write_state(const cs_world* w, const char* path)
+{
+    FILE* f = fopen(path, "w");
+    if (f == NULL)
+    {
+        return false;
+    }
+    fprintf(f, "id,x,y,angle,vx,vy,omega,radius,mass\n");
+    for (int i = 0; i < cs_world_body_count(w); ++i)
+    {
+        cs_body_state b = cs_world_body(w, i);
+        fprintf(f, "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i, b.position.x, b.position.y,
+                b.angle, b.velocity.x, b.velocity.y, b.angular_velocity, b.radius, b.mass);
+    }
+    return fclose(f) == 0;
+}
+
+int cs_cmd_run(int argc, char** argv)
+{
+    const char* cmd = "run";
+    const char* scene = NULL;
+    const char* csv_path = NULL;
+    const char* state_path = NULL;
+    long steps = -1;
+    bool quiet = false, frictionless = false;
+    int solver = -1;
+    cs_solver_params params;
+    bool params_touched = false;
+    dump_request dumps[MAX_DUMPS];
+    int dump_count = 0;
+
+    // Solver options are applied on top of the scene's settings, so collect them on a marker copy.
+    cs_solver_params overrides = cs_solver_params_default();
+    cs_solver_params defaults = overrides;
+    for (int i = 1; i < argc; ++i)
+    {
+        const char* a = argv[i];
+        const char* v;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        {
+            help(stdout);
+            return 0;
+        }
+        int r = cs_arg_solver_option(cmd, argc, argv, &i, &solver, &overrides);
+        if (r < 0)
+        {
+            return 2;
+        }
+        if (r > 0)
+        {
+            params_touched = true;
+            continue;
+        }
+        if (strcmp(a, "--steps") == 0)
+        {
+            int n;
+            if (!(v = cs_arg_value(cmd, argc, argv, &i)) || !cs_arg_int(cmd, a, v, 0, 1000000000, &n))
+            {
+                return 2;
+            }
+            steps = n;
+        }
+        else if (strcmp(a, "--frictionless") == 0)
+        {
+            frictionless = true;
+        }
+        else if (strcmp(a, "--quiet") == 0)
+        {
+            quiet = true;
+        }
+        else if (strcmp(a, "--csv") == 0)
+        {
+            if (!(csv_path = cs_arg_value(cmd, argc, argv, &i)))
+            {
+                return 2;
+            }
+        }
+        else if (strcmp(a, "--state-out") == 0)
+        {
+            if (!(state_path = cs_arg_value(cmd, argc, argv, &i)))
+            {
+                return 2;
+            }
+        }
+        else if (strcmp(a, "--dump-lcp") == 0)
+        {
+            if (!(v = cs_arg_value(cmd, argc, argv, &i)))
+            {
+                return 2;
+            }
+            const char* colon = strchr(v, ':');
+            char* end = NULL;
+            long s = colon ? strtol(v, &end, 10) : 0;
+            if (colon == NULL || end != colon || s < 1 || colon[1] == '\0' || dump_count == MAX_DUMPS)
+            {
+                fprintf(stderr,
+                        "circlesim-cli run: --dump-lcp: expected STEP:FILE with STEP >= 1, got '%s'\n", v);
+                return 2;
+            }
+            dumps[dump_count].step = s;
+            dumps[dump_count].path = colon + 1;
+            dump_count += 1;
+        }
+        else if (a[0] == '-' && a[1] != '\0')
+        {
+            fprintf(stderr, "circlesim-cli run: unknown option '%s' (see --help)\n", a);
+            return 2;
+        }
+        else if (scene == NULL)
+        {
+            scene = a;
+        }
+        else
+        {
+            fprintf(stderr, "circlesim-cli run: more than one scene given ('%s' and '%s')\n", scene, a);
+            return 2;
+        }
+    }
+    if (scene == NULL)
+    {
+        fprintf(stderr, "circlesim-cli run: no scene given\n");
+        help(stderr);
+        return 2;
+    }
+
+    cs_error err = {CS_OK, ""};
+    cs_scene_info info;
+    cs_world* w = cs_scene_load(scene, &info, &err);
+    if (w == NULL)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    // Only options actually given override the scene's solver settings.
+    params = *cs_world_solver_params(w);
+    if (params_touched)
+    {
+        if (overrides.iterations != defaults.iterations)
+            params.iterations = overrides.iterations;
+        if (overrides.alpha != defaults.alpha)
+            params.alpha = overrides.alpha;
+        if (overrides.gamma != defaults.gamma)
+            params.gamma = overrides.gamma;
+        if (overrides.relaxation != defaults.relaxation)
+            params.relaxation = overrides.relaxation;
+        if (overrides.amgs_literal)
+            params.amgs_literal = true;
+        if (!overrides.warm_start)
+            params.warm_start = false;
+        cs_world_set_solver_params(w, &params);
+    }
+    if (solver >= 0)
+    {
+        cs_world_set_solver(w, solver);
+    }
+    if (frictionless)
+    {
+        cs_world_set_frictionless(w, true);
+    }
+    if (steps < 0)
+    {
+        steps = info.steps;
+    }
+
+    FILE* csv = NULL;
+    if (csv_path != NULL)
+    {
+        csv = fopen(csv_path, "w");
+        if (csv == NULL)
+        {
+            fprintf(stderr, "%s: cannot open for writing\n", csv_path);
+            cs_world_destroy(w);
+            return 1;
+        }
+        fprintf(csv,
+                "step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,max_penetration,mean_penetration,"
+                "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us\n");
+    }
+
+    int status = 0;
+    double total_step = 0.0, total_solver = 0.0, worst_penetration = 0.0;
+    double sum_rows = 0.0;
+    bool finite = true;
+    for (long s = 1; s <= steps; ++s)
+    {
+        if (cs_world_step(w) != CS_OK)
+        {
+            fprintf(stderr, "%s: step %ld: %s\n", scene, s, cs_world_last_error(w));
+            status = 1;
+            break;
+        }
+        const cs_step_stats* st = cs_world_stats(w);
+        total_step += st->step_seconds;
+        total_solver += st->solver_seconds;
+        sum_rows += st->rows;
+        worst_penetration = fmax(worst_penetration, st->max_penetration);
+        if (!isfinite(st->kinetic_energy))
+        {
+            finite = false;
+        }
+        if (csv != NULL)
+        {
+            fprintf(csv, "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+                    (long long)st->step, st->time, st->bodies, st->contacts, st->rows, st->iterations,
+                    st->res_lcp, st->res_nat, st->max_penetration, st->mean_penetration, st->kinetic_energy,
+                    max_speed(w), 1e6 * st->broadphase_seconds, 1e6 * st->narrowphase_seconds,
+                    1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds);
+        }
+        for (int d = 0; d < dump_count; ++d)
+        {
+            if (dumps[d].step == s)
+            {
+                cs_lcp* p = (cs_lcp*)cs_world_last_problem(w);
+                char name[sizeof info.name + 32];
+                snprintf(name, sizeof name, "%s-step%ld", info.name, s);
+                memcpy(p->name, name, sizeof p->name - 1); // one token, cut to the field's size
+                p->name[sizeof p->name - 1] = '\0';
+                if (cs_lcp_write(p, dumps[d].path, &err) != CS_OK)
+                {
+                    fprintf(stderr, "%s\n", err.message);
+                    status = 1;
+                }
+            }
+        }
+    }
+    if (csv != NULL && fclose(csv) != 0)
+    {
+        fprintf(stderr, "%s: write failed\n", csv_path);
+        status = 1;
+    }
+    for (int d = 0; d < dump_count; ++d)
+    {
+        if (dumps[d].step > steps)
+        {
+            fprintf(stderr, "circlesim-cli run: --dump-lcp %ld: the run has only %ld steps\n", dumps[d].step,
+                    steps);
+            status = 1;
+        }
+    }
+    if (state_path != NULL && !write_state(w, state_path))
+    {
+        fprintf(stderr, "%s: cannot write\n", state_path);
+        status = 1;
+    }
+
+    if (!quiet)
+    {
+        const cs_step_stats* st = cs_world_stats(w);
+        const cs_solver_params* p = cs_world_solver_params(w);
+        const cs_solver_info* si = cs_solver_at(cs_world_solver(w));
+        printf("scene        %s (%s)\n", info.name, scene);
+        printf("solver       %s, %d iterations, warm start %s", si->name, p->iterations,
+               p->warm_start ? "on" : "off");
+        if (si->flags & CS_SOLVER_USES_ALPHA)
+            printf(", alpha %g", p->alpha);
+        if (si->flags & CS_SOLVER_USES_GAMMA)
+            printf(", gamma %g", p->gamma);
+        printf("%s\n", cs_world_get_def(w)->frictionless ? ", frictionless" : "");
+        printf("steps        %lld (%.3f s simulated)\n", (long long)st->step, st->time);
+        printf("bodies       %d\n", st->bodies);
+        printf("last step    contacts %d, rows %d, res_lcp %.3e, res_nat %.3e\n", st->contacts, st->rows,
+               st->res_lcp, st->res_nat);
+        printf("mean rows    %.1f\n", st->step > 0 ? sum_rows / (double)st->step : 0.0);
+        printf("penetration  max over run %.3f mm, last step max %.3f mm mean %.3f mm\n",
+               1e3 * worst_penetration, 1e3 * st->max_penetration, 1e3 * st->mean_penetration);
+        printf("motion       kinetic energy %.6g J, max speed %.4g m/s\n", st->kinetic_energy, max_speed(w));
+        printf("time         %.1f us/step, solver %.1f us/step\n",
+               st->step > 0 ? 1e6 * total_step / (double)st->step : 0.0,
+               st->step > 0 ? 1e6 * total_solver / (double)st->step : 0.0);
+        printf("state hash   %016llx\n", (unsigned long long)cs_world_hash(w));
+        if (!finite)
+        {
+            printf("WARNING      the simulation produced non-finite values\n");
+        }
+    }
+    if (!finite)
+    {
+        status = 1;
+    }
+    cs_world_destroy(w);
+    return status;
+}

@@ -1,0 +1,13 @@
+// circlesim-cli subcommands. Each returns the process exit code:
+// 0 success, 1 a run error (bad file, failed solve), 2 a usage error (unknown option or value).
+#ifndef CS_CLI_COMMANDS_H
+#define CS_CLI_COMMANDS_H
+
+int cs_cmd_run(int argc, char** argv);      // cmd_run.c
+int cs_cmd_lcp(int argc, char** argv);      // cmd_lcp.c: lcp solve | lcp info
+int cs_cmd_converge(int argc, char** argv); // cmd_converge.c: Table 1, Figures 3–5
+int cs_cmd_table2(int argc, char** argv);   // cmd_table2.c: Table 2
+int cs_cmd_bench(int argc, char** argv);    // cmd_bench.c: benchmark suites
+int cs_cmd_solvers(int argc, char** argv);  // main.c: list the registry
+
+#endif

@@ -1,0 +1,295 @@
+// Uniform grid rebuilt each step with a counting sort.
+//
+// The cell is at least the largest "ordinary" diameter plus the margin, so a circle only meets circles
+// whose centres lie in its own or the eight neighbouring cells. Circles much larger than the typical one
+// would blow the cell size up for everybody; they go to a short "large" list instead and are tested
+// against every circle. The cell count is kept below ~4N by growing the cell when bodies are far apart,
+// so memory stays O(N) whatever the world's extent.
+#include "contact/broadphase.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/array.h"
+
+void cs_broadphase_free(cs_broadphase* bp)
+{
+    free(bp->cell_of);
+    free(bp->sorted);
+    free(bp->large);
+    free(bp->cell_start);
+    free(bp->candidates);
+    free(bp->pairs);
+    memset(bp, 0, sizeof *bp);
+}
+
+static bool pair_touches(const double* px, const double* py, const double* radius, int a, int b,
+                         double margin)
+{
+    double dx = px[b] - px[a];
+    double dy = py[b] - py[a];
+    double reach = radius[a] + radius[b] + margin;
+    return dx * dx + dy * dy < reach * reach;
+}
+
+static bool push_pair(cs_broadphase* bp, int a, int b)
+{
+    if (bp->pair_count == bp->pair_capacity)
+    {
+        if (!CS_GROW(bp->pairs, bp->pair_capacity, bp->pair_count + 1))
+        {
+            return false;
+        }
+    }
+    bp->pairs[bp->pair_count].a = a;
+    bp->pairs[bp->pair_count].b = b;
+    bp->pair_count += 1;
+    return true;
+}
+
+static void sort_ints(int* v, int n)
+{
+    // Insertion sort: a body has a handful of partners.
+    for (int i = 1; i < n; ++i)
+    {
+        int x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x)
+        {
+            v[j + 1] = v[j];
+            --j;
+        }
+        v[j + 1] = x;
+    }
+}
+
+cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double* py, const double* radius,
+                               int count, double margin, cs_error* err)
+{
+    bp->pair_count = 0;
+    bp->large_count = 0;
+    if (count > bp->body_capacity)
+    {
+        int cap = cs_grow_capacity(bp->body_capacity, count);
+        if (!CS_RESIZE(bp->cell_of, cap) || !CS_RESIZE(bp->sorted, cap) || !CS_RESIZE(bp->large, cap) ||
+            !CS_RESIZE(bp->candidates, cap))
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+        }
+        bp->body_capacity = cap;
+    }
+    if (count == 0)
+    {
+        return CS_OK;
+    }
+
+    // Typical size: mean radius over finite bodies. "Large" = more than 4x the mean.
+    double sum_r = 0.0;
+    int finite = 0;
+    for (int i = 0; i < count; ++i)
+    {
+        if (isfinite(px[i]) && isfinite(py[i]))
+        {
+            sum_r += radius[i];
+            finite += 1;
+        }
+    }
+    double large_radius = finite > 0 ? 4.0 * sum_r / finite : 0.0;
+    double max_r = 0.0;
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    for (int i = 0; i < count; ++i)
+    {
+        bp->cell_of[i] = -1;
+        if (!(isfinite(px[i]) && isfinite(py[i])))
+        {
+            continue;
+        }
+        if (radius[i] > large_radius && finite > 1)
+        {
+            bp->large[bp->large_count++] = i;
+            continue;
+        }
+        bp->cell_of[i] = 0;
+        max_r = fmax(max_r, radius[i]);
+        lo_x = fmin(lo_x, px[i]);
+        lo_y = fmin(lo_y, py[i]);
+        hi_x = fmax(hi_x, px[i]);
+        hi_y = fmax(hi_y, py[i]);
+    }
+
+    int grid_count = 0;
+    int cells_x = 1, cells_y = 1;
+    double cell = 2.0 * max_r + margin;
+    if (lo_x <= hi_x)
+    {
+        if (!(cell > 0.0))
+        {
+            cell = 1.0;
+        }
+        double max_cells = 4.0 * count + 16.0;
+        for (;;)
+        {
+            double nx = floor((hi_x - lo_x) / cell) + 1.0;
+            double ny = floor((hi_y - lo_y) / cell) + 1.0;
+            if (nx * ny <= max_cells)
+            {
+                cells_x = (int)nx;
+                cells_y = (int)ny;
+                break;
+            }
+            cell *= sqrt(nx * ny / max_cells) * 1.01;
+        }
+    }
+    int cells = cells_x * cells_y;
+    if (cells + 1 > bp->cell_capacity)
+    {
+        if (!CS_GROW(bp->cell_start, bp->cell_capacity, cells + 1))
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+        }
+    }
+    bp->cell_size = cell;
+    bp->cells_x = cells_x;
+    bp->cells_y = cells_y;
+    bp->origin_x = lo_x;
+    bp->origin_y = lo_y;
+
+    // Counting sort by cell.
+    memset(bp->cell_start, 0, (size_t)(cells + 1) * sizeof(int));
+    for (int i = 0; i < count; ++i)
+    {
+        if (bp->cell_of[i] < 0)
+        {
+            continue;
+        }
+        int cx = (int)((px[i] - lo_x) / cell);
+        int cy = (int)((py[i] - lo_y) / cell);
+        cx = cx < 0 ? 0 : (cx >= cells_x ? cells_x - 1 : cx);
+        cy = cy < 0 ? 0 : (cy >= cells_y ? cells_y - 1 : cy);
+        int c = cy * cells_x + cx;
+        bp->cell_of[i] = c;
+        bp->cell_start[c + 1] += 1;
+        grid_count += 1;
+    }
+    for (int c = 0; c < cells; ++c)
+    {
+        bp->cell_start[c + 1] += bp->cell_start[c];
+    }
+    // Place bodies from the back of each cell, in descending id order, so ids ascend within a cell.
+    // Afterwards cell_start[c + 1] holds the start of cell c; shift by one to get the usual layout.
+    for (int i = count - 1; i >= 0; --i)
+    {
+        int c = bp->cell_of[i];
+        if (c >= 0)
+        {
+            bp->sorted[--bp->cell_start[c + 1]] = i;
+        }
+    }
+    for (int c = 0; c < cells; ++c)
+    {
+        bp->cell_start[c] = bp->cell_start[c + 1];
+    }
+    bp->cell_start[cells] = grid_count;
+
+    // Pairs in (a, b) order: for each body a, gather partners b > a, sort them, emit.
+    for (int a = 0; a < count; ++a)
+    {
+        int n = 0;
+        int ca = bp->cell_of[a];
+        bool a_large = false;
+        if (ca < 0)
+        {
+            if (!(isfinite(px[a]) && isfinite(py[a])))
+            {
+                continue;
+            }
+            a_large = true;
+        }
+        if (a_large)
+        {
+            for (int b = a + 1; b < count; ++b)
+            {
+                if (isfinite(px[b]) && isfinite(py[b]) && pair_touches(px, py, radius, a, b, margin))
+                {
+                    bp->candidates[n++] = b;
+                }
+            }
+        }
+        else
+        {
+            int cx = ca % cells_x;
+            int cy = ca / cells_x;
+            for (int y = cy - 1; y <= cy + 1; ++y)
+            {
+                if (y < 0 || y >= cells_y)
+                {
+                    continue;
+                }
+                for (int x = cx - 1; x <= cx + 1; ++x)
+                {
+                    if (x < 0 || x >= cells_x)
+                    {
+                        continue;
+                    }
+                    int c = y * cells_x + x;
+                    for (int k = bp->cell_start[c]; k < bp->cell_start[c + 1]; ++k)
+                    {
+                        int b = bp->sorted[k];
+                        if (b > a && pair_touches(px, py, radius, a, b, margin))
+                        {
+                            bp->candidates[n++] = b;
+                        }
+                    }
+                }
+            }
+            for (int k = 0; k < bp->large_count; ++k)
+            {
+                int b = bp->large[k];
+                if (b > a && pair_touches(px, py, radius, a, b, margin))
+                {
+                    bp->candidates[n++] = b;
+                }
+            }
+        }
+        sort_ints(bp->candidates, n);
+        for (int k = 0; k < n; ++k)
+        {
+            if (!push_pair(bp, a, bp->candidates[k]))
+            {
+                return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+            }
+        }
+    }
+    return CS_OK;
+}
+
+int cs_broadphase_brute_force(const double* px, const double* py, const double* radius, int count,
+                              double margin, cs_pair* out, int capacity)
+{
+    int n = 0;
+    for (int a = 0; a < count; ++a)
+    {
+        if (!(isfinite(px[a]) && isfinite(py[a])))
+        {
+            continue;
+        }
+        for (int b = a + 1; b < count; ++b)
+        {
+            if (!(isfinite(px[b]) && isfinite(py[b])))
+            {
+                continue;
+            }
+            if (pair_touches(px, py, radius, a, b, margin))
+            {
+                if (n < capacity)
+                {
+                    out[n].a = a;
+                    out[n].b = b;
+                }
+                n += 1;
+            }
+        }
+    }
+    return n;
+}

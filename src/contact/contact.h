@@ -1,0 +1,27 @@
+// A contact between two circles, or between a wall and a circle, with its persistent key.
+#ifndef CS_CONTACT_H
+#define CS_CONTACT_H
+
+#include <stdint.h>
+
+// Keys sort circle pairs first (a << 32 | b, a < b), then wall contacts ((2^31 + wall) << 32 | circle),
+// which is the order the narrow phase emits them in, so warm starting is a merge of two sorted lists.
+#define CS_WALL_KEY_BIT 0x80000000u
+
+typedef struct cs_contact
+{
+    uint64_t key;
+    int a;         // body index, or -1 for a wall
+    int b;         // body index
+    int wall;      // wall index when a == -1, else -1
+    double nx, ny; // unit normal from a to b
+    double px, py; // contact point, midway between the surfaces
+    double gap;    // signed surface distance; < 0 is penetration
+    double ra, rb; // lever arms along the normal (the radii; 0 for a wall)
+    double friction;
+    double restitution;
+    double normal_impulse;   // λ of the normal row after the solve (the next step's warm start)
+    double friction_impulse; // λ of the friction row after the solve
+} cs_contact;
+
+#endif

@@ -1,0 +1,125 @@
+// Jacobian rows and biases of DESIGN.md's sign convention: w = Aλ + q, q = J v* + b, normal n from a to b,
+// tangent t = (−n_y, n_x). For circles the contact offsets are parallel to n, so the normal row has no
+// angular terms, and the friction row's angular terms are the radii: r_a × t = r_a, r_b × t = −r_b.
+#include "contact/contact_rows.h"
+
+#include <math.h>
+
+static void set_row(cs_lcp* p, int row, const cs_contact* c, double jx, double jy, double jwa, double jwb)
+{
+    double* j = p->jac + 6 * row;
+    p->body_a[row] = c->a;
+    p->body_b[row] = c->b;
+    if (c->a >= 0)
+    {
+        j[0] = -jx;
+        j[1] = -jy;
+        j[2] = jwa;
+    }
+    else
+    {
+        j[0] = 0.0;
+        j[1] = 0.0;
+        j[2] = 0.0;
+    }
+    j[3] = jx;
+    j[4] = jy;
+    j[5] = jwb;
+}
+
+cs_status cs_contact_rows_velocity(const cs_contact* contacts, int count, const double* v_pre,
+                                   const cs_row_params* rp, cs_lcp* p, cs_error* err)
+{
+    int per = rp->frictionless ? 1 : 2;
+    cs_status st = cs_lcp_reserve(p, p->body_count, count * per, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    double h = rp->time_step;
+    int row = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_contact* c = contacts + k;
+        double nx = c->nx, ny = c->ny;
+
+        // Approach speeds along n: before external forces (restitution) and of v* (does it close this step?).
+        double vn_pre = nx * v_pre[3 * c->b] + ny * v_pre[3 * c->b + 1];
+        double vn_star = nx * p->v[3 * c->b] + ny * p->v[3 * c->b + 1];
+        if (c->a >= 0)
+        {
+            vn_pre -= nx * v_pre[3 * c->a] + ny * v_pre[3 * c->a + 1];
+            vn_star -= nx * p->v[3 * c->a] + ny * p->v[3 * c->a + 1];
+        }
+        // Bias. Restitution when the bodies meet during this step fast enough: the rebound speed is
+        // e·|vn_pre| exactly. Otherwise a speculative contact may close its gap this step (gap/h) and a
+        // touching one may not approach (0); penetration is removed by the position problem, never by
+        // velocity bias, so no energy is injected.
+        double bias;
+        bool meets = c->gap <= 0.0 || c->gap + h * vn_star <= 0.0;
+        if (c->restitution > 0.0 && meets && vn_pre < -rp->restitution_threshold)
+        {
+            bias = c->restitution * vn_pre;
+        }
+        else
+        {
+            bias = c->gap > 0.0 ? c->gap / h : 0.0;
+        }
+
+        set_row(p, row, c, nx, ny, 0.0, 0.0);
+        p->bias[row] = bias;
+        p->kind[row] = CS_ROW_NORMAL;
+        p->link[row] = -1;
+        p->mu[row] = 0.0;
+        p->lo[row] = 0.0;
+        p->hi[row] = INFINITY;
+        p->lambda0[row] = c->normal_impulse;
+        int normal_row = row;
+        row += 1;
+
+        if (!rp->frictionless)
+        {
+            double tx = -ny, ty = nx;
+            set_row(p, row, c, tx, ty, -c->ra, -c->rb);
+            p->bias[row] = 0.0;
+            p->kind[row] = CS_ROW_FRICTION;
+            p->link[row] = normal_row;
+            p->mu[row] = c->friction;
+            p->lo[row] = 0.0;
+            p->hi[row] = 0.0;
+            p->lambda0[row] = c->friction_impulse;
+            row += 1;
+        }
+    }
+    p->row_count = row;
+    return CS_OK;
+}
+
+cs_status cs_contact_rows_position(const cs_contact* contacts, int count, const cs_row_params* rp, cs_lcp* p,
+                                   cs_error* err)
+{
+    cs_status st = cs_lcp_reserve(p, p->body_count, count, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    double h = rp->time_step;
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_contact* c = contacts + k;
+        // C < 0: penetration beyond the slop, removed at the rate β C / h (capped). C >= 0: the pseudo
+        // velocity may close at most C this step, so correction never pushes a body into a neighbour.
+        double C = c->gap + rp->linear_slop;
+        double bias = C >= 0.0 ? C / h : fmax(rp->baumgarte * C, -rp->max_correction) / h;
+        set_row(p, k, c, c->nx, c->ny, 0.0, 0.0);
+        p->bias[k] = bias;
+        p->kind[k] = CS_ROW_NORMAL;
+        p->link[k] = -1;
+        p->mu[k] = 0.0;
+        p->lo[k] = 0.0;
+        p->hi[k] = INFINITY;
+        p->lambda0[k] = 0.0;
+    }
+    p->row_count = count;
+    return CS_OK;
+}

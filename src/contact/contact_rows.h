@@ -1,0 +1,30 @@
+// Contacts → rows of the velocity problem and of the split-impulse position problem.
+#ifndef CS_CONTACT_ROWS_H
+#define CS_CONTACT_ROWS_H
+
+#include "circlesim/lcp.h"
+#include "contact/contact.h"
+
+typedef struct cs_row_params
+{
+    double time_step;
+    double restitution_threshold;
+    double linear_slop;
+    double baumgarte;
+    double max_correction;
+    bool frictionless;
+} cs_row_params;
+
+// Appends rows for the contacts to p, whose bodies (inv masses, v*) are already filled. Per contact a
+// normal row and, unless frictionless, a friction row right after it. lambda0 comes from the contacts'
+// stored impulses (the warm start). v_pre is the velocity at the start of the step (3 per body), before
+// external forces: restitution is measured on it.
+cs_status cs_contact_rows_velocity(const cs_contact* contacts, int count, const double* v_pre,
+                                   const cs_row_params* rp, cs_lcp* p, cs_error* err);
+
+// Normal rows only, for pseudo-velocities that remove penetration beyond the slop (split impulses):
+// p's bodies must be filled with v = 0; lambda0 = 0.
+cs_status cs_contact_rows_position(const cs_contact* contacts, int count, const cs_row_params* rp, cs_lcp* p,
+                                   cs_error* err);
+
+#endif

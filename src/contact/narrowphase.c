@@ -1,0 +1,86 @@
+#include "contact/narrowphase.h"
+
+#include <math.h>
+
+bool cs_collide_circles(int a, int b, double ax, double ay, double ar, double bx, double by, double br,
+                        double margin, cs_contact* c)
+{
+    double dx = bx - ax;
+    double dy = by - ay;
+    double d = sqrt(dx * dx + dy * dy);
+    double gap = d - ar - br;
+    if (!(gap < margin))
+    {
+        return false;
+    }
+    double nx = 0.0, ny = 1.0; // coincident centres: any fixed direction keeps the step deterministic
+    if (d > 0.0)
+    {
+        nx = dx / d;
+        ny = dy / d;
+    }
+    c->key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
+    c->a = a;
+    c->b = b;
+    c->wall = -1;
+    c->nx = nx;
+    c->ny = ny;
+    c->gap = gap;
+    c->px = ax + nx * (ar + 0.5 * gap);
+    c->py = ay + ny * (ar + 0.5 * gap);
+    c->ra = ar;
+    c->rb = br;
+    return true;
+}
+
+bool cs_collide_wall(const cs_wall* wall, int wall_index, int b, double bx, double by, double br,
+                     double margin, cs_contact* c)
+{
+    double nx, ny, dist;
+    if (wall->kind == CS_WALL_HALF_PLANE)
+    {
+        nx = wall->normal.x;
+        ny = wall->normal.y;
+        dist = nx * (bx - wall->p0.x) + ny * (by - wall->p0.y);
+    }
+    else
+    {
+        // Closest point of the segment to the centre; the normal points from it to the centre.
+        double ex = wall->p1.x - wall->p0.x;
+        double ey = wall->p1.y - wall->p0.y;
+        double t = ((bx - wall->p0.x) * ex + (by - wall->p0.y) * ey) / (ex * ex + ey * ey);
+        t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+        double qx = wall->p0.x + t * ex;
+        double qy = wall->p0.y + t * ey;
+        double dx = bx - qx;
+        double dy = by - qy;
+        dist = sqrt(dx * dx + dy * dy);
+        if (dist > 0.0)
+        {
+            nx = dx / dist;
+            ny = dy / dist;
+        }
+        else
+        {
+            nx = wall->normal.x;
+            ny = wall->normal.y;
+        }
+    }
+    double gap = dist - br;
+    if (!(gap < margin))
+    {
+        return false;
+    }
+    c->key = ((uint64_t)(CS_WALL_KEY_BIT + (uint32_t)wall_index) << 32) | (uint32_t)b;
+    c->a = -1;
+    c->b = b;
+    c->wall = wall_index;
+    c->nx = nx;
+    c->ny = ny;
+    c->gap = gap;
+    c->px = bx - nx * (br + 0.5 * gap);
+    c->py = by - ny * (br + 0.5 * gap);
+    c->ra = 0.0;
+    c->rb = br;
+    return true;
+}

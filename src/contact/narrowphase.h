@@ -1,0 +1,17 @@
+// Narrow phase: exact circle–circle and circle–wall distances → contacts within the speculative margin.
+#ifndef CS_NARROWPHASE_H
+#define CS_NARROWPHASE_H
+
+#include <stdbool.h>
+
+#include "circlesim/world.h"
+#include "contact/contact.h"
+
+// Fills c for circles a and b; returns false when the gap is not below margin.
+bool cs_collide_circles(int a, int b, double ax, double ay, double ar, double bx, double by, double br,
+                        double margin, cs_contact* c);
+// Fills c for a wall (as body a = -1) and circle b; returns false when the gap is not below margin.
+bool cs_collide_wall(const cs_wall* wall, int wall_index, int b, double bx, double by, double br,
+                     double margin, cs_contact* c);
+
+#endif

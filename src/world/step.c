@@ -1,0 +1,277 @@
+// One fixed time step (DESIGN.md "One time step"):
+//   forces → broad phase → narrow phase → rows + warm start → velocity solve → split-impulse position
+//   solve → symplectic Euler integration → stats.
+// Every buffer lives in the world and only grows, so a steady-state step allocates nothing.
+#include <math.h>
+#include <string.h>
+
+#include "contact/contact_rows.h"
+#include "contact/narrowphase.h"
+#include "core/array.h"
+#include "world/world_internal.h"
+
+static bool push_contact(cs_contact_list* list, const cs_contact* c)
+{
+    if (!CS_GROW(list->items, list->capacity, list->count + 1))
+    {
+        return false;
+    }
+    list->items[list->count++] = *c;
+    return true;
+}
+
+static cs_status find_contacts(cs_world* w, cs_error* err)
+{
+    const cs_broadphase* bp = &w->broadphase;
+    double margin = w->def.speculative_margin;
+    cs_contact c;
+    for (int k = 0; k < bp->pair_count; ++k)
+    {
+        int a = bp->pairs[k].a, b = bp->pairs[k].b;
+        if (cs_collide_circles(a, b, w->px[a], w->py[a], w->radius[a], w->px[b], w->py[b], w->radius[b],
+                               margin, &c))
+        {
+            c.friction = sqrt(w->friction[a] * w->friction[b]);
+            c.restitution = fmax(w->restitution[a], w->restitution[b]);
+            if (!push_contact(&w->contacts, &c))
+            {
+                return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+            }
+        }
+    }
+    // Walls are few: each is tested against every circle, O(N·W), keys stay sorted (wall-major).
+    for (int k = 0; k < w->wall_count; ++k)
+    {
+        const cs_wall* wall = w->walls + k;
+        for (int b = 0; b < w->body_count; ++b)
+        {
+            if (!(isfinite(w->px[b]) && isfinite(w->py[b])))
+            {
+                continue;
+            }
+            if (cs_collide_wall(wall, k, b, w->px[b], w->py[b], w->radius[b], margin, &c))
+            {
+                c.friction = sqrt(wall->friction * w->friction[b]);
+                c.restitution = fmax(wall->restitution, w->restitution[b]);
+                if (!push_contact(&w->contacts, &c))
+                {
+                    return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+                }
+            }
+        }
+    }
+    return CS_OK;
+}
+
+// Both lists are sorted by key: a merge gives each persisting contact last step's impulses.
+static void warm_start(cs_contact_list* now, const cs_contact_list* before)
+{
+    int j = 0;
+    for (int i = 0; i < now->count; ++i)
+    {
+        cs_contact* c = now->items + i;
+        while (j < before->count && before->items[j].key < c->key)
+        {
+            ++j;
+        }
+        if (j < before->count && before->items[j].key == c->key)
+        {
+            c->normal_impulse = before->items[j].normal_impulse;
+            c->friction_impulse = before->items[j].friction_impulse;
+        }
+        else
+        {
+            c->normal_impulse = 0.0;
+            c->friction_impulse = 0.0;
+        }
+    }
+}
+
+static cs_status fill_bodies(cs_lcp* p, const cs_world* w, bool zero_velocity, cs_error* err)
+{
+    cs_status st = cs_lcp_reserve(p, w->body_count, 0, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    int n = w->body_count;
+    p->body_count = n;
+    memcpy(p->inv_mass, w->inv_mass, (size_t)n * sizeof(double));
+    memcpy(p->inv_inertia, w->inv_inertia, (size_t)n * sizeof(double));
+    if (zero_velocity)
+    {
+        memset(p->v, 0, (size_t)(3 * n) * sizeof(double));
+    }
+    else
+    {
+        memcpy(p->v, w->v, (size_t)(3 * n) * sizeof(double));
+    }
+    return CS_OK;
+}
+
+static cs_status step(cs_world* w, cs_error* err)
+{
+    double t_start = cs_seconds();
+    const double h = w->def.time_step;
+    const int n = w->body_count;
+    cs_status st;
+
+    // 1. External forces: v* = v + h M⁻¹ f.
+    memcpy(w->v_pre, w->v, (size_t)(3 * n) * sizeof(double));
+    for (int i = 0; i < n; ++i)
+    {
+        w->v[3 * i] += h * (w->def.gravity.x + w->fx[i] * w->inv_mass[i]);
+        w->v[3 * i + 1] += h * (w->def.gravity.y + w->fy[i] * w->inv_mass[i]);
+    }
+
+    // 2. Broad phase.
+    double t0 = cs_seconds();
+    st = cs_broadphase_update(&w->broadphase, w->px, w->py, w->radius, n, w->def.speculative_margin, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    double t1 = cs_seconds();
+
+    // 3. Narrow phase into a fresh list; last step's list is kept for the warm start.
+    cs_contact_list tmp = w->previous;
+    w->previous = w->contacts;
+    w->contacts = tmp;
+    w->contacts.count = 0;
+    st = find_contacts(w, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    warm_start(&w->contacts, &w->previous);
+    double t2 = cs_seconds();
+
+    // 4–5. Rows, bias, warm start λ⁰.
+    cs_row_params rp = {h,
+                        w->def.restitution_threshold,
+                        w->def.linear_slop,
+                        w->def.baumgarte,
+                        w->def.max_correction,
+                        w->def.frictionless};
+    cs_lcp* vp = &w->velocity_problem;
+    if ((st = fill_bodies(vp, w, false, err)) != CS_OK ||
+        (st = cs_contact_rows_velocity(w->contacts.items, w->contacts.count, w->v_pre, &rp, vp, err)) !=
+            CS_OK)
+    {
+        return st;
+    }
+    const cs_solver_params* params = &w->def.solver_params;
+    if (!params->warm_start)
+    {
+        // The frozen problem then says what the solve really started from.
+        memset(vp->lambda0, 0, (size_t)vp->row_count * sizeof(double));
+    }
+    int m = vp->row_count;
+    if (!CS_GROW(w->lambda, w->lambda_capacity, m))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+
+    // 6. Velocity solve with the selected solver.
+    cs_solver_stats vstats;
+    st = cs_solve(vp, w->def.solver, params, &w->work, w->lambda, &vstats, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    memcpy(w->v, w->work.v, (size_t)(3 * n) * sizeof(double));
+    int per = w->def.frictionless ? 1 : 2;
+    for (int k = 0; k < w->contacts.count; ++k)
+    {
+        w->contacts.items[k].normal_impulse = w->lambda[per * k];
+        w->contacts.items[k].friction_impulse = per == 2 ? w->lambda[per * k + 1] : 0.0;
+    }
+    double t3 = cs_seconds();
+
+    // Split impulses: pseudo-velocities that remove penetration and are then forgotten, so position
+    // correction never adds kinetic energy (Baumgarte in the velocity problem would).
+    cs_lcp* pp = &w->position_problem;
+    if ((st = fill_bodies(pp, w, true, err)) != CS_OK ||
+        (st = cs_contact_rows_position(w->contacts.items, w->contacts.count, &rp, pp, err)) != CS_OK)
+    {
+        return st;
+    }
+    if (!CS_GROW(w->position_lambda, w->position_lambda_capacity, pp->row_count))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    cs_solver_params pparams = cs_solver_params_default();
+    pparams.iterations = params->iterations;
+    pparams.warm_start = false;
+    cs_solver_stats pstats;
+    st = cs_solve(pp, w->position_solver, &pparams, &w->position_work, w->position_lambda, &pstats, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    double t4 = cs_seconds();
+
+    // 7. Symplectic Euler: positions move with the new velocity plus the pseudo-velocity.
+    const double* vp_pseudo = w->position_work.v;
+    for (int i = 0; i < n; ++i)
+    {
+        w->px[i] += h * (w->v[3 * i] + vp_pseudo[3 * i]);
+        w->py[i] += h * (w->v[3 * i + 1] + vp_pseudo[3 * i + 1]);
+        w->angle[i] += h * (w->v[3 * i + 2] + vp_pseudo[3 * i + 2]);
+    }
+
+    // 8. Stats.
+    cs_step_stats* s = &w->stats;
+    s->step += 1;
+    s->time = (double)s->step * h;
+    s->bodies = n;
+    s->contacts = w->contacts.count;
+    s->rows = m;
+    s->iterations = vstats.iterations;
+    s->res_lcp = vstats.res_lcp;
+    s->res_nat = vstats.res_nat;
+    double max_pen = 0.0, sum_pen = 0.0;
+    int touching = 0;
+    for (int k = 0; k < w->contacts.count; ++k)
+    {
+        double g = w->contacts.items[k].gap;
+        if (g < 0.0)
+        {
+            max_pen = fmax(max_pen, -g);
+            sum_pen += -g;
+            touching += 1;
+        }
+    }
+    s->max_penetration = max_pen;
+    s->mean_penetration = touching > 0 ? sum_pen / touching : 0.0;
+    double ke = 0.0;
+    for (int i = 0; i < n; ++i)
+    {
+        double vx = w->v[3 * i], vy = w->v[3 * i + 1], om = w->v[3 * i + 2];
+        ke += 0.5 * w->mass[i] * (vx * vx + vy * vy) + 0.5 * om * om / w->inv_inertia[i];
+    }
+    s->kinetic_energy = ke;
+    s->broadphase_seconds = t1 - t0;
+    s->narrowphase_seconds = t2 - t1;
+    s->solver_seconds = vstats.seconds;
+    s->position_seconds = t4 - t3;
+    s->step_seconds = cs_seconds() - t_start;
+    (void)pstats;
+    return CS_OK;
+}
+
+cs_status cs_world_step(cs_world* w)
+{
+    cs_error err = {CS_OK, ""};
+    cs_status st = step(w, &err);
+    if (st != CS_OK)
+    {
+        w->last_error = err;
+    }
+    return st;
+}
+
+const char* cs_world_last_error(const cs_world* w)
+{
+    return w->last_error.message;
+}

@@ -1,0 +1,443 @@
+// World creation, content and accessors. The step itself is in step.c.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/array.h"
+#include "world/world_internal.h"
+
+cs_world_def cs_world_def_default(void)
+{
+    cs_world_def d;
+    memset(&d, 0, sizeof d);
+    d.gravity.x = 0.0;
+    d.gravity.y = -9.80665;
+    d.time_step = 1.0 / 60.0;
+    d.speculative_margin = 0.02;
+    d.linear_slop = 0.001;
+    d.baumgarte = 0.2;
+    d.max_correction = 0.2;
+    d.restitution_threshold = 1.0;
+    d.frictionless = false;
+    d.solver = cs_solver_find("pgs");
+    d.solver_params = cs_solver_params_default();
+    return d;
+}
+
+cs_circle_def cs_circle_def_default(void)
+{
+    cs_circle_def d;
+    memset(&d, 0, sizeof d);
+    d.radius = 0.5;
+    d.mass = 1.0;
+    d.friction = 0.1;
+    d.restitution = 0.2;
+    return d;
+}
+
+static bool finite_vec(cs_vec2 v)
+{
+    return isfinite(v.x) && isfinite(v.y);
+}
+
+cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
+{
+    cs_world_def d = def != NULL ? *def : cs_world_def_default();
+    if (!finite_vec(d.gravity))
+    {
+        cs_fail(err, CS_ERR_VALUE, "world: gravity must be finite");
+        return NULL;
+    }
+    if (!(isfinite(d.time_step) && d.time_step > 0.0))
+    {
+        cs_fail(err, CS_ERR_VALUE, "world: time_step must be a finite number > 0");
+        return NULL;
+    }
+    if (!(isfinite(d.speculative_margin) && d.speculative_margin >= 0.0) ||
+        !(isfinite(d.linear_slop) && d.linear_slop >= 0.0) ||
+        !(isfinite(d.baumgarte) && d.baumgarte >= 0.0) ||
+        !(isfinite(d.max_correction) && d.max_correction >= 0.0) ||
+        !(isfinite(d.restitution_threshold) && d.restitution_threshold >= 0.0))
+    {
+        cs_fail(err, CS_ERR_VALUE,
+                "world: speculative_margin, linear_slop, baumgarte, max_correction and restitution_threshold "
+                "must be finite and >= 0");
+        return NULL;
+    }
+    if (d.solver < 0 || d.solver >= cs_solver_count())
+    {
+        cs_fail(err, CS_ERR_USAGE, "world: no such solver index %d (solvers: %s)", d.solver,
+                cs_solver_names());
+        return NULL;
+    }
+    if (d.solver_params.iterations < 1)
+    {
+        cs_fail(err, CS_ERR_VALUE, "world: solver iterations must be >= 1");
+        return NULL;
+    }
+    cs_world* w = calloc(1, sizeof *w);
+    if (w == NULL)
+    {
+        cs_fail(err, CS_ERR_MEMORY, "world: out of memory");
+        return NULL;
+    }
+    w->def = d;
+    w->position_solver = cs_solver_find("pgs");
+    return w;
+}
+
+void cs_world_destroy(cs_world* w)
+{
+    if (w == NULL)
+    {
+        return;
+    }
+    double** arrays[] = {&w->px,          &w->py,       &w->angle,      &w->v,    &w->v_pre,
+                         &w->fx,          &w->fy,       &w->radius,     &w->mass, &w->inv_mass,
+                         &w->inv_inertia, &w->friction, &w->restitution};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i)
+    {
+        free(*arrays[i]);
+    }
+    free(w->walls);
+    cs_broadphase_free(&w->broadphase);
+    free(w->contacts.items);
+    free(w->previous.items);
+    cs_lcp_free(&w->velocity_problem);
+    cs_lcp_free(&w->position_problem);
+    free(w->lambda);
+    free(w->position_lambda);
+    cs_solver_work_free(&w->work);
+    cs_solver_work_free(&w->position_work);
+    free(w);
+}
+
+static bool reserve_bodies(cs_world* w, int needed)
+{
+    if (needed <= w->body_capacity)
+    {
+        return true;
+    }
+    int cap = cs_grow_capacity(w->body_capacity, needed);
+    bool ok = CS_RESIZE(w->px, cap) && CS_RESIZE(w->py, cap) && CS_RESIZE(w->angle, cap) &&
+              CS_RESIZE(w->v, 3 * cap) && CS_RESIZE(w->v_pre, 3 * cap) && CS_RESIZE(w->fx, cap) &&
+              CS_RESIZE(w->fy, cap) && CS_RESIZE(w->radius, cap) && CS_RESIZE(w->mass, cap) &&
+              CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) && CS_RESIZE(w->friction, cap) &&
+              CS_RESIZE(w->restitution, cap);
+    if (ok)
+    {
+        w->body_capacity = cap;
+    }
+    return ok;
+}
+
+static bool valid_material(double friction, double restitution)
+{
+    return isfinite(friction) && friction >= 0.0 && isfinite(restitution) && restitution >= 0.0 &&
+           restitution <= 1.0;
+}
+
+int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
+{
+    if (!(isfinite(def->radius) && def->radius > 0.0))
+    {
+        cs_fail(err, CS_ERR_VALUE, "circle: radius must be a finite number > 0, got %g", def->radius);
+        return -1;
+    }
+    if (!(isfinite(def->mass) && def->mass > 0.0))
+    {
+        cs_fail(err, CS_ERR_VALUE, "circle: mass must be a finite number > 0, got %g", def->mass);
+        return -1;
+    }
+    if (!finite_vec(def->position) || !finite_vec(def->velocity) || !isfinite(def->angle) ||
+        !isfinite(def->angular_velocity))
+    {
+        cs_fail(err, CS_ERR_VALUE, "circle: position, velocity and angles must be finite");
+        return -1;
+    }
+    if (!valid_material(def->friction, def->restitution))
+    {
+        cs_fail(err, CS_ERR_VALUE, "circle: friction must be >= 0 and restitution in [0, 1]");
+        return -1;
+    }
+    if (!reserve_bodies(w, w->body_count + 1))
+    {
+        cs_fail(err, CS_ERR_MEMORY, "circle: out of memory");
+        return -1;
+    }
+    int i = w->body_count++;
+    w->px[i] = def->position.x;
+    w->py[i] = def->position.y;
+    w->angle[i] = def->angle;
+    w->v[3 * i] = def->velocity.x;
+    w->v[3 * i + 1] = def->velocity.y;
+    w->v[3 * i + 2] = def->angular_velocity;
+    w->fx[i] = 0.0;
+    w->fy[i] = 0.0;
+    w->radius[i] = def->radius;
+    w->mass[i] = def->mass;
+    w->inv_mass[i] = 1.0 / def->mass;
+    w->inv_inertia[i] = 2.0 / (def->mass * def->radius * def->radius); // disc: I = m r² / 2
+    w->friction[i] = def->friction;
+    w->restitution[i] = def->restitution;
+    return i;
+}
+
+static int add_wall(cs_world* w, const cs_wall* wall, cs_error* err)
+{
+    if (!CS_GROW(w->walls, w->wall_capacity, w->wall_count + 1))
+    {
+        cs_fail(err, CS_ERR_MEMORY, "wall: out of memory");
+        return -1;
+    }
+    w->walls[w->wall_count] = *wall;
+    return w->wall_count++;
+}
+
+int cs_world_add_segment(cs_world* w, cs_vec2 p0, cs_vec2 p1, double friction, double restitution,
+                         cs_error* err)
+{
+    double dx = p1.x - p0.x, dy = p1.y - p0.y;
+    double len = sqrt(dx * dx + dy * dy);
+    if (!finite_vec(p0) || !finite_vec(p1) || !(len > 0.0) || !isfinite(len))
+    {
+        cs_fail(err, CS_ERR_VALUE, "segment: end points must be finite and distinct");
+        return -1;
+    }
+    if (!valid_material(friction, restitution))
+    {
+        cs_fail(err, CS_ERR_VALUE, "segment: friction must be >= 0 and restitution in [0, 1]");
+        return -1;
+    }
+    cs_wall wall = {CS_WALL_SEGMENT, p0, p1, {-dy / len, dx / len}, friction, restitution};
+    return add_wall(w, &wall, err);
+}
+
+int cs_world_add_half_plane(cs_world* w, cs_vec2 point, cs_vec2 normal, double friction, double restitution,
+                            cs_error* err)
+{
+    double len = sqrt(normal.x * normal.x + normal.y * normal.y);
+    if (!finite_vec(point) || !finite_vec(normal) || !(len > 0.0) || !isfinite(len))
+    {
+        cs_fail(err, CS_ERR_VALUE, "half-plane: point must be finite and normal finite and non-zero");
+        return -1;
+    }
+    if (!valid_material(friction, restitution))
+    {
+        cs_fail(err, CS_ERR_VALUE, "half-plane: friction must be >= 0 and restitution in [0, 1]");
+        return -1;
+    }
+    cs_vec2 n = {normal.x / len, normal.y / len};
+    cs_wall wall = {CS_WALL_HALF_PLANE, point, point, n, friction, restitution};
+    return add_wall(w, &wall, err);
+}
+
+const cs_world_def* cs_world_get_def(const cs_world* w)
+{
+    return &w->def;
+}
+
+const cs_step_stats* cs_world_stats(const cs_world* w)
+{
+    return &w->stats;
+}
+
+void cs_world_set_solver(cs_world* w, int solver_index)
+{
+    if (solver_index >= 0 && solver_index < cs_solver_count())
+    {
+        w->def.solver = solver_index;
+    }
+}
+
+int cs_world_solver(const cs_world* w)
+{
+    return w->def.solver;
+}
+
+void cs_world_set_solver_params(cs_world* w, const cs_solver_params* params)
+{
+    w->def.solver_params = *params;
+    if (w->def.solver_params.iterations < 1)
+    {
+        w->def.solver_params.iterations = 1;
+    }
+}
+
+const cs_solver_params* cs_world_solver_params(const cs_world* w)
+{
+    return &w->def.solver_params;
+}
+
+void cs_world_set_frictionless(cs_world* w, bool frictionless)
+{
+    w->def.frictionless = frictionless;
+}
+
+cs_status cs_world_set_record_history(cs_world* w, bool on, cs_error* err)
+{
+    return cs_solver_work_set_history(&w->work, on, w->def.solver_params.iterations, err);
+}
+
+int cs_world_history(const cs_world* w, const double** res_lcp, const double** res_nat)
+{
+    if (res_lcp != NULL)
+    {
+        *res_lcp = w->work.history_lcp;
+    }
+    if (res_nat != NULL)
+    {
+        *res_nat = w->work.history_nat;
+    }
+    return w->work.record_history ? w->stats.iterations + 1 : 0;
+}
+
+int cs_world_body_count(const cs_world* w)
+{
+    return w->body_count;
+}
+
+cs_body_state cs_world_body(const cs_world* w, int i)
+{
+    cs_body_state s;
+    memset(&s, 0, sizeof s);
+    if (i < 0 || i >= w->body_count)
+    {
+        return s;
+    }
+    s.position.x = w->px[i];
+    s.position.y = w->py[i];
+    s.angle = w->angle[i];
+    s.velocity.x = w->v[3 * i];
+    s.velocity.y = w->v[3 * i + 1];
+    s.angular_velocity = w->v[3 * i + 2];
+    s.radius = w->radius[i];
+    s.mass = w->mass[i];
+    return s;
+}
+
+void cs_world_set_body_velocity(cs_world* w, int i, cs_vec2 velocity, double angular_velocity)
+{
+    if (i >= 0 && i < w->body_count && finite_vec(velocity) && isfinite(angular_velocity))
+    {
+        w->v[3 * i] = velocity.x;
+        w->v[3 * i + 1] = velocity.y;
+        w->v[3 * i + 2] = angular_velocity;
+    }
+}
+
+void cs_world_set_body_force(cs_world* w, int i, cs_vec2 force)
+{
+    if (i >= 0 && i < w->body_count && finite_vec(force))
+    {
+        w->fx[i] = force.x;
+        w->fy[i] = force.y;
+    }
+}
+
+void cs_world_clear_forces(cs_world* w)
+{
+    for (int i = 0; i < w->body_count; ++i)
+    {
+        w->fx[i] = 0.0;
+        w->fy[i] = 0.0;
+    }
+}
+
+int cs_world_wall_count(const cs_world* w)
+{
+    return w->wall_count;
+}
+
+cs_wall cs_world_wall(const cs_world* w, int index)
+{
+    cs_wall none;
+    memset(&none, 0, sizeof none);
+    return index >= 0 && index < w->wall_count ? w->walls[index] : none;
+}
+
+int cs_world_contact_count(const cs_world* w)
+{
+    return w->contacts.count;
+}
+
+cs_contact_info cs_world_contact(const cs_world* w, int index)
+{
+    cs_contact_info info;
+    memset(&info, 0, sizeof info);
+    if (index < 0 || index >= w->contacts.count)
+    {
+        return info;
+    }
+    const cs_contact* c = w->contacts.items + index;
+    info.body_a = c->a;
+    info.body_b = c->b;
+    info.wall = c->wall;
+    info.point.x = c->px;
+    info.point.y = c->py;
+    info.normal.x = c->nx;
+    info.normal.y = c->ny;
+    info.gap = c->gap;
+    info.normal_impulse = c->normal_impulse;
+    info.friction_impulse = c->friction_impulse;
+    return info;
+}
+
+void cs_world_bounds(const cs_world* w, cs_vec2* lower, cs_vec2* upper)
+{
+    double lx = INFINITY, ly = INFINITY, ux = -INFINITY, uy = -INFINITY;
+    for (int i = 0; i < w->body_count; ++i)
+    {
+        if (!(isfinite(w->px[i]) && isfinite(w->py[i])))
+        {
+            continue;
+        }
+        lx = fmin(lx, w->px[i] - w->radius[i]);
+        ly = fmin(ly, w->py[i] - w->radius[i]);
+        ux = fmax(ux, w->px[i] + w->radius[i]);
+        uy = fmax(uy, w->py[i] + w->radius[i]);
+    }
+    for (int k = 0; k < w->wall_count; ++k)
+    {
+        const cs_wall* wall = w->walls + k;
+        lx = fmin(lx, fmin(wall->p0.x, wall->p1.x));
+        ly = fmin(ly, fmin(wall->p0.y, wall->p1.y));
+        ux = fmax(ux, fmax(wall->p0.x, wall->p1.x));
+        uy = fmax(uy, fmax(wall->p0.y, wall->p1.y));
+    }
+    if (!(lx <= ux))
+    {
+        lx = ly = -1.0;
+        ux = uy = 1.0;
+    }
+    lower->x = lx;
+    lower->y = ly;
+    upper->x = ux;
+    upper->y = uy;
+}
+
+const cs_lcp* cs_world_last_problem(const cs_world* w)
+{
+    return &w->velocity_problem;
+}
+
+const double* cs_world_last_lambda(const cs_world* w)
+{
+    return w->lambda;
+}
+
+uint64_t cs_world_hash(const cs_world* w)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < w->body_count; ++i)
+    {
+        double fields[6] = {w->px[i], w->py[i], w->angle[i], w->v[3 * i], w->v[3 * i + 1], w->v[3 * i + 2]};
+        const unsigned char* bytes = (const unsigned char*)fields;
+        for (size_t k = 0; k < sizeof fields; ++k)
+        {
+            h ^= bytes[k];
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}

@@ -1,0 +1,59 @@
+// The world's data. Bodies are a structure of arrays: the step's loops touch a few fields of every body.
+#ifndef CS_WORLD_INTERNAL_H
+#define CS_WORLD_INTERNAL_H
+
+#include "circlesim/world.h"
+#include "contact/broadphase.h"
+#include "contact/contact.h"
+
+typedef struct cs_contact_list
+{
+    cs_contact* items;
+    int count;
+    int capacity;
+} cs_contact_list;
+
+struct cs_world
+{
+    cs_world_def def;
+    int position_solver; // registry index of pgs, used for the split-impulse position problem
+
+    // Bodies (structure of arrays, all of body_capacity).
+    int body_count;
+    int body_capacity;
+    double* px;
+    double* py;
+    double* angle;
+    double* v;     // 3 per body: vx, vy, ω (the layout of cs_lcp.v, so v* is one memcpy)
+    double* v_pre; // 3 per body: velocity at the start of the step (restitution)
+    double* fx;    // external force (mouse spring and the like) until cleared
+    double* fy;
+    double* radius;
+    double* mass;
+    double* inv_mass;
+    double* inv_inertia;
+    double* friction;
+    double* restitution;
+
+    int wall_count;
+    int wall_capacity;
+    cs_wall* walls;
+
+    cs_broadphase broadphase;
+    cs_contact_list contacts; // this step's, sorted by key
+    cs_contact_list previous; // last step's, for the warm start
+
+    cs_lcp velocity_problem;
+    cs_lcp position_problem;
+    double* lambda;
+    int lambda_capacity;
+    double* position_lambda;
+    int position_lambda_capacity;
+    cs_solver_work work;
+    cs_solver_work position_work;
+
+    cs_step_stats stats;
+    cs_error last_error; // a failed step (out of memory) leaves the world unchanged and says why here
+};
+
+#endif

@@ -1,0 +1,86 @@
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char* cs_test_source_path(const char* relative)
+{
+    static char buffer[4096];
+    snprintf(buffer, sizeof buffer, "%s/%s", CS_SOURCE_DIR, relative);
+    return buffer;
+}
+
+const char* cs_test_temp_path(const char* suffix)
+{
+    static char ring[8][4096];
+    static int next = 0;
+    static int counter = 0;
+    char* buffer = ring[next];
+    next = (next + 1) % 8;
+    snprintf(buffer, 4096, "%s/test-tmp/%d-%d%s", CS_BINARY_DIR, (int)getpid(), counter++, suffix);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/test-tmp", CS_BINARY_DIR);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    if (system(cmd) != 0)
+    {
+        fprintf(stderr, "cannot create %s\n", dir);
+    }
+    return buffer;
+}
+
+const char* cs_test_write_temp(const char* suffix, const char* text)
+{
+    const char* path = cs_test_temp_path(suffix);
+    FILE* f = fopen(path, "wb");
+    if (f == NULL)
+    {
+        return NULL;
+    }
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+int cs_test_run(const char* command, char* out, size_t out_size)
+{
+    char full[8192];
+    snprintf(full, sizeof full, "%s 2>&1", command);
+    FILE* p = popen(full, "r");
+    if (p == NULL)
+    {
+        return -1;
+    }
+    size_t used = 0;
+    if (out != NULL && out_size > 0)
+    {
+        out[0] = '\0';
+    }
+    char chunk[1024];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+    {
+        if (out != NULL && used + 1 < out_size)
+        {
+            size_t room = out_size - 1 - used;
+            size_t take = n < room ? n : room;
+            memcpy(out + used, chunk, take);
+            used += take;
+            out[used] = '\0';
+        }
+    }
+    int status = pclose(p);
+    if (WIFEXITED(status))
+    {
+        return WEXITSTATUS(status);
+    }
+    return -1;
+}
+
+void cs_test_init(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+}

@@ -1,0 +1,37 @@
+// Shared helpers for the cmocka test programs.
+#ifndef CS_TEST_SUPPORT_H
+#define CS_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "circlesim/circlesim.h"
+
+// |a − b| <= tol in double precision (cmocka 1.1 only compares floats), with both values in the message.
+#define assert_near(a, b, tol)                                                                               \
+    do                                                                                                       \
+    {                                                                                                        \
+        double a_ = (a), b_ = (b), t_ = (tol);                                                               \
+        if (!(fabs(a_ - b_) <= t_))                                                                          \
+        {                                                                                                    \
+            fail_msg("%s = %.17g, expected %s = %.17g within %.3g", #a, a_, #b, b_, t_);                     \
+        }                                                                                                    \
+    } while (0)
+
+// Path of a file in the source tree ("scenes/pool1.json" → absolute path), in a static buffer.
+const char* cs_test_source_path(const char* relative);
+// A fresh temporary file path with the given suffix (under the build directory), in a static ring.
+const char* cs_test_temp_path(const char* suffix);
+// Writes text to a fresh temporary file and returns its path.
+const char* cs_test_write_temp(const char* suffix, const char* text);
+// Runs a shell command, captures stdout+stderr into out (truncated), returns the exit status.
+int cs_test_run(const char* command, char* out, size_t out_size);
+// Line-buffers stdout so output survives a sanitizer abort; call first in main().
+void cs_test_init(void);
+
+#endif

@@ -1,0 +1,129 @@
+// The grid broad phase must find exactly the brute-force pair set, in sorted order.
+#include "test_support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact/broadphase.h"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static double uniform(double lo, double hi)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return lo + (hi - lo) * (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+static void check_against_brute_force(const double* px, const double* py, const double* r, int n,
+                                      double margin)
+{
+    cs_broadphase bp;
+    memset(&bp, 0, sizeof bp);
+    cs_error err;
+    assert_int_equal(cs_broadphase_update(&bp, px, py, r, n, margin, &err), CS_OK);
+    int expected = cs_broadphase_brute_force(px, py, r, n, margin, NULL, 0);
+    cs_pair* ref = malloc((size_t)(expected + 1) * sizeof *ref);
+    cs_broadphase_brute_force(px, py, r, n, margin, ref, expected);
+    assert_int_equal(bp.pair_count, expected);
+    for (int k = 0; k < expected; ++k)
+    {
+        assert_int_equal(bp.pairs[k].a, ref[k].a);
+        assert_int_equal(bp.pairs[k].b, ref[k].b);
+    }
+    // The grid is O(N) in memory whatever the extent.
+    assert_true(bp.cells_x * bp.cells_y <= 4 * n + 16);
+    free(ref);
+    cs_broadphase_free(&bp);
+}
+
+static void random_pile_matches_brute_force(void** state)
+{
+    (void)state;
+    enum
+    {
+        N = 1500
+    };
+    static double px[N], py[N], r[N];
+    for (int trial = 0; trial < 5; ++trial)
+    {
+        for (int i = 0; i < N; ++i)
+        {
+            r[i] = uniform(0.05, 0.3);
+            px[i] = uniform(-6.0, 6.0);
+            py[i] = uniform(0.0, 12.0);
+        }
+        check_against_brute_force(px, py, r, N, 0.02);
+    }
+}
+
+static void large_and_far_bodies(void** state)
+{
+    (void)state;
+    enum
+    {
+        N = 1200
+    };
+    static double px[N], py[N], r[N];
+    for (int i = 0; i < N; ++i)
+    {
+        r[i] = uniform(0.1, 0.2);
+        px[i] = uniform(-5.0, 5.0);
+        py[i] = uniform(-5.0, 5.0);
+    }
+    // A few huge circles (would make a diameter-sized cell useless) and a body very far away
+    // (would make a fine grid enormous).
+    r[7] = 3.0;
+    r[500] = 2.5;
+    px[900] = 1e7;
+    py[900] = -1e7;
+    r[1100] = 40.0;
+    px[1100] = 30.0;
+    check_against_brute_force(px, py, r, N, 0.02);
+}
+
+static void non_finite_bodies_take_no_part(void** state)
+{
+    (void)state;
+    double px[4] = {0.0, 0.1, NAN, 0.05};
+    double py[4] = {0.0, 0.0, 0.0, INFINITY};
+    double r[4] = {0.1, 0.1, 0.1, 0.1};
+    check_against_brute_force(px, py, r, 4, 0.0);
+    cs_broadphase bp;
+    memset(&bp, 0, sizeof bp);
+    assert_int_equal(cs_broadphase_update(&bp, px, py, r, 4, 0.0, NULL), CS_OK);
+    assert_int_equal(bp.pair_count, 1);
+    assert_int_equal(bp.pairs[0].a, 0);
+    assert_int_equal(bp.pairs[0].b, 1);
+    cs_broadphase_free(&bp);
+}
+
+static void margin_is_respected(void** state)
+{
+    (void)state;
+    // Two unit circles 0.015 apart: a pair with margin 0.02, none with margin 0.01.
+    double px[2] = {0.0, 2.015};
+    double py[2] = {0.0, 0.0};
+    double r[2] = {1.0, 1.0};
+    cs_broadphase bp;
+    memset(&bp, 0, sizeof bp);
+    assert_int_equal(cs_broadphase_update(&bp, px, py, r, 2, 0.02, NULL), CS_OK);
+    assert_int_equal(bp.pair_count, 1);
+    assert_int_equal(cs_broadphase_update(&bp, px, py, r, 2, 0.01, NULL), CS_OK);
+    assert_int_equal(bp.pair_count, 0);
+    cs_broadphase_free(&bp);
+}
+
+int main(void)
+{
+    cs_test_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_pile_matches_brute_force),
+        cmocka_unit_test(large_and_far_bodies),
+        cmocka_unit_test(non_finite_bodies_take_no_part),
+        cmocka_unit_test(margin_is_respected),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,260 @@
+// Closed-form physics checks on tiny worlds built through the public API.
+#include "test_support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double pi = 3.14159265358979323846;
+
+static cs_world* make_world(cs_vec2 gravity)
+{
+    cs_world_def def = cs_world_def_default();
+    def.gravity = gravity;
+    cs_error err;
+    cs_world* w = cs_world_create(&def, &err);
+    assert_non_null(w);
+    return w;
+}
+
+static int add_disc(cs_world* w, double x, double y, double vx, double vy, double r, double m, double mu,
+                    double e)
+{
+    cs_circle_def c = cs_circle_def_default();
+    c.position = (cs_vec2){x, y};
+    c.velocity = (cs_vec2){vx, vy};
+    c.radius = r;
+    c.mass = m;
+    c.friction = mu;
+    c.restitution = e;
+    cs_error err;
+    int id = cs_world_add_circle(w, &c, &err);
+    assert_true(id >= 0);
+    return id;
+}
+
+// Drop a disc on the floor: the rebound speed is e times the impact speed.
+static void bounce_restitution(void** state)
+{
+    (void)state;
+    const double es[] = {0.0, 0.2, 0.5, 1.0};
+    for (size_t k = 0; k < sizeof es / sizeof es[0]; ++k)
+    {
+        double e = es[k];
+        cs_world* w = make_world((cs_vec2){0.0, -9.80665});
+        cs_error err;
+        assert_true(cs_world_add_half_plane(w, (cs_vec2){0, 0}, (cs_vec2){0, 1}, 0.3, 0.0, &err) >= 0);
+        int id = add_disc(w, 0.0, 1.4, 0.0, 0.0, 0.1, 1.0, 0.3, e);
+        double before = 0.0, after = 0.0;
+        bool bounced = false;
+        for (int s = 0; s < 200 && !bounced; ++s)
+        {
+            double vy0 = cs_world_body(w, id).velocity.y;
+            cs_world_step(w);
+            double vy1 = cs_world_body(w, id).velocity.y;
+            if (vy1 > vy0 + 1e-9)
+            {
+                before = vy0;
+                after = vy1;
+                bounced = true;
+            }
+        }
+        assert_true(bounced);
+        assert_true(before < -4.0); // well above the 1 m/s restitution threshold
+        if (e == 0.0)
+        {
+            assert_true(fabs(after) <= 0.01 * fabs(before));
+        }
+        else
+        {
+            assert_near(after / -before, e, 0.01 * e);
+        }
+        // No sideways drift or spin from a straight drop.
+        assert_true(fabs(cs_world_body(w, id).velocity.x) < 1e-12);
+        cs_world_destroy(w);
+    }
+}
+
+// A disc released on a segment ramp of angle theta.
+static void incline(double theta, double mu, double* accel, double* slip)
+{
+    cs_world* w = make_world((cs_vec2){0.0, -9.80665});
+    cs_error err;
+    double dx = cos(theta), dy = -sin(theta);
+    assert_true(cs_world_add_segment(w, (cs_vec2){0, 0}, (cs_vec2){40 * dx, 40 * dy}, mu, 0.0, &err) >= 0);
+    double nx = -dy, ny = dx; // left normal of the ramp: pointing up, out of it
+    double r = 0.25;
+    int id = add_disc(w, 1.0 * dx + r * nx, 1.0 * dy + r * ny, 0.0, 0.0, r, 2.0, mu, 0.0);
+    double t1 = 0, t2 = 0, v1 = 0, v2 = 0;
+    for (int s = 1; s <= 90; ++s)
+    {
+        cs_world_step(w);
+        cs_body_state b = cs_world_body(w, id);
+        double v = b.velocity.x * dx + b.velocity.y * dy;
+        if (s == 30)
+        {
+            t1 = cs_world_stats(w)->time;
+            v1 = v;
+        }
+        if (s == 90)
+        {
+            t2 = cs_world_stats(w)->time;
+            v2 = v;
+            // Speed of the contact point along the ramp: v + ω r for a disc touching below its centre.
+            *slip = v + b.angular_velocity * r;
+        }
+    }
+    *accel = (v2 - v1) / (t2 - t1);
+    cs_world_destroy(w);
+}
+
+static void incline_rolls_without_slipping(void** state)
+{
+    (void)state;
+    const double g = 9.80665;
+    const double thetas[] = {pi / 12, pi / 6, pi / 4};
+    for (int k = 0; k < 3; ++k)
+    {
+        double th = thetas[k];
+        double mu = tan(th) / 3.0 * 1.5; // comfortably above the rolling threshold tanθ/3
+        double a, slip;
+        incline(th, mu, &a, &slip);
+        double expected = 2.0 / 3.0 * g * sin(th);
+        assert_near(a, expected, 0.01 * expected);
+        assert_true(fabs(slip) < 1e-3);
+    }
+}
+
+static void incline_slides_below_threshold(void** state)
+{
+    (void)state;
+    const double g = 9.80665;
+    const double thetas[] = {pi / 6, pi / 4};
+    for (int k = 0; k < 2; ++k)
+    {
+        double th = thetas[k];
+        double mu = tan(th) / 3.0 * 0.5; // below the threshold: it must slide
+        double a, slip;
+        incline(th, mu, &a, &slip);
+        double expected = g * (sin(th) - mu * cos(th));
+        assert_near(a, expected, 0.01 * expected);
+        assert_true(slip > 0.1); // the contact point slides down the ramp
+    }
+}
+
+// One head-on elastic collision, no gravity: v1' = (m1−m2)/(m1+m2) v1, v2' = 2 m1/(m1+m2) v1.
+static void head_on_elastic(double m1, double m2)
+{
+    cs_world* w = make_world((cs_vec2){0.0, 0.0});
+    const double v1 = 3.0;
+    int a = add_disc(w, -1.0, 0.0, v1, 0.0, 0.2, m1, 0.1, 1.0);
+    int b = add_disc(w, 0.0, 0.0, 0.0, 0.0, 0.2, m2, 0.1, 1.0);
+    for (int s = 0; s < 60; ++s)
+    {
+        cs_world_step(w);
+    }
+    double va = cs_world_body(w, a).velocity.x;
+    double vb = cs_world_body(w, b).velocity.x;
+    assert_near(va, (m1 - m2) / (m1 + m2) * v1, 1e-9);
+    assert_near(vb, 2.0 * m1 / (m1 + m2) * v1, 1e-9);
+    assert_true(fabs(cs_world_body(w, a).velocity.y) < 1e-12);
+    cs_world_destroy(w);
+}
+
+static void head_on_equal_masses_exchange(void** state)
+{
+    (void)state;
+    head_on_elastic(1.0, 1.0);
+}
+
+static void head_on_unequal_masses(void** state)
+{
+    (void)state;
+    head_on_elastic(1.0, 3.0);
+}
+
+// A wall-free cascade of collisions: contact impulses are equal and opposite, so the total linear momentum
+// is the same after every step.
+static void momentum_conserved_in_cascade(void** state)
+{
+    (void)state;
+    cs_world* w = make_world((cs_vec2){0.0, 0.0});
+    uint64_t s = 12345;
+    for (int i = 0; i < 80; ++i)
+    {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        double u1 = (double)(s >> 11) / 9007199254740992.0;
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        double u2 = (double)(s >> 11) / 9007199254740992.0;
+        double x = (i % 10) * 0.5 + 0.1 * u1, y = (i / 10) * 0.5 + 0.1 * u2;
+        add_disc(w, x, y, 4.0 * (u1 - 0.5), 4.0 * (u2 - 0.5), 0.2, 1.0 + (i % 3), 0.3, 0.5);
+    }
+    // One fast projectile into the pile.
+    add_disc(w, -3.0, 2.0, 12.0, 0.3, 0.25, 5.0, 0.3, 0.5);
+    double px0 = 0, py0 = 0, scale = 0;
+    for (int i = 0; i < cs_world_body_count(w); ++i)
+    {
+        cs_body_state b = cs_world_body(w, i);
+        px0 += b.mass * b.velocity.x;
+        py0 += b.mass * b.velocity.y;
+        scale += b.mass * hypot(b.velocity.x, b.velocity.y);
+    }
+    int max_contacts = 0;
+    for (int step = 0; step < 300; ++step)
+    {
+        cs_world_step(w);
+        max_contacts =
+            cs_world_stats(w)->contacts > max_contacts ? cs_world_stats(w)->contacts : max_contacts;
+        double px = 0, py = 0;
+        for (int i = 0; i < cs_world_body_count(w); ++i)
+        {
+            cs_body_state b = cs_world_body(w, i);
+            px += b.mass * b.velocity.x;
+            py += b.mass * b.velocity.y;
+        }
+        assert_true(fabs(px - px0) <= 1e-9 * scale);
+        assert_true(fabs(py - py0) <= 1e-9 * scale);
+    }
+    assert_true(max_contacts > 20); // it really was a cascade
+    cs_world_destroy(w);
+}
+
+static void invalid_bodies_rejected(void** state)
+{
+    (void)state;
+    cs_world* w = make_world((cs_vec2){0.0, -9.8});
+    cs_circle_def c = cs_circle_def_default();
+    cs_error err;
+    double bad[] = {0.0, -1.0, NAN, INFINITY};
+    for (int k = 0; k < 4; ++k)
+    {
+        c = cs_circle_def_default();
+        c.radius = bad[k];
+        assert_int_equal(cs_world_add_circle(w, &c, &err), -1);
+        assert_non_null(strstr(err.message, "radius"));
+        c = cs_circle_def_default();
+        c.mass = bad[k];
+        assert_int_equal(cs_world_add_circle(w, &c, &err), -1);
+        assert_non_null(strstr(err.message, "mass"));
+    }
+    assert_int_equal(cs_world_add_segment(w, (cs_vec2){1, 1}, (cs_vec2){1, 1}, 0.1, 0.1, &err), -1);
+    assert_int_equal(cs_world_add_half_plane(w, (cs_vec2){0, 0}, (cs_vec2){0, 0}, 0.1, 0.1, &err), -1);
+    assert_int_equal(cs_world_body_count(w), 0);
+    assert_int_equal(cs_world_wall_count(w), 0);
+    cs_world_destroy(w);
+}
+
+int main(void)
+{
+    cs_test_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bounce_restitution),
+        cmocka_unit_test(incline_rolls_without_slipping),
+        cmocka_unit_test(incline_slides_below_threshold),
+        cmocka_unit_test(head_on_equal_masses_exchange),
+        cmocka_unit_test(head_on_unequal_masses),
+        cmocka_unit_test(momentum_conserved_in_cascade),
+        cmocka_unit_test(invalid_bodies_rejected),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
