@@ -1,0 +1,12 @@
+// Placeholder until its issue lands; replaced, never shipped as done.
+#include <stdio.h>
+
+#include "cli/commands.h"
+
+int cs_cmd_bench(int argc, char** argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "circlesim-cli bench: not built yet\n");
+    return 2;
+}
