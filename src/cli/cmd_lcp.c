@@ -1,0 +1,354 @@
+// circlesim-cli lcp: solve or inspect a frozen LCP file (shared LCP-FORMAT.md).
+//   lcp solve FILE [options]  → one line "iterations=… res_lcp=… res_nat=… seconds=…"
+//   lcp info FILE             → key=value facts about the problem
+// Exit codes (cli/commands.h): 0 ok, 1 run error (bad file, failed solve or write), 2 usage error.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "circlesim/circlesim.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+
+enum
+{
+    DEFAULT_MAX_ITERATIONS = 10000, // with --tol and no --max-iterations
+};
+
+static void usage_lcp(FILE* out)
+{
+    fprintf(out, "usage: circlesim-cli lcp solve FILE [options]\n"
+                 "       circlesim-cli lcp info FILE\n"
+                 "Solve or inspect a frozen contact problem (.lcp). 'lcp solve --help' lists the options.\n");
+}
+
+static void usage_solve(FILE* out)
+{
+    fprintf(out,
+            "usage: circlesim-cli lcp solve FILE [options]\n"
+            "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S\n"
+            "options:\n"
+            "%s"
+            "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
+            "  --max-iterations K  ... or K sweeps (default %d)\n"
+            "  --out SOL           write the solution (.sol)\n"
+            "  --history CSV       write iteration,res_lcp,res_nat per sweep (0 = the start point)\n"
+            "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
+            cs_arg_solver_help(), DEFAULT_MAX_ITERATIONS, cs_solver_names());
+}
+
+static void usage_info(FILE* out)
+{
+    fprintf(out, "usage: circlesim-cli lcp info FILE\n"
+                 "Prints bodies, rows per kind, nnz(J), static rows, A_ii statistics, |q| and the residuals\n"
+                 "of the file's warm start lambda0 and of lambda = 0.\n");
+}
+
+static int usage_error(const char* fmt, const char* a, const char* b)
+{
+    fprintf(stderr, "circlesim-cli lcp: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n");
+    return 2;
+}
+
+static int write_history(const char* path, const cs_solver_work* work, int count)
+{
+    FILE* f = fopen(path, "w");
+    if (f == NULL)
+    {
+        fprintf(stderr, "%s: cannot open for writing: %s\n", path, strerror(errno));
+        return 1;
+    }
+    fprintf(f, "iteration,res_lcp,res_nat\n");
+    for (int k = 0; k < count; ++k)
+    {
+        fprintf(f, "%d,%.17g,%.17g\n", k, work->history_lcp[k], work->history_nat[k]);
+    }
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad)
+    {
+        fprintf(stderr, "%s: write failed\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_solve(int argc, char** argv)
+{
+    const char* file = NULL;
+    const char* out_path = NULL;
+    const char* history_path = NULL;
+    int solver = cs_solver_find("pgs");
+    cs_solver_params params = cs_solver_params_default();
+    bool have_iterations = false, have_tol = false, have_max = false;
+    int max_iterations = DEFAULT_MAX_ITERATIONS;
+
+    for (int i = 1; i < argc; ++i)
+    {
+        const char* arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+        {
+            usage_solve(stdout);
+            return 0;
+        }
+        have_iterations = have_iterations || strcmp(arg, "--iterations") == 0;
+        int used = cs_arg_solver_option("lcp solve", argc, argv, &i, &solver, &params);
+        if (used < 0)
+        {
+            return 2;
+        }
+        if (used > 0)
+        {
+            continue;
+        }
+        const char* v = NULL;
+        bool ok = true;
+        if (strcmp(arg, "--tol") == 0)
+        {
+            ok = (v = cs_arg_value("lcp solve", argc, argv, &i)) != NULL &&
+                 cs_arg_double("lcp solve", arg, v, 0.0, &params.tolerance);
+            have_tol = true;
+        }
+        else if (strcmp(arg, "--max-iterations") == 0)
+        {
+            ok = (v = cs_arg_value("lcp solve", argc, argv, &i)) != NULL &&
+                 cs_arg_int("lcp solve", arg, v, 1, 100000000, &max_iterations);
+            have_max = true;
+        }
+        else if (strcmp(arg, "--out") == 0)
+        {
+            ok = (out_path = cs_arg_value("lcp solve", argc, argv, &i)) != NULL;
+        }
+        else if (strcmp(arg, "--history") == 0)
+        {
+            ok = (history_path = cs_arg_value("lcp solve", argc, argv, &i)) != NULL;
+        }
+        else if (arg[0] == '-' && arg[1] != '\0')
+        {
+            return usage_error("unknown option '%s'%s (see 'lcp solve --help')", arg, "");
+        }
+        else if (file != NULL)
+        {
+            return usage_error("more than one FILE ('%s', '%s')", file, arg);
+        }
+        else
+        {
+            file = arg;
+        }
+        if (!ok)
+        {
+            return 2;
+        }
+    }
+    if (file == NULL)
+    {
+        usage_solve(stderr);
+        return 2;
+    }
+    if (have_iterations && have_tol)
+    {
+        return usage_error("--iterations and --tol exclude each other (use --tol T --max-iterations K)%s%s",
+                           "", "");
+    }
+    if (have_max && !have_tol)
+    {
+        return usage_error("--max-iterations needs --tol%s%s", "", "");
+    }
+    if (have_tol)
+    {
+        params.iterations = max_iterations;
+        params.tolerance_on = CS_RES_NAT;
+    }
+
+    cs_error err = {0};
+    cs_lcp p = {0};
+    cs_solver_work work = {0};
+    double* lambda = NULL;
+    int code = 1;
+    if (cs_lcp_read(file, &p, &err) != CS_OK)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        goto done;
+    }
+    lambda = malloc(((size_t)p.row_count + 1) * sizeof(double));
+    if (lambda == NULL)
+    {
+        fprintf(stderr, "%s: out of memory\n", file);
+        goto done;
+    }
+    if (history_path != NULL && cs_solver_work_set_history(&work, true, params.iterations, &err) != CS_OK)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        goto done;
+    }
+    cs_solver_stats stats = {0};
+    if (cs_solve(&p, solver, &params, &work, lambda, &stats, &err) != CS_OK)
+    {
+        fprintf(stderr, "%s: %s\n", file, err.message);
+        goto done;
+    }
+    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e\n", stats.iterations, stats.res_lcp,
+           stats.res_nat, stats.seconds);
+    if (out_path != NULL && cs_solution_write(out_path, lambda, p.row_count, &err) != CS_OK)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        goto done;
+    }
+    if (history_path != NULL && write_history(history_path, &work, stats.history_count) != 0)
+    {
+        goto done;
+    }
+    code = 0;
+done:
+    free(lambda);
+    cs_solver_work_free(&work);
+    cs_lcp_free(&p);
+    return code;
+}
+
+static int cmd_info(int argc, char** argv)
+{
+    const char* file = NULL;
+    for (int i = 1; i < argc; ++i)
+    {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        {
+            usage_info(stdout);
+            return 0;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+            return usage_error("unknown option '%s'%s (see 'lcp info --help')", argv[i], "");
+        }
+        if (file != NULL)
+        {
+            return usage_error("more than one FILE ('%s', '%s')", file, argv[i]);
+        }
+        file = argv[i];
+    }
+    if (file == NULL)
+    {
+        usage_info(stderr);
+        return 2;
+    }
+    cs_error err = {0};
+    cs_lcp p = {0};
+    cs_solver_work work = {0};
+    double* lambda = NULL;
+    int code = 1;
+    if (cs_lcp_read(file, &p, &err) != CS_OK)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        goto done;
+    }
+    lambda = malloc(((size_t)p.row_count + 1) * sizeof(double));
+    if (lambda == NULL)
+    {
+        fprintf(stderr, "%s: out of memory\n", file);
+        goto done;
+    }
+    int kinds[3] = {0, 0, 0};
+    int nnz = 0, static_rows = 0, dynamic_bodies = 0;
+    double q2 = 0.0, l2 = 0.0;
+    for (int b = 0; b < p.body_count; ++b)
+    {
+        dynamic_bodies += p.inv_mass[b] > 0.0 || p.inv_inertia[b] > 0.0;
+    }
+    for (int i = 0; i < p.row_count; ++i)
+    {
+        kinds[p.kind[i] <= CS_ROW_BOX ? p.kind[i] : 0] += 1;
+        static_rows += p.body_a[i] < 0 || p.body_b[i] < 0;
+        const double* j = p.jac + 6 * i;
+        double q = p.bias[i];
+        for (int k = 0; k < 6; ++k)
+        {
+            int body = k < 3 ? p.body_a[i] : p.body_b[i];
+            if (body >= 0 && j[k] != 0.0)
+            {
+                nnz += 1;
+                q += j[k] * p.v[3 * body + k % 3];
+            }
+        }
+        q2 += q * q;
+        l2 += p.lambda0[i] * p.lambda0[i];
+    }
+    // Zero sweeps: cs_solve then only precomputes A_ii and the start point, which is what we report.
+    cs_solver_params params = cs_solver_params_default();
+    params.iterations = 0;
+    cs_solver_stats warm = {0}, cold = {0};
+    if (cs_solve(&p, 0, &params, &work, lambda, &warm, &err) != CS_OK)
+    {
+        fprintf(stderr, "%s: %s\n", file, err.message);
+        goto done;
+    }
+    double dmin = INFINITY, dmax = 0.0, dsum = 0.0;
+    int empty_rows = 0;
+    for (int i = 0; i < p.row_count; ++i)
+    {
+        double d = work.diag[i];
+        dmin = d < dmin ? d : dmin;
+        dmax = d > dmax ? d : dmax;
+        dsum += d;
+        empty_rows += d <= 0.0;
+    }
+    params.warm_start = false;
+    if (cs_solve(&p, 0, &params, &work, lambda, &cold, &err) != CS_OK)
+    {
+        fprintf(stderr, "%s: %s\n", file, err.message);
+        goto done;
+    }
+    printf("file=%s\n", file);
+    printf("name=%s\n", p.name[0] != '\0' ? p.name : "-");
+    printf("bodies=%d\n", p.body_count);
+    printf("dynamic_bodies=%d\n", dynamic_bodies);
+    printf("rows=%d\n", p.row_count);
+    printf("rows_normal=%d\n", kinds[CS_ROW_NORMAL]);
+    printf("rows_friction=%d\n", kinds[CS_ROW_FRICTION]);
+    printf("rows_box=%d\n", kinds[CS_ROW_BOX]);
+    printf("static_rows=%d\n", static_rows);
+    printf("empty_rows=%d\n", empty_rows);
+    printf("nnz_j=%d\n", nnz);
+    printf("diag_mean=%.6e\n", p.row_count > 0 ? dsum / p.row_count : 0.0);
+    printf("diag_min=%.6e\n", p.row_count > 0 ? dmin : 0.0);
+    printf("diag_max=%.6e\n", dmax);
+    printf("q_norm=%.6e\n", sqrt(q2));
+    printf("lambda0_norm=%.6e\n", sqrt(l2));
+    printf("res_lcp_lambda0=%.6e\n", warm.res_lcp);
+    printf("res_nat_lambda0=%.6e\n", warm.res_nat);
+    printf("res_lcp_zero=%.6e\n", cold.res_lcp);
+    printf("res_nat_zero=%.6e\n", cold.res_nat);
+    code = 0;
+done:
+    free(lambda);
+    cs_solver_work_free(&work);
+    cs_lcp_free(&p);
+    return code;
+}
+
+int cs_cmd_lcp(int argc, char** argv)
+{
+    if (argc < 2)
+    {
+        usage_lcp(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
+    {
+        usage_lcp(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "solve") == 0)
+    {
+        return cmd_solve(argc - 1, argv + 1);
+    }
+    if (strcmp(argv[1], "info") == 0)
+    {
+        return cmd_info(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "circlesim-cli lcp: unknown subcommand '%s'\n", argv[1]);
+    usage_lcp(stderr);
+    return 2;
+}

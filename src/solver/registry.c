@@ -1,0 +1,68 @@
+// The solver registry: one table row per method, looked up by name from scenes, the CLI and keys.
+#include "circlesim/solver.h"
+
+#include "solver/solver_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const cs_solver_entry solvers[] = {
+    {{"pgs", "PGS", "projected Gauss-Seidel in velocity form (sequential impulses), paper eq. (4)", 0},
+     NULL,
+     cs_pgs_sweep},
+};
+
+enum
+{
+    SOLVER_COUNT = (int)(sizeof solvers / sizeof solvers[0])
+};
+
+int cs_solver_count(void)
+{
+    return SOLVER_COUNT;
+}
+
+const cs_solver_entry* cs_solver_entry_at(int index)
+{
+    return index >= 0 && index < SOLVER_COUNT ? &solvers[index] : NULL;
+}
+
+const cs_solver_info* cs_solver_at(int index)
+{
+    const cs_solver_entry* e = cs_solver_entry_at(index);
+    return e != NULL ? &e->info : NULL;
+}
+
+int cs_solver_find(const char* name)
+{
+    if (name == NULL)
+    {
+        return -1;
+    }
+    for (int i = 0; i < SOLVER_COUNT; ++i)
+    {
+        if (strcmp(solvers[i].info.name, name) == 0)
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+const char* cs_solver_names(void)
+{
+    // Built on every call from the constant table, so concurrent callers write the same bytes.
+    static char names[512];
+    size_t used = 0;
+    names[0] = '\0';
+    for (int i = 0; i < SOLVER_COUNT && used < sizeof names; ++i)
+    {
+        int n = snprintf(names + used, sizeof names - used, "%s%s", i > 0 ? ", " : "", solvers[i].info.name);
+        if (n < 0)
+        {
+            break;
+        }
+        used += (size_t)n;
+    }
+    return names;
+}

@@ -1,0 +1,268 @@
+// The solve driver: workspace, per-row precomputation, the sweep loop, history and tolerance.
+// Written once here so that every method (registry.c) only supplies a sweep.
+#include "circlesim/solver.h"
+
+#include "solver/solver_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+cs_solver_params cs_solver_params_default(void)
+{
+    cs_solver_params params = {
+        .iterations = 10, // the paper's per-step budget (§5)
+        .tolerance = 0.0,
+        .tolerance_on = CS_RES_NAT,
+        .warm_start = true,
+        .alpha = 0.2,
+        .gamma = 2.0,
+        .relaxation = 1.0,
+        .amgs_literal = false,
+    };
+    return params;
+}
+
+static int grown_capacity(int old, int needed)
+{
+    int cap = old > 0 ? old : 16;
+    while (cap < needed)
+    {
+        cap = cap > (1 << 29) ? needed : 2 * cap;
+    }
+    return cap;
+}
+
+cs_status cs_grow_doubles(double** array, int* capacity, int needed, cs_error* err)
+{
+    if (needed <= *capacity && *array != NULL)
+    {
+        return CS_OK;
+    }
+    int cap = grown_capacity(*capacity, needed);
+    double* q = realloc(*array, (size_t)cap * sizeof(double));
+    if (q == NULL)
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "out of memory growing a solver array to %d entries", cap);
+    }
+    *array = q;
+    *capacity = cap;
+    return CS_OK;
+}
+
+static bool grow_raw(double** array, size_t count)
+{
+    double* q = realloc(*array, count * sizeof(double));
+    if (q == NULL)
+    {
+        return false;
+    }
+    *array = q;
+    return true;
+}
+
+// Grows the workspace; allocates nothing when the capacities already suffice (the steady state).
+static cs_status work_reserve(cs_solver_work* w, int bodies, int rows, cs_error* err)
+{
+    if (bodies > w->body_capacity || w->v == NULL)
+    {
+        int cap = grown_capacity(w->body_capacity, bodies);
+        if (!grow_raw(&w->v, 3 * (size_t)cap))
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "out of memory: solver work for %d bodies", cap);
+        }
+        w->body_capacity = cap;
+    }
+    if (rows > w->row_capacity || w->mjt == NULL)
+    {
+        int cap = grown_capacity(w->row_capacity, rows);
+        size_t n = (size_t)cap;
+        if (!grow_raw(&w->mjt, 6 * n) || !grow_raw(&w->diag, n) || !grow_raw(&w->inv_diag, n) ||
+            !grow_raw(&w->x, n) || !grow_raw(&w->scratch, n))
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "out of memory: solver work for %d rows", cap);
+        }
+        w->row_capacity = cap;
+    }
+    return CS_OK;
+}
+
+void cs_solver_work_free(cs_solver_work* w)
+{
+    free(w->v);
+    free(w->mjt);
+    free(w->diag);
+    free(w->inv_diag);
+    free(w->x);
+    free(w->scratch);
+    free(w->dense);
+    free(w->history_lcp);
+    free(w->history_nat);
+    memset(w, 0, sizeof *w);
+}
+
+cs_status cs_solver_work_set_history(cs_solver_work* w, bool on, int max_iterations, cs_error* err)
+{
+    if (!on)
+    {
+        w->record_history = false;
+        return CS_OK;
+    }
+    if (max_iterations < 0)
+    {
+        return cs_fail(err, CS_ERR_USAGE, "history: negative iteration count %d", max_iterations);
+    }
+    int needed = max_iterations + 1;
+    if (needed > w->history_capacity)
+    {
+        if (!grow_raw(&w->history_lcp, (size_t)needed) || !grow_raw(&w->history_nat, (size_t)needed))
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "out of memory: history of %d entries", needed);
+        }
+        w->history_capacity = needed;
+    }
+    w->record_history = true;
+    return CS_OK;
+}
+
+// Per row: the M⁻¹Jᵀ column (the paper's \hat M_{*i}, §3), A_ii = J_i M⁻¹ J_iᵀ and 1/A_ii.
+static void precompute_rows(const cs_lcp* p, cs_solver_work* w)
+{
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        const double* j = p->jac + 6 * i;
+        double* m = w->mjt + 6 * i;
+        int a = p->body_a[i];
+        int b = p->body_b[i];
+        if (a >= 0)
+        {
+            m[0] = p->inv_mass[a] * j[0];
+            m[1] = p->inv_mass[a] * j[1];
+            m[2] = p->inv_inertia[a] * j[2];
+        }
+        else
+        {
+            m[0] = m[1] = m[2] = 0.0;
+        }
+        if (b >= 0)
+        {
+            m[3] = p->inv_mass[b] * j[3];
+            m[4] = p->inv_mass[b] * j[4];
+            m[5] = p->inv_inertia[b] * j[5];
+        }
+        else
+        {
+            m[3] = m[4] = m[5] = 0.0;
+        }
+        double d = j[0] * m[0] + j[1] * m[1] + j[2] * m[2] + j[3] * m[3] + j[4] * m[4] + j[5] * m[5];
+        if (a >= 0 && a == b)
+        {
+            // Both halves on one body: the cross terms of (J_a + J_b) M⁻¹ (J_a + J_b)ᵀ.
+            d += 2.0 * (j[0] * m[3] + j[1] * m[4] + j[2] * m[5]);
+        }
+        w->diag[i] = d;
+        w->inv_diag[i] = d > 0.0 ? 1.0 / d : 0.0;
+    }
+}
+
+static void residuals(const cs_solve_ctx* ctx, double* res_lcp, double* res_nat)
+{
+    *res_lcp = cs_residual_lcp(ctx->p, ctx->work->v, ctx->lambda);
+    *res_nat = cs_residual_nat(ctx->p, ctx->work->v, ctx->lambda);
+}
+
+cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
+                   double* lambda, cs_solver_stats* stats, cs_error* err)
+{
+    const cs_solver_entry* method = cs_solver_entry_at(solver);
+    if (method == NULL)
+    {
+        return cs_fail(err, CS_ERR_USAGE, "unknown solver index %d (registered: %s)", solver,
+                       cs_solver_names());
+    }
+    if (params->iterations < 0)
+    {
+        return cs_fail(err, CS_ERR_USAGE, "iterations must be >= 0, got %d", params->iterations);
+    }
+    double t0 = cs_seconds();
+    cs_status s = work_reserve(work, p->body_count, p->row_count, err);
+    if (s != CS_OK)
+    {
+        return s;
+    }
+    precompute_rows(p, work);
+    int m = p->row_count;
+    if (params->warm_start)
+    {
+        memcpy(lambda, p->lambda0, (size_t)m * sizeof(double));
+    }
+    else
+    {
+        memset(lambda, 0, (size_t)m * sizeof(double));
+    }
+    // v = v* + M⁻¹Jᵀλ⁰ (DESIGN.md step 5), using the columns just computed.
+    memcpy(work->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    for (int i = 0; i < m; ++i)
+    {
+        if (lambda[i] != 0.0)
+        {
+            cs_row_apply(work->mjt + 6 * i, p->body_a[i], p->body_b[i], lambda[i], work->v);
+        }
+    }
+
+    cs_solve_ctx ctx = {.p = p, .params = params, .work = work, .lambda = lambda};
+    if (method->begin != NULL && (s = method->begin(&ctx, err)) != CS_OK)
+    {
+        return s;
+    }
+
+    bool history = work->record_history && work->history_capacity > 0;
+    bool tolerance = params->tolerance > 0.0;
+    // Residuals recorded only for the history are an observation, not part of the method: their
+    // time is taken out of stats->seconds. A tolerance test is part of the method and is timed.
+    double observe_seconds = 0.0;
+    int history_count = 0;
+    if (history)
+    {
+        double t = cs_seconds();
+        residuals(&ctx, &work->history_lcp[0], &work->history_nat[0]);
+        history_count = 1;
+        observe_seconds += cs_seconds() - t;
+    }
+    int done = 0;
+    while (done < params->iterations)
+    {
+        method->sweep(&ctx);
+        done += 1;
+        if (!history && !tolerance)
+        {
+            continue;
+        }
+        double t = cs_seconds();
+        double r_lcp, r_nat;
+        residuals(&ctx, &r_lcp, &r_nat);
+        if (history && done < work->history_capacity)
+        {
+            work->history_lcp[done] = r_lcp;
+            work->history_nat[done] = r_nat;
+            history_count = done + 1;
+        }
+        if (!tolerance)
+        {
+            observe_seconds += cs_seconds() - t;
+        }
+        else if ((params->tolerance_on == CS_RES_LCP ? r_lcp : r_nat) <= params->tolerance)
+        {
+            break;
+        }
+    }
+    double seconds = cs_seconds() - t0 - observe_seconds;
+
+    if (stats != NULL)
+    {
+        stats->iterations = done;
+        stats->seconds = seconds;
+        stats->history_count = history_count;
+        residuals(&ctx, &stats->res_lcp, &stats->res_nat);
+    }
+    return CS_OK;
+}
