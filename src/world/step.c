@@ -201,7 +201,7 @@ static cs_status step(cs_world* w, cs_error* err)
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
     cs_solver_params pparams = cs_solver_params_default();
-    pparams.iterations = params->iterations;
+    pparams.iterations = w->def.position_iterations;
     pparams.warm_start = false;
     cs_solver_stats pstats;
     st = cs_solve(pp, w->position_solver, &pparams, &w->position_work, w->position_lambda, &pstats, err);

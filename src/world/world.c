@@ -17,6 +17,7 @@ cs_world_def cs_world_def_default(void)
     d.linear_slop = 0.001;
     d.baumgarte = 0.2;
     d.max_correction = 0.2;
+    d.position_iterations = 20;
     d.restitution_threshold = 1.0;
     d.frictionless = false;
     d.solver = cs_solver_find("pgs");
@@ -68,6 +69,11 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
     {
         cs_fail(err, CS_ERR_USAGE, "world: no such solver index %d (solvers: %s)", d.solver,
                 cs_solver_names());
+        return NULL;
+    }
+    if (d.position_iterations < 1)
+    {
+        cs_fail(err, CS_ERR_VALUE, "world: position_iterations must be >= 1");
         return NULL;
     }
     if (d.solver_params.iterations < 1)
