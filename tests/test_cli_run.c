@@ -1,0 +1,149 @@
+// circlesim-cli run, driven as a user would: files written, exit codes, and LCP dumps that reproduce the
+// world's impulses bit for bit.
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CLI CS_BINARY_DIR "/circlesim-cli"
+
+static char out[1 << 16];
+
+static int count_lines(const char* path, char* first_line, size_t size)
+{
+    FILE* f = fopen(path, "r");
+    assert_non_null(f);
+    int n = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, f))
+    {
+        if (n == 0 && first_line != NULL)
+        {
+            snprintf(first_line, size, "%s", line);
+        }
+        n += 1;
+    }
+    fclose(f);
+    return n;
+}
+
+static void csv_and_state_files(void** state)
+{
+    (void)state;
+    const char* csv = cs_test_temp_path(".csv");
+    const char* st = cs_test_temp_path(".csv");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s run %s --steps 50 --csv %s --state-out %s", CLI,
+             cs_test_source_path("scenes/pool1.json"), csv, st);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "bodies       221"));
+    char header[4096];
+    assert_int_equal(count_lines(csv, header, sizeof header), 51);
+    const char* required[] = {"step",      "time",    "bodies",          "contacts",         "rows",
+                              "res_lcp",   "res_nat", "max_penetration", "mean_penetration", "kinetic_energy",
+                              "solver_us", "step_us"};
+    for (size_t k = 0; k < sizeof required / sizeof required[0]; ++k)
+    {
+        assert_non_null(strstr(header, required[k]));
+    }
+    assert_int_equal(count_lines(st, header, sizeof header), 222);
+    assert_string_equal(header, "id,x,y,angle,vx,vy,omega,radius,mass\n");
+}
+
+// The dumped problem, solved again by `lcp solve` with the same solver and iterations, gives the world's λ.
+static void dump_reproduces_world_lambda(void** state)
+{
+    (void)state;
+    const char* solvers[] = {"pgs"};
+    for (size_t k = 0; k < sizeof solvers / sizeof solvers[0]; ++k)
+    {
+        const char* lcp = cs_test_temp_path(".lcp");
+        const char* sol = cs_test_temp_path(".sol");
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "%s run %s --steps 120 --solver %s --quiet --dump-lcp 100:%s", CLI,
+                 cs_test_source_path("scenes/pool1.json"), solvers[k], lcp);
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+        snprintf(cmd, sizeof cmd, "%s lcp solve %s --solver %s --iterations 10 --out %s", CLI, lcp,
+                 solvers[k], sol);
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+
+        // The same run in-process.
+        cs_error err;
+        cs_scene_info info;
+        cs_world* w = cs_scene_load(cs_test_source_path("scenes/pool1.json"), &info, &err);
+        assert_non_null(w);
+        cs_world_set_solver(w, cs_solver_find(solvers[k]));
+        for (int s = 0; s < 100; ++s)
+        {
+            cs_world_step(w);
+        }
+        const cs_lcp* p = cs_world_last_problem(w);
+        int rows = p->row_count;
+        assert_true(rows > 500);
+        double* lambda = malloc((size_t)rows * sizeof(double));
+        int got = 0;
+        assert_int_equal(cs_solution_read(sol, lambda, rows, &got, &err), CS_OK);
+        assert_int_equal(got, rows);
+        assert_memory_equal(lambda, cs_world_last_lambda(w), (size_t)rows * sizeof(double));
+
+        // And the file holds exactly the world's problem.
+        cs_lcp q = {0};
+        assert_int_equal(cs_lcp_read(lcp, &q, &err), CS_OK);
+        assert_int_equal(q.row_count, rows);
+        assert_memory_equal(q.jac, p->jac, (size_t)(6 * rows) * sizeof(double));
+        assert_memory_equal(q.bias, p->bias, (size_t)rows * sizeof(double));
+        assert_memory_equal(q.lambda0, p->lambda0, (size_t)rows * sizeof(double));
+        assert_memory_equal(q.v, p->v, (size_t)(3 * p->body_count) * sizeof(double));
+        cs_lcp_free(&q);
+        free(lambda);
+        cs_world_destroy(w);
+    }
+}
+
+static void errors_and_exit_codes(void** state)
+{
+    (void)state;
+    char cmd[4096];
+    // Missing scene file: run error.
+    snprintf(cmd, sizeof cmd, "%s run /nonexistent/scene.json", CLI);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 1);
+    assert_non_null(strstr(out, "/nonexistent/scene.json"));
+    // Malformed scene: run error with file:line:col.
+    const char* bad =
+        cs_test_write_temp(".json", "{\n  \"bodies\": [ { \"position\": [0, 1], \"radius\": -1, "
+                                    "\"mass\": 1 } ]\n}\n");
+    snprintf(cmd, sizeof cmd, "%s run %s", CLI, bad);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 1);
+    assert_non_null(strstr(out, ":2:"));
+    assert_non_null(strstr(out, "radius"));
+    // Usage errors.
+    snprintf(cmd, sizeof cmd, "%s run %s --solver nosuch", CLI, cs_test_source_path("scenes/stacking.json"));
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "pgs"));
+    snprintf(cmd, sizeof cmd, "%s run %s --steps many", CLI, cs_test_source_path("scenes/stacking.json"));
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s run %s --iterations 0", CLI, cs_test_source_path("scenes/stacking.json"));
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s run %s --dump-lcp nocolon", CLI,
+             cs_test_source_path("scenes/stacking.json"));
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s run %s --bogus", CLI, cs_test_source_path("scenes/stacking.json"));
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s nosuchcommand", CLI);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s run --help", CLI);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "--dump-lcp"));
+}
+
+int main(void)
+{
+    cs_test_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(csv_and_state_files),
+        cmocka_unit_test(dump_reproduces_world_lambda),
+        cmocka_unit_test(errors_and_exit_codes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
