@@ -49,7 +49,8 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
             {
                 continue;
             }
-            if (cs_collide_wall(wall, k, b, w->px[b], w->py[b], w->radius[b], margin, &c))
+            double reach = margin + (w->reach[b] - w->radius[b]);
+            if (cs_collide_wall(wall, k, b, w->px[b], w->py[b], w->radius[b], reach, &c))
             {
                 c.friction = sqrt(wall->friction * w->friction[b]);
                 c.restitution = fmax(wall->restitution, w->restitution[b]);
@@ -124,9 +125,14 @@ static cs_status step(cs_world* w, cs_error* err)
         w->v[3 * i + 1] += h * (w->def.gravity.y + w->fy[i] * w->inv_mass[i]);
     }
 
-    // 2. Broad phase.
+    // 2. Broad phase. Contacts are speculative: a pair is found while its gap is below the margin plus
+    // the distance both circles can travel this step, so fast bodies meet a contact before they overlap.
     double t0 = cs_seconds();
-    st = cs_broadphase_update(&w->broadphase, w->px, w->py, w->radius, n, w->def.speculative_margin, err);
+    for (int i = 0; i < n; ++i)
+    {
+        w->reach[i] = w->radius[i] + h * sqrt(w->v[3 * i] * w->v[3 * i] + w->v[3 * i + 1] * w->v[3 * i + 1]);
+    }
+    st = cs_broadphase_update(&w->broadphase, w->px, w->py, w->reach, n, w->def.speculative_margin, err);
     if (st != CS_OK)
     {
         return st;

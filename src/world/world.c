@@ -127,9 +127,9 @@ static bool reserve_bodies(cs_world* w, int needed)
     int cap = cs_grow_capacity(w->body_capacity, needed);
     bool ok = CS_RESIZE(w->px, cap) && CS_RESIZE(w->py, cap) && CS_RESIZE(w->angle, cap) &&
               CS_RESIZE(w->v, 3 * cap) && CS_RESIZE(w->v_pre, 3 * cap) && CS_RESIZE(w->fx, cap) &&
-              CS_RESIZE(w->fy, cap) && CS_RESIZE(w->radius, cap) && CS_RESIZE(w->mass, cap) &&
-              CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) && CS_RESIZE(w->friction, cap) &&
-              CS_RESIZE(w->restitution, cap);
+              CS_RESIZE(w->fy, cap) && CS_RESIZE(w->radius, cap) && CS_RESIZE(w->reach, cap) &&
+              CS_RESIZE(w->mass, cap) && CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) &&
+              CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap);
     if (ok)
     {
         w->body_capacity = cap;

@@ -29,6 +29,7 @@ struct cs_world
     double* fx;    // external force (mouse spring and the like) until cleared
     double* fy;
     double* radius;
+    double* reach; // radius + h·|v*|: how far a circle may get this step (speculative contacts)
     double* mass;
     double* inv_mass;
     double* inv_inertia;
