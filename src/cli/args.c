@@ -114,3 +114,57 @@ const char* cs_arg_solver_help(void)
            "  --literal           AMGS: the paper's literal Method 3.2 for box rows\n"
            "  --no-warm-start     start every solve from lambda = 0\n";
 }
+
+// Splits text at commas into tokens of at most 63 characters; calls parse on each.
+static int parse_list(const char* cmd, const char* opt, const char* text, int max, void* out,
+                      bool (*parse)(const char* cmd, const char* opt, const char* token, void* out,
+                                    int index))
+{
+    int count = 0;
+    const char* p = text;
+    for (;;)
+    {
+        const char* comma = strchr(p, ',');
+        size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        char token[64];
+        if (len == 0 || len >= sizeof token || count == max)
+        {
+            fprintf(stderr,
+                    "circlesim-cli %s: %s: expected a comma-separated list of at most %d entries, got '%s'\n",
+                    cmd, opt, max, text);
+            return -1;
+        }
+        memcpy(token, p, len);
+        token[len] = '\0';
+        if (!parse(cmd, opt, token, out, count))
+        {
+            return -1;
+        }
+        count += 1;
+        if (comma == NULL)
+        {
+            return count;
+        }
+        p = comma + 1;
+    }
+}
+
+static bool parse_solver_token(const char* cmd, const char* opt, const char* token, void* out, int index)
+{
+    return cs_arg_solver(cmd, opt, token, (int*)out + index);
+}
+
+static bool parse_double_token(const char* cmd, const char* opt, const char* token, void* out, int index)
+{
+    return cs_arg_double(cmd, opt, token, 0.0, (double*)out + index);
+}
+
+int cs_arg_solver_list(const char* cmd, const char* opt, const char* text, int* out, int max)
+{
+    return parse_list(cmd, opt, text, max, out, parse_solver_token);
+}
+
+int cs_arg_double_list(const char* cmd, const char* opt, const char* text, double* out, int max)
+{
+    return parse_list(cmd, opt, text, max, out, parse_double_token);
+}

@@ -19,6 +19,11 @@ const char* cs_arg_value(const char* cmd, int argc, char** argv, int* i);
 // Returns 1 when argv[*i] was one of them (consumed), 0 when not, -1 on a usage error.
 int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* solver,
                          cs_solver_params* params);
+// Comma-separated lists: "pgs,amgs" → registry indices; "0.5,0.2" → numbers > 0. At most max entries.
+// Return the count, or -1 (with a message) on an unknown name, a bad number or an empty/too long list.
+int cs_arg_solver_list(const char* cmd, const char* opt, const char* text, int* out, int max);
+int cs_arg_double_list(const char* cmd, const char* opt, const char* text, double* out, int max);
+
 // One-line help text for the options above.
 const char* cs_arg_solver_help(void);
 
