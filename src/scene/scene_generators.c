@@ -1,0 +1,333 @@
+// Scene generators: a grid (the paper's pools), a vertical stack (Stacking) and a random pile.
+//
+// Generators are deterministic: the same file gives bit-identical bodies on the same build, since
+// randomness comes from our own splitmix64 stream seeded by the file, never from the C library.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/scene_internal.h"
+
+// Circles tried per pile body before the pile gives up (rejection sampling must terminate).
+#define CS_PILE_TRIES 1000
+
+// splitmix64 (Steele, Lea & Flood 2014): tiny, statistically fine for placement, and portable.
+static uint64_t splitmix64(uint64_t* state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// Uniform in [lo, hi) from the top 53 bits.
+static double uniform(uint64_t* state, double lo, double hi)
+{
+    double u = (double)(splitmix64(state) >> 11) * (1.0 / 9007199254740992.0);
+    return lo + (hi - lo) * u;
+}
+
+// A required body count that must place at least one body.
+static bool read_count(cs_scene_loader* l, const cs_jval* g, const char* key, int* out)
+{
+    if (!cs_jread_int(&l->c, g, key, true, 0, CS_SCENE_MAX_BODIES, out))
+    {
+        return false;
+    }
+    if (*out == 0)
+    {
+        cs_jval at;
+        cs_jval_member(g, key, &at);
+        return cs_jfail(&l->c, &at, "must be >= 1, got 0 (the generator would place no bodies)");
+    }
+    return true;
+}
+
+// Friction, restitution and velocity every generator shares.
+static bool read_common(cs_scene_loader* l, const cs_jval* g, cs_circle_def* d)
+{
+    *d = cs_circle_def_default();
+    return cs_scene_read_surface(l, g, &d->friction, &d->restitution) &&
+           cs_jread_vec2(&l->c, g, "velocity", false, &d->velocity);
+}
+
+// Rows bottom first, columns left to right; odd rows shift by row_offset so that a lattice of
+// circles collapses into a packing instead of standing as columns in unstable equilibrium.
+static bool grid(cs_scene_loader* l, const cs_jval* g)
+{
+    static const char* const keys[] = {"type",       "origin",   "columns",     "rows",       "spacing",
+                                       "row_offset", "radius",   "mass",        "mass_range", "density",
+                                       "material",   "friction", "restitution", "jitter",     "seed",
+                                       "velocity",   NULL};
+    static const char* const mass_keys[] = {"mass", "mass_range", "density", NULL};
+    const cs_jctx* c = &l->c;
+    cs_circle_def d;
+    cs_vec2 origin = {0, 0};
+    double spacing[2] = {0, 0}, mass_range[2] = {0, 0};
+    double row_offset = 0.0, jitter = 0.0, mass = 0.0, density = 0.0;
+    int columns = 0, rows = 0;
+    uint64_t seed = 0;
+    if (!cs_jcheck_object(c, g, keys) || !cs_jread_vec2(c, g, "origin", true, &origin) ||
+        !read_count(l, g, "columns", &columns) || !read_count(l, g, "rows", &rows) ||
+        !cs_jread_numbers(c, g, "spacing", true, 2, CS_JR_POSITIVE, spacing) ||
+        !cs_jread_number(c, g, "row_offset", false, CS_JR_ANY, &row_offset) || !read_common(l, g, &d) ||
+        !cs_jread_number(c, g, "radius", true, CS_JR_POSITIVE, &d.radius) ||
+        !cs_jrequire_one(c, g, mass_keys) || !cs_scene_read_mass(l, g, &mass, &density) ||
+        !cs_jread_numbers(c, g, "mass_range", false, 2, CS_JR_POSITIVE, mass_range) ||
+        !cs_jread_number(c, g, "jitter", false, CS_JR_NONNEG, &jitter) ||
+        !cs_jread_uint53(c, g, "seed", &seed) || !cs_scene_check_room(l, g, (int64_t)columns * rows))
+    {
+        return false;
+    }
+    bool ranged = cs_jhas(g, "mass_range");
+    uint64_t state = seed;
+    for (int r = 0; r < rows; ++r)
+    {
+        // Pool 2: mass linear in the row index, lowest row mass_range[0], highest mass_range[1].
+        double t = rows > 1 ? (double)r / (double)(rows - 1) : 0.0;
+        double row_mass = ranged ? mass_range[0] + (mass_range[1] - mass_range[0]) * t
+                                 : cs_scene_disc_mass(mass, density, d.radius);
+        for (int k = 0; k < columns; ++k)
+        {
+            d.position.x = origin.x + k * spacing[0] + ((r & 1) != 0 ? row_offset : 0.0);
+            d.position.y = origin.y + r * spacing[1];
+            if (jitter > 0.0)
+            {
+                d.position.x += uniform(&state, -jitter, jitter);
+                d.position.y += uniform(&state, -jitter, jitter);
+            }
+            d.mass = row_mass;
+            if (!cs_scene_add_circle(l, g, &d))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+// count circles standing on base (the bottom point of the lowest circle), gap apart.
+static bool stack(cs_scene_loader* l, const cs_jval* g)
+{
+    static const char* const keys[] = {"type", "base",     "count",    "radius",      "mass",     "density",
+                                       "gap",  "material", "friction", "restitution", "velocity", NULL};
+    static const char* const mass_keys[] = {"mass", "density", NULL};
+    const cs_jctx* c = &l->c;
+    cs_circle_def d;
+    cs_vec2 base = {0, 0};
+    double gap = 0.0, mass = 0.0, density = 0.0;
+    int count = 0;
+    if (!cs_jcheck_object(c, g, keys) || !cs_jread_vec2(c, g, "base", true, &base) ||
+        !read_count(l, g, "count", &count) || !read_common(l, g, &d) ||
+        !cs_jread_number(c, g, "radius", true, CS_JR_POSITIVE, &d.radius) ||
+        !cs_jrequire_one(c, g, mass_keys) || !cs_scene_read_mass(l, g, &mass, &density) ||
+        !cs_jread_number(c, g, "gap", false, CS_JR_NONNEG, &gap) || !cs_scene_check_room(l, g, count))
+    {
+        return false;
+    }
+    d.mass = cs_scene_disc_mass(mass, density, d.radius);
+    for (int k = 0; k < count; ++k)
+    {
+        d.position.x = base.x;
+        d.position.y = base.y + d.radius + k * (2.0 * d.radius + gap);
+        if (!cs_scene_add_circle(l, g, &d))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Random sequential addition of non-overlapping discs inside a box, with a uniform grid so that
+// each try checks only nearby discs.
+typedef struct pile_grid
+{
+    double x0, y0, cell;
+    int nx, ny;
+    int* head; // [nx*ny] first disc in the cell, -1 when empty
+    int* next; // [count]
+    double* x;
+    double* y;
+    double* r;
+    int placed;
+} pile_grid;
+
+static void pile_cell(const pile_grid* p, double x, double y, int* ix, int* iy)
+{
+    double fx = floor((x - p->x0) / p->cell), fy = floor((y - p->y0) / p->cell);
+    *ix = fx < 0.0 ? 0 : (fx >= (double)p->nx ? p->nx - 1 : (int)fx);
+    *iy = fy < 0.0 ? 0 : (fy >= (double)p->ny ? p->ny - 1 : (int)fy);
+}
+
+static bool pile_free(const pile_grid* p, double x, double y, double r)
+{
+    int ix, iy;
+    pile_cell(p, x, y, &ix, &iy);
+    for (int j = iy - 1; j <= iy + 1; ++j)
+    {
+        for (int i = ix - 1; i <= ix + 1; ++i)
+        {
+            if (i < 0 || j < 0 || i >= p->nx || j >= p->ny)
+            {
+                continue;
+            }
+            for (int k = p->head[j * p->nx + i]; k >= 0; k = p->next[k])
+            {
+                double dx = x - p->x[k], dy = y - p->y[k], reach = r + p->r[k];
+                if (dx * dx + dy * dy < reach * reach)
+                {
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+static bool pile(cs_scene_loader* l, const cs_jval* g)
+{
+    static const char* const keys[] = {"type",         "seed",     "count",   "region",   "radius",
+                                       "radius_range", "mass",     "density", "material", "friction",
+                                       "restitution",  "velocity", NULL};
+    static const char* const radius_keys[] = {"radius", "radius_range", NULL};
+    static const char* const mass_keys[] = {"mass", "density", NULL};
+    const cs_jctx* c = &l->c;
+    cs_circle_def d;
+    double region[4] = {0, 0, 0, 0}, radius_range[2] = {0, 0};
+    double radius = 0.0, mass = 0.0, density = 0.0;
+    int count = 0;
+    uint64_t seed = 0;
+    if (!cs_jcheck_object(c, g, keys) || !cs_jread_uint53(c, g, "seed", &seed) ||
+        !read_count(l, g, "count", &count) || !cs_jread_numbers(c, g, "region", true, 4, CS_JR_ANY, region) ||
+        !cs_jrequire_one(c, g, radius_keys) ||
+        !cs_jread_number(c, g, "radius", false, CS_JR_POSITIVE, &radius) ||
+        !cs_jread_numbers(c, g, "radius_range", false, 2, CS_JR_POSITIVE, radius_range) ||
+        !cs_jrequire_one(c, g, mass_keys) || !cs_scene_read_mass(l, g, &mass, &density) ||
+        !read_common(l, g, &d) || !cs_scene_check_room(l, g, count))
+    {
+        return false;
+    }
+    bool ranged = cs_jhas(g, "radius_range");
+    if (ranged && !(radius_range[0] <= radius_range[1]))
+    {
+        cs_jval at;
+        cs_jval_member(g, "radius_range", &at);
+        return cs_jfail(c, &at, "must be [smallest, largest] with smallest <= largest, got [%g, %g]",
+                        radius_range[0], radius_range[1]);
+    }
+    double rmax = ranged ? radius_range[1] : radius;
+    double width = region[2] - region[0], height = region[3] - region[1];
+    cs_jval region_at;
+    cs_jval_member(g, "region", &region_at);
+    if (!(width > 0.0 && height > 0.0 && isfinite(width) && isfinite(height)))
+    {
+        return cs_jfail(c, &region_at, "must be [x0, y0, x1, y1] with x0 < x1 and y0 < y1 (finite extents)");
+    }
+    if (width < 2.0 * rmax || height < 2.0 * rmax)
+    {
+        return cs_jfail(c, &region_at, "is %g x %g m: too small to place any circle of radius %g", width,
+                        height, rmax);
+    }
+
+    pile_grid p;
+    memset(&p, 0, sizeof p);
+    p.x0 = region[0];
+    p.y0 = region[1];
+    // A cell must span a disc pair's reach (2 rmax); it also grows so that the grid has at most
+    // about 4 cells per disc plus 4096 per side, whatever the region's shape or size.
+    double per_disc = sqrt(width) * sqrt(height / (4.0 * count)); // sqrt(area / 4 count) without overflow
+    if (!isfinite(per_disc))
+    {
+        per_disc = 0.0;
+    }
+    p.cell = fmax(2.0 * rmax, fmax(per_disc, fmax(width, height) / 4096.0));
+    p.nx = (int)(width / p.cell) + 1;
+    p.ny = (int)(height / p.cell) + 1;
+    p.head = malloc((size_t)p.nx * (size_t)p.ny * sizeof *p.head);
+    p.next = malloc((size_t)count * sizeof *p.next);
+    p.x = malloc((size_t)count * sizeof *p.x);
+    p.y = malloc((size_t)count * sizeof *p.y);
+    p.r = malloc((size_t)count * sizeof *p.r);
+    bool ok = p.head != NULL && p.next != NULL && p.x != NULL && p.y != NULL && p.r != NULL;
+    if (!ok)
+    {
+        cs_fail(c->err, CS_ERR_MEMORY, "%s: out of memory placing a pile of %d circles", c->file, count);
+    }
+    for (int i = 0; ok && i < p.nx * p.ny; ++i)
+    {
+        p.head[i] = -1;
+    }
+    uint64_t state = seed;
+    for (int n = 0; ok && n < count; ++n)
+    {
+        double r = ranged ? uniform(&state, radius_range[0], radius_range[1]) : radius;
+        bool placed = false;
+        for (int t = 0; t < CS_PILE_TRIES && !placed; ++t)
+        {
+            double x = uniform(&state, region[0] + r, region[2] - r);
+            double y = uniform(&state, region[1] + r, region[3] - r);
+            if (pile_free(&p, x, y, r))
+            {
+                int ix, iy;
+                pile_cell(&p, x, y, &ix, &iy);
+                p.x[n] = x;
+                p.y[n] = y;
+                p.r[n] = r;
+                p.next[n] = p.head[iy * p.nx + ix];
+                p.head[iy * p.nx + ix] = n;
+                p.placed = n + 1;
+                placed = true;
+            }
+        }
+        if (!placed)
+        {
+            ok = cs_jfail(
+                c, g,
+                "placed only %d of %d circles after %d tries for the next one: enlarge \"region\" or "
+                "lower \"count\"",
+                p.placed, count, CS_PILE_TRIES);
+        }
+    }
+    for (int n = 0; ok && n < p.placed; ++n)
+    {
+        d.position.x = p.x[n];
+        d.position.y = p.y[n];
+        d.radius = p.r[n];
+        d.mass = cs_scene_disc_mass(mass, density, p.r[n]);
+        ok = cs_scene_add_circle(l, g, &d);
+    }
+    free(p.head);
+    free(p.next);
+    free(p.x);
+    free(p.y);
+    free(p.r);
+    return ok;
+}
+
+bool cs_scene_generate(cs_scene_loader* l, const cs_jval* generator)
+{
+    const char* type = NULL;
+    if (!cs_jcheck_type(&l->c, generator, cJSON_Object, NULL) ||
+        !cs_jread_string(&l->c, generator, "type", true, &type))
+    {
+        return false;
+    }
+    if (strcmp(type, "grid") == 0)
+    {
+        return grid(l, generator);
+    }
+    if (strcmp(type, "stack") == 0)
+    {
+        return stack(l, generator);
+    }
+    if (strcmp(type, "pile") == 0)
+    {
+        return pile(l, generator);
+    }
+    cs_jval at;
+    cs_jval_member(generator, "type", &at);
+    char quoted[64];
+    cs_json_quote(type, quoted, sizeof quoted);
+    return cs_jfail(&l->c, &at, "unknown generator type %s (expected \"grid\", \"stack\" or \"pile\")",
+                    quoted);
+}

@@ -1,0 +1,47 @@
+// Scene loader internals shared by scene.c (sections, walls, bodies) and scene_generators.c.
+#ifndef CS_SCENE_INTERNAL_H
+#define CS_SCENE_INTERNAL_H
+
+#include "circlesim/world.h"
+#include "scene/scene_json.h"
+
+// A cap on the bodies one scene may create, so that a typo ("rows": 1e7) fails with a message
+// instead of exhausting memory. The fuzz target builds with a smaller cap.
+#ifndef CS_SCENE_MAX_BODIES
+#define CS_SCENE_MAX_BODIES 1000000
+#endif
+
+#define CS_SCENE_PI 3.14159265358979323846
+
+typedef struct cs_scene_material
+{
+    const char* name; // the key in "materials" (owned by the cJSON tree)
+    double friction;
+    double restitution;
+} cs_scene_material;
+
+typedef struct cs_scene_loader
+{
+    cs_jctx c;
+    cs_world* world;
+    cs_scene_material* materials;
+    int material_count;
+} cs_scene_loader;
+
+// Friction and restitution of a body, wall or generator: the defaults of cs_circle_def_default(),
+// then the named "material", then inline "friction"/"restitution" (which override the material).
+bool cs_scene_read_surface(cs_scene_loader* l, const cs_jval* object, double* friction, double* restitution);
+// "mass" or "density" (the caller has checked that exactly one of them, or of its own
+// alternatives, is present); the other output is set to 0.
+bool cs_scene_read_mass(cs_scene_loader* l, const cs_jval* object, double* mass, double* density);
+// Mass of a disc from either a mass or a density (ρ π r²).
+double cs_scene_disc_mass(double mass, double density, double radius);
+// Fails (at `at`) unless `extra` more bodies keep the scene within CS_SCENE_MAX_BODIES.
+bool cs_scene_check_room(cs_scene_loader* l, const cs_jval* at, int64_t extra);
+// Validates and adds one circle; errors name `at`.
+bool cs_scene_add_circle(cs_scene_loader* l, const cs_jval* at, const cs_circle_def* def);
+
+// One entry of "generators" (scene_generators.c).
+bool cs_scene_generate(cs_scene_loader* l, const cs_jval* generator);
+
+#endif
