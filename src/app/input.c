@@ -1,0 +1,312 @@
+// Keys and mouse → model changes. One table lists every key for the help overlay and the README.
+#include <math.h>
+#include <stdio.h>
+
+#include "app/app.h"
+
+static const app_key_help key_help[] = {
+    {"1 … 9", "pick solver 1…9 of the registry"},
+    {"Tab / Shift+Tab", "next / previous solver"},
+    {"+ / −", "α ± 0.1 (clamped to (0, 2])"},
+    {"[ / ]", "halve / double iterations per step"},
+    {"W", "warm start on/off"},
+    {"F", "friction on/off (frictionless rows)"},
+    {"Space", "pause / run"},
+    {".", "single step (pauses)"},
+    {", / /", "slower / faster: speed ×¼ … ×4"},
+    {"R", "reset scene"},
+    {"N / P", "next / previous scene in scenes/"},
+    {"C", "contact points on/off"},
+    {"V", "contact normals on/off"},
+    {"I", "impulse arrows on/off"},
+    {"M", "colour by mass / by contact impulse"},
+    {"G", "residual plot on/off"},
+    {"U", "HUD on/off"},
+    {"Z", "fit scene to window"},
+    {"H", "this help"},
+    {"F12", "PNG screenshot → captures/"},
+    {"F9", "start/stop MP4 recording → captures/"},
+    {"L", "dump this step's LCP → captures/"},
+    {"Esc", "quit"},
+    {"wheel", "zoom at cursor"},
+    {"right drag", "pan"},
+    {"left drag", "pull a circle with a spring"},
+    {"Shift+click", "spawn a circle"},
+};
+
+const app_key_help* app_key_help_table(int* count)
+{
+    *count = (int)(sizeof key_help / sizeof key_help[0]);
+    return key_help;
+}
+
+// α on the 0.1 grid, never leaving (0, 2]: from 0.1 the '−' key stays at 0.1.
+static void step_alpha(app* a, int direction)
+{
+    double alpha = round((a->params.alpha + direction * APP_ALPHA_STEP) / APP_ALPHA_STEP) * APP_ALPHA_STEP;
+    if (alpha < APP_ALPHA_STEP - 1e-9)
+    {
+        alpha = a->params.alpha < APP_ALPHA_STEP ? a->params.alpha : APP_ALPHA_STEP;
+    }
+    app_set_alpha(a, alpha);
+    const cs_solver_info* info = cs_solver_at(a->solver);
+    if (info != NULL && (info->flags & CS_SOLVER_USES_ALPHA) == 0)
+    {
+        app_message(a, "α = %.2g (used by the AMGS solvers, not by %s)", a->params.alpha, info->name);
+    }
+}
+
+static void toggle(app* a, bool* flag, const char* what)
+{
+    *flag = !*flag;
+    app_message(a, "%s %s", what, *flag ? "on" : "off");
+}
+
+void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
+{
+    bool shift = (mod & KMOD_SHIFT) != 0;
+    if (key >= SDLK_1 && key <= SDLK_9)
+    {
+        int index = (int)(key - SDLK_1);
+        if (index < cs_solver_count())
+        {
+            app_set_solver(a, index);
+        }
+        else
+        {
+            app_message(a, "no solver %d (%d registered)", index + 1, cs_solver_count());
+        }
+        return;
+    }
+    switch (key)
+    {
+        case SDLK_TAB:
+        {
+            int n = cs_solver_count();
+            if (n > 0)
+            {
+                app_set_solver(a, ((a->solver + (shift ? -1 : 1)) % n + n) % n);
+            }
+            break;
+        }
+        case SDLK_PLUS:
+        case SDLK_EQUALS: // '+' is Shift+'=' on most layouts
+        case SDLK_KP_PLUS:
+            step_alpha(a, +1);
+            break;
+        case SDLK_MINUS:
+        case SDLK_KP_MINUS:
+            step_alpha(a, -1);
+            break;
+        case SDLK_LEFTBRACKET:
+            app_set_iterations(a, a->params.iterations / 2);
+            break;
+        case SDLK_RIGHTBRACKET:
+            app_set_iterations(a, a->params.iterations * 2);
+            break;
+        case SDLK_w:
+            app_set_warm_start(a, !a->params.warm_start);
+            break;
+        case SDLK_f:
+            if (a->world != NULL)
+            {
+                bool frictionless = !cs_world_get_def(a->world)->frictionless;
+                cs_world_set_frictionless(a->world, frictionless);
+                app_message(a, "friction %s", frictionless ? "off" : "on");
+            }
+            break;
+        case SDLK_SPACE:
+            a->paused = !a->paused;
+            break;
+        case SDLK_PERIOD:
+            a->paused = true;
+            a->single_steps++;
+            break;
+        case SDLK_COMMA:
+            a->speed_index = a->speed_index > 0 ? a->speed_index - 1 : 0;
+            break;
+        case SDLK_SLASH:
+            a->speed_index = a->speed_index < APP_SPEED_COUNT - 1 ? a->speed_index + 1 : APP_SPEED_COUNT - 1;
+            break;
+        case SDLK_r:
+            app_reset(a);
+            break;
+        case SDLK_n:
+            app_next_scene(a, +1);
+            break;
+        case SDLK_p:
+            app_next_scene(a, -1);
+            break;
+        case SDLK_c:
+            toggle(a, &a->show_contacts, "contact points");
+            break;
+        case SDLK_v:
+            toggle(a, &a->show_normals, "contact normals");
+            break;
+        case SDLK_i:
+            toggle(a, &a->show_impulses, "impulse arrows");
+            break;
+        case SDLK_m:
+            a->color_mode = a->color_mode == RENDER_COLOR_MASS ? RENDER_COLOR_IMPULSE : RENDER_COLOR_MASS;
+            app_message(a, "colour by %s", a->color_mode == RENDER_COLOR_MASS ? "mass" : "contact impulse");
+            break;
+        case SDLK_g:
+            app_set_show_plot(a, !a->show_plot);
+            break;
+        case SDLK_u:
+            a->show_hud = !a->show_hud;
+            break;
+        case SDLK_z:
+            app_fit_view(a);
+            break;
+        case SDLK_h:
+            a->show_help = !a->show_help;
+            break;
+        case SDLK_F12:
+            app_request_screenshot(a, NULL);
+            break;
+        case SDLK_F9:
+            app_toggle_recording(a, NULL);
+            break;
+        case SDLK_l:
+            app_dump_lcp(a);
+            break;
+        case SDLK_ESCAPE:
+            a->quit = true;
+            break;
+        default:
+            break;
+    }
+}
+
+// The circle under a world point (the topmost, i.e. the last drawn), or -1.
+static int pick_body(const app* a, cs_vec2 p)
+{
+    if (a->world == NULL)
+    {
+        return -1;
+    }
+    for (int i = cs_world_body_count(a->world) - 1; i >= 0; --i)
+    {
+        cs_body_state b = cs_world_body(a->world, i);
+        if (hypot(p.x - b.position.x, p.y - b.position.y) <= b.radius)
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void spawn_circle(app* a, cs_vec2 p)
+{
+    if (a->world == NULL)
+    {
+        return;
+    }
+    cs_circle_def def = cs_circle_def_default();
+    int n = cs_world_body_count(a->world);
+    if (n > 0)
+    {
+        // Like the most recent body, so a pool gets more of the same.
+        cs_body_state last = cs_world_body(a->world, n - 1);
+        def.radius = last.radius;
+        def.mass = last.mass;
+    }
+    def.position = p;
+    cs_error err = {0};
+    if (cs_world_add_circle(a->world, &def, &err) < 0)
+    {
+        app_message(a, "cannot add a circle: %s", err.message);
+    }
+}
+
+static void release_grab(app* a)
+{
+    if (a->grab_body >= 0 && a->world != NULL && a->grab_body < cs_world_body_count(a->world))
+    {
+        cs_world_set_body_force(a->world, a->grab_body, (cs_vec2){0.0, 0.0});
+    }
+    a->grab_body = -1;
+}
+
+void app_handle_event(app* a, const SDL_Event* e)
+{
+    double s = a->ui_scale > 0.0f ? a->ui_scale : 1.0;
+    switch (e->type)
+    {
+        case SDL_QUIT:
+            a->quit = true;
+            break;
+        case SDL_KEYDOWN:
+            app_handle_key(a, e->key.keysym.sym, e->key.keysym.mod);
+            break;
+        case SDL_MOUSEWHEEL:
+        {
+            double y = e->wheel.preciseY != 0.0f ? e->wheel.preciseY : e->wheel.y;
+            render_view_zoom_at(&a->view, a->mouse_x, a->mouse_y, pow(1.15, y));
+            break;
+        }
+        case SDL_MOUSEBUTTONDOWN:
+        {
+            a->mouse_x = e->button.x * s;
+            a->mouse_y = e->button.y * s;
+            cs_vec2 p = render_view_to_world(&a->view, a->mouse_x, a->mouse_y);
+            if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
+            {
+                a->panning = true;
+            }
+            else if (e->button.button == SDL_BUTTON_LEFT)
+            {
+                if ((SDL_GetModState() & KMOD_SHIFT) != 0)
+                {
+                    spawn_circle(a, p);
+                    break;
+                }
+                release_grab(a);
+                a->grab_body = pick_body(a, p);
+                if (a->grab_body >= 0)
+                {
+                    cs_body_state b = cs_world_body(a->world, a->grab_body);
+                    a->grab_offset = (cs_vec2){p.x - b.position.x, p.y - b.position.y};
+                    a->grab_target = p;
+                }
+            }
+            break;
+        }
+        case SDL_MOUSEBUTTONUP:
+            if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
+            {
+                a->panning = false;
+            }
+            else if (e->button.button == SDL_BUTTON_LEFT)
+            {
+                release_grab(a);
+            }
+            break;
+        case SDL_MOUSEMOTION:
+        {
+            double x = e->motion.x * s;
+            double y = e->motion.y * s;
+            if (a->panning)
+            {
+                render_view_pan(&a->view, x - a->mouse_x, y - a->mouse_y);
+            }
+            a->mouse_x = x;
+            a->mouse_y = y;
+            if (a->grab_body >= 0)
+            {
+                a->grab_target = render_view_to_world(&a->view, x, y);
+            }
+            break;
+        }
+        case SDL_DROPFILE:
+            if (e->drop.file != NULL)
+            {
+                app_load_scene(a, e->drop.file);
+                SDL_free(e->drop.file);
+            }
+            break;
+        default:
+            break;
+    }
+}

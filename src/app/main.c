@@ -1,0 +1,207 @@
+// circlesim — the interactive viewer. `circlesim [SCENE]` opens a window on the scene (Pool 1 by
+// default); `--headless --frames N` renders the same frames off-screen for scripts, demos and tests.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app.h"
+
+static void usage(FILE* out)
+{
+    fprintf(
+        out,
+        "usage: circlesim [options] [SCENE]\n"
+        "  SCENE                 scene file, or a name in scenes/ (default: scenes/pool1.json)\n"
+        "  --headless            render off-screen (SDL offscreen driver unless SDL_VIDEODRIVER is set),\n"
+        "                        one simulation step per frame\n"
+        "  --frames N            quit after N frames (headless default: 300)\n"
+        "  --size WxH            window size in points (default 1280x800)\n"
+        "  --solver NAME         solver (%s)\n"
+        "  --alpha A             AMGS alpha in (0, 2]\n"
+        "  --iterations K        iterations per step\n"
+        "  --screenshot FILE.png write the last frame as PNG\n"
+        "  --record FILE.mp4     record every frame (needs ffmpeg; else PNG frames)\n"
+        "  --script FILE         timed actions: 'at FRAME key c', 'at 120 solver amgs', 'at 120 alpha 0.2',\n"
+        "                        'at 300 screenshot x.png', iterations K, warmstart on|off, pause, resume,\n"
+        "                        record FILE|stop, scene FILE, quit\n"
+        "  --capture-dir DIR     where F12/F9/L write (default: captures)\n"
+        "  --data-dir DIR        where shaders/, assets/ and scenes/ are (default: the source tree)\n"
+        "  --help                this text and the keys\n",
+        cs_solver_names());
+    int count;
+    const app_key_help* keys = app_key_help_table(&count);
+    fprintf(out, "keys and mouse:\n");
+    for (int i = 0; i < count; ++i)
+    {
+        fprintf(out, "  %-18s %s\n", keys[i].keys, keys[i].action);
+    }
+}
+
+static bool parse_int(const char* s, int lo, int hi, int* out)
+{
+    char* end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+    {
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+// Returns 0 to run, 1 for --help, 2 for a usage error (message printed).
+static int parse_args(int argc, char** argv, app_config* c)
+{
+    c->alpha = NAN;
+    for (int i = 1; i < argc; ++i)
+    {
+        const char* arg = argv[i];
+        const char* value = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes_value = true;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+        {
+            return 1;
+        }
+        else if (strcmp(arg, "--headless") == 0)
+        {
+            c->headless = true;
+            takes_value = false;
+        }
+        else if (arg[0] == '-' && arg[1] == '-' && value == NULL)
+        {
+            fprintf(stderr, "circlesim: %s needs a value (see --help)\n", arg);
+            return 2;
+        }
+        else if (strcmp(arg, "--frames") == 0)
+        {
+            if (!parse_int(value, 1, 100000000, &c->frames))
+            {
+                fprintf(stderr, "circlesim: --frames '%s' is not a positive integer\n", value);
+                return 2;
+            }
+        }
+        else if (strcmp(arg, "--size") == 0)
+        {
+            char tail;
+            if (sscanf(value, "%dx%d%c", &c->width, &c->height, &tail) != 2 || c->width < 16 ||
+                c->height < 16 || c->width > 16384 || c->height > 16384)
+            {
+                fprintf(stderr, "circlesim: --size '%s' is not WxH (16..16384)\n", value);
+                return 2;
+            }
+        }
+        else if (strcmp(arg, "--solver") == 0)
+        {
+            if (cs_solver_find(value) < 0)
+            {
+                fprintf(stderr, "circlesim: unknown solver '%s' (known: %s)\n", value, cs_solver_names());
+                return 2;
+            }
+            c->solver = value;
+        }
+        else if (strcmp(arg, "--alpha") == 0)
+        {
+            char* end = NULL;
+            c->alpha = strtod(value, &end);
+            if (end == value || *end != '\0' || !(c->alpha > 0.0 && c->alpha <= APP_ALPHA_MAX))
+            {
+                fprintf(stderr, "circlesim: --alpha '%s' is not in (0, 2]\n", value);
+                return 2;
+            }
+        }
+        else if (strcmp(arg, "--iterations") == 0)
+        {
+            if (!parse_int(value, APP_MIN_ITERATIONS, APP_MAX_ITERATIONS, &c->iterations))
+            {
+                fprintf(stderr, "circlesim: --iterations '%s' is not an integer in 1..%d\n", value,
+                        APP_MAX_ITERATIONS);
+                return 2;
+            }
+        }
+        else if (strcmp(arg, "--screenshot") == 0)
+        {
+            c->screenshot = value;
+        }
+        else if (strcmp(arg, "--record") == 0)
+        {
+            c->record = value;
+        }
+        else if (strcmp(arg, "--script") == 0)
+        {
+            c->script = value;
+        }
+        else if (strcmp(arg, "--capture-dir") == 0)
+        {
+            c->capture_dir = value;
+        }
+        else if (strcmp(arg, "--data-dir") == 0)
+        {
+            c->data_dir = value;
+        }
+        else if (arg[0] == '-' && arg[1] != '\0')
+        {
+            fprintf(stderr, "circlesim: unknown option '%s' (see --help)\n", arg);
+            return 2;
+        }
+        else if (c->scene != NULL)
+        {
+            fprintf(stderr, "circlesim: one scene only ('%s' and '%s')\n", c->scene, arg);
+            return 2;
+        }
+        else
+        {
+            c->scene = arg;
+            takes_value = false;
+        }
+        if (takes_value)
+        {
+            i++;
+        }
+    }
+    if (c->headless && c->frames == 0)
+    {
+        c->frames = 300;
+    }
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    app_config config = {0};
+    int parsed = parse_args(argc, argv, &config);
+    if (parsed == 1)
+    {
+        usage(stdout);
+        return 0;
+    }
+    if (parsed != 0)
+    {
+        return parsed;
+    }
+    static app a;
+    char err[CS_ERROR_MAX] = "";
+    if (!app_init(&a, &config, err, sizeof err))
+    {
+        fprintf(stderr, "circlesim: %s\n", err);
+        return 1;
+    }
+    app_run(&a);
+    if (a.headless)
+    {
+        // One line for scripts and tests: where the run ended and how to reproduce it bit for bit.
+        const cs_solver_info* info = cs_solver_at(a.solver);
+        printf("circlesim: scene %s frames %lld steps %lld solver %s alpha %.17g iterations %d warm_start %s "
+               "hash %016llx%s\n",
+               a.world != NULL ? a.info.name : "(none)", (long long)a.frame,
+               a.world != NULL ? (long long)cs_world_stats(a.world)->step : 0LL,
+               info != NULL ? info->name : "?", a.params.alpha, a.params.iterations,
+               a.params.warm_start ? "on" : "off",
+               a.world != NULL ? (unsigned long long)cs_world_hash(a.world) : 0ULL,
+               a.error[0] != '\0' ? " (scene error)" : "");
+    }
+    app_shutdown(&a); // stops a recording: ffmpeg's exit status lands in exit_status
+    return a.exit_status;
+}

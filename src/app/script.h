@@ -1,0 +1,58 @@
+// circlesim viewer — scripted runs: a text file of timed actions, one per line,
+//   at FRAME ACTION [ARGUMENT]      (# starts a comment; FRAME counts from 0)
+// with ACTION one of: key NAME (an SDL key name: c, space, tab, f12, shift+tab, …), solver NAME,
+// alpha A, iterations K, warmstart on|off, pause, resume, screenshot FILE.png, record FILE.mp4
+// (starts; `record stop` stops), scene FILE, quit. Actions run at the start of their frame, before
+// its simulation step, in file order. Errors name FILE:LINE.
+#ifndef CS_APP_SCRIPT_H
+#define CS_APP_SCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum script_kind
+{
+    SCRIPT_KEY,
+    SCRIPT_SOLVER,
+    SCRIPT_ALPHA,
+    SCRIPT_ITERATIONS,
+    SCRIPT_WARM_START,
+    SCRIPT_PAUSE,
+    SCRIPT_RESUME,
+    SCRIPT_SCREENSHOT,
+    SCRIPT_RECORD,
+    SCRIPT_SCENE,
+    SCRIPT_QUIT,
+} script_kind;
+
+typedef struct script_action
+{
+    int64_t frame;
+    script_kind kind;
+    int line;
+    int key;         // SDL_Keycode for SCRIPT_KEY
+    unsigned mod;    // SDL key modifiers for SCRIPT_KEY
+    double value;    // alpha, iterations, on/off
+    char text[1024]; // solver name, file name
+} script_action;
+
+typedef struct app_script
+{
+    script_action* actions;
+    int count;
+    int next; // first action not yet run (actions are sorted by frame, stable)
+    char path[1024];
+} app_script;
+
+// Parses a script file; on error err holds "FILE:LINE: message".
+bool script_load(app_script* s, const char* path, char* err, size_t err_size);
+void script_free(app_script* s);
+
+struct app;
+// Runs every action due at the app's current frame.
+void script_run_due(struct app* a);
+// Warns (stderr) about actions at or after frame_limit, which will never run.
+void script_check_limit(const app_script* s, int frame_limit);
+
+#endif

@@ -1,0 +1,178 @@
+// A small line-plot panel (render_plot in render.h) drawn with the UI layer: frame, title, log-scale
+// y grid with decade labels, x range labels, polylines and a legend.
+#include <math.h>
+#include <stdio.h>
+
+#include "render/render.h"
+
+#define PANEL_FILL  RENDER_RGBA(255, 255, 255, 235)
+#define PANEL_EDGE  RENDER_RGBA(150, 150, 150, 255)
+#define GRID_COLOR  RENDER_RGBA(225, 225, 225, 255)
+#define LABEL_COLOR RENDER_RGBA(70, 70, 70, 255)
+#define TITLE_COLOR RENDER_RGBA(20, 20, 20, 255)
+
+static bool usable(const render_plot_desc* p, double y)
+{
+    return isfinite(y) && (!p->log_y || y > 0.0);
+}
+
+static double map_y(const render_plot_desc* p, double y)
+{
+    return p->log_y ? log10(y) : y;
+}
+
+static double series_x(const render_series* s, int i)
+{
+    return s->x != NULL ? s->x[i] : (double)i;
+}
+
+// Data ranges over every usable point; false when there is none.
+static bool data_range(const render_plot_desc* p, double* x0, double* x1, double* y0, double* y1)
+{
+    *x0 = INFINITY;
+    *x1 = -INFINITY;
+    *y0 = INFINITY;
+    *y1 = -INFINITY;
+    for (int k = 0; k < p->series_count; ++k)
+    {
+        const render_series* s = &p->series[k];
+        for (int i = 0; i < s->count; ++i)
+        {
+            if (!usable(p, s->y[i]))
+            {
+                continue;
+            }
+            double x = series_x(s, i);
+            double y = map_y(p, s->y[i]);
+            *x0 = fmin(*x0, x);
+            *x1 = fmax(*x1, x);
+            *y0 = fmin(*y0, y);
+            *y1 = fmax(*y1, y);
+        }
+    }
+    if (!(*x0 <= *x1))
+    {
+        return false;
+    }
+    if (*x1 - *x0 < 1e-12)
+    {
+        *x0 -= 1.0;
+        *x1 += 1.0;
+    }
+    if (p->log_y)
+    {
+        // Whole decades, at least one.
+        *y0 = floor(*y0);
+        *y1 = ceil(*y1);
+        if (*y1 - *y0 < 1.0)
+        {
+            *y1 = *y0 + 1.0;
+        }
+    }
+    else if (*y1 - *y0 < 1e-12)
+    {
+        *y0 -= 1.0;
+        *y1 += 1.0;
+    }
+    return true;
+}
+
+static void format_y(const render_plot_desc* p, double v, char* out, size_t n)
+{
+    if (p->log_y)
+    {
+        snprintf(out, n, "1e%d", (int)lround(v));
+    }
+    else
+    {
+        snprintf(out, n, "%.3g", v);
+    }
+}
+
+void render_plot(render_context* r, const render_plot_desc* p, float x, float y, float w, float h)
+{
+    float s = render_ui_scale(r);
+    float lh = render_ui_line_height(r);
+    render_ui_rect(r, x, y, w, h, PANEL_FILL);
+    render_ui_line(r, x, y, x + w, y, 1.0f * s, PANEL_EDGE);
+    render_ui_line(r, x, y + h, x + w, y + h, 1.0f * s, PANEL_EDGE);
+    render_ui_line(r, x, y, x, y + h, 1.0f * s, PANEL_EDGE);
+    render_ui_line(r, x + w, y, x + w, y + h, 1.0f * s, PANEL_EDGE);
+    float pad = 6.0f * s;
+    render_ui_text(r, x + pad, y + 0.5f * pad, TITLE_COLOR, p->title != NULL ? p->title : "");
+
+    float left = x + pad + render_ui_text_width(r, "1e-10") + pad;
+    float right = x + w - pad;
+    float top = y + 1.5f * lh + pad; // room for the title and half a label above the top line
+    float bottom = y + h - lh - pad;
+    if (right - left < 10.0f || bottom - top < 10.0f)
+    {
+        return;
+    }
+    double x0, x1, y0, y1;
+    if (!data_range(p, &x0, &x1, &y0, &y1))
+    {
+        render_ui_text(r, left + pad, top + pad, LABEL_COLOR, "no data yet");
+        return;
+    }
+    // Grid: at most ~6 labelled horizontal lines.
+    double span = y1 - y0;
+    double step = p->log_y ? ceil(span / 6.0) : span / 4.0;
+    char label[32];
+    for (double v = y0; v <= y1 + 1e-9; v += step)
+    {
+        float py = bottom - (float)((v - y0) / span) * (bottom - top);
+        render_ui_line(r, left, py, right, py, 1.0f * s, GRID_COLOR);
+        format_y(p, v, label, sizeof label);
+        render_ui_text(r, left - pad - render_ui_text_width(r, label), py - 0.5f * lh, LABEL_COLOR, label);
+    }
+    render_ui_line(r, left, top, left, bottom, 1.0f * s, PANEL_EDGE);
+    snprintf(label, sizeof label, "%.0f", x0);
+    render_ui_text(r, left, bottom + 0.25f * pad, LABEL_COLOR, label);
+    snprintf(label, sizeof label, "%.0f", x1);
+    render_ui_text(r, right - render_ui_text_width(r, label), bottom + 0.25f * pad, LABEL_COLOR, label);
+    if (p->x_label != NULL)
+    {
+        float lw = render_ui_text_width(r, p->x_label);
+        render_ui_text(r, 0.5f * (left + right - lw), bottom + 0.25f * pad, LABEL_COLOR, p->x_label);
+    }
+
+    float legend_y = top + 0.25f * pad;
+    for (int k = 0; k < p->series_count; ++k)
+    {
+        const render_series* se = &p->series[k];
+        bool have_prev = false;
+        float prev_x = 0.0f, prev_y = 0.0f;
+        for (int i = 0; i < se->count; ++i)
+        {
+            if (!usable(p, se->y[i]))
+            {
+                have_prev = false;
+                continue;
+            }
+            float qx = left + (float)((series_x(se, i) - x0) / (x1 - x0)) * (right - left);
+            float qy = bottom - (float)((map_y(p, se->y[i]) - y0) / span) * (bottom - top);
+            if (have_prev)
+            {
+                render_ui_line(r, prev_x, prev_y, qx, qy, 1.6f * s, se->rgba);
+            }
+            else if (se->count == 1 || i + 1 == se->count || !usable(p, se->y[i + 1]))
+            {
+                // An isolated point still shows as a short tick.
+                render_ui_line(r, qx - 1.5f * s, qy, qx + 1.5f * s, qy, 3.0f * s, se->rgba);
+            }
+            prev_x = qx;
+            prev_y = qy;
+            have_prev = true;
+        }
+        if (se->label != NULL && se->count > 0)
+        {
+            float lw = render_ui_text_width(r, se->label);
+            float lx = right - lw - pad;
+            render_ui_line(r, lx - 16.0f * s, legend_y + 0.5f * lh, lx - 4.0f * s, legend_y + 0.5f * lh,
+                           3.0f * s, se->rgba);
+            render_ui_text(r, lx, legend_y, se->rgba, se->label);
+            legend_y += lh;
+        }
+    }
+}

@@ -1,0 +1,262 @@
+// Draws a world: half-plane shading, walls, bodies (one instanced draw), the mouse spring, contact
+// normals, impulse arrows and contact dots — the look of the AMGS paper's Figures 1 and 2.
+#include <cglm/cglm.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/context.h"
+#include "render/gl_util.h"
+
+#define WALL_COLOR             RENDER_RGBA(60, 60, 60, 255)
+#define SOLID_COLOR            RENDER_RGBA(228, 228, 228, 255)
+#define OUTLINE_COLOR          RENDER_RGBA(30, 30, 30, 255)
+#define HIGHLIGHT_COLOR        RENDER_RGBA(255, 214, 90, 255)
+#define SPRING_COLOR           RENDER_RGBA(90, 90, 90, 255)
+#define NORMAL_IMPULSE_COLOR   RENDER_RGBA(0, 150, 60, 255)
+#define FRICTION_IMPULSE_COLOR RENDER_RGBA(140, 60, 200, 255)
+
+static uint32_t lerp_color(uint32_t a, uint32_t b, double t)
+{
+    uint8_t ca[4], cb[4];
+    gl_rgba_bytes(a, ca);
+    gl_rgba_bytes(b, cb);
+    double u = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    uint32_t out = 0;
+    for (int i = 0; i < 4; ++i)
+    {
+        double v = ca[i] + (cb[i] - ca[i]) * u;
+        out = (out << 8) | (uint32_t)(v + 0.5);
+    }
+    return out;
+}
+
+// Light blue for the lightest body to deep blue for the heaviest (never red: red means contacts).
+static uint32_t mass_color(double t)
+{
+    return lerp_color(RENDER_RGBA(205, 222, 246, 255), RENDER_RGBA(38, 84, 168, 255), t);
+}
+
+// Pale blue → gold → burnt orange with the supported load (never pure red either).
+static uint32_t impulse_color(double t)
+{
+    if (t < 0.5)
+    {
+        return lerp_color(RENDER_RGBA(214, 226, 244, 255), RENDER_RGBA(246, 200, 60, 255), 2.0 * t);
+    }
+    return lerp_color(RENDER_RGBA(246, 200, 60, 255), RENDER_RGBA(196, 96, 16, 255), 2.0 * t - 2.0 * 0.5);
+}
+
+static double gravity_magnitude(const cs_world* world)
+{
+    const cs_world_def* def = cs_world_get_def(world);
+    double g = hypot(def->gravity.x, def->gravity.y);
+    return g > 1e-9 ? g : 9.80665;
+}
+
+// Per-body fill colours into r->body_values (as doubles holding the t parameter).
+static bool body_parameters(render_context* r, const cs_world* world, render_color_mode mode, int count)
+{
+    if (count > r->body_capacity)
+    {
+        double* p = realloc(r->body_values, (size_t)count * sizeof(double));
+        if (p == NULL)
+        {
+            return false;
+        }
+        r->body_values = p;
+        r->body_capacity = count;
+    }
+    double* t = r->body_values;
+    if (mode == RENDER_COLOR_MASS)
+    {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < count; ++i)
+        {
+            double m = cs_world_body(world, i).mass;
+            lo = m < lo ? m : lo;
+            hi = m > hi ? m : hi;
+        }
+        for (int i = 0; i < count; ++i)
+        {
+            // Equal masses get one calm mid-light tone; otherwise the full gradient.
+            t[i] = hi - lo > 1e-12 * hi ? (cs_world_body(world, i).mass - lo) / (hi - lo) : 0.3;
+        }
+        return true;
+    }
+    memset(t, 0, (size_t)count * sizeof(double));
+    int contacts = cs_world_contact_count(world);
+    for (int k = 0; k < contacts; ++k)
+    {
+        cs_contact_info c = cs_world_contact(world, k);
+        double j = fabs(c.normal_impulse);
+        if (c.body_a >= 0 && c.body_a < count && j > t[c.body_a])
+        {
+            t[c.body_a] = j;
+        }
+        if (c.body_b >= 0 && c.body_b < count && j > t[c.body_b])
+        {
+            t[c.body_b] = j;
+        }
+    }
+    double weight_impulse = gravity_magnitude(world) * cs_world_get_def(world)->time_step;
+    for (int i = 0; i < count; ++i)
+    {
+        // The largest contact impulse on the body in units of its own weight per step: a body resting
+        // alone carries 1 (pale), the bottom of a 30-stack about 30 (deep orange); log scale.
+        double v = t[i] / (cs_world_body(world, i).mass * weight_impulse);
+        t[i] = v > 1.0 ? log2(v) / 5.0 : 0.0;
+    }
+    return true;
+}
+
+static void draw_walls(render_context* r, const cs_world* world, const render_view* view, float px)
+{
+    line_batch* lines = &r->world_lines;
+    // Long enough to leave the view from anywhere inside it.
+    double reach = 2.0 * hypot(view->width, view->height) / view->scale;
+    int walls = cs_world_wall_count(world);
+    for (int i = 0; i < walls; ++i)
+    {
+        cs_wall w = cs_world_wall(world, i);
+        if (w.kind != CS_WALL_HALF_PLANE)
+        {
+            continue;
+        }
+        double nx = w.normal.x, ny = w.normal.y;
+        double tx = -ny, ty = nx;
+        // Project the view centre on the boundary so the shading covers the view wherever it is.
+        double s = (view->cx - w.p0.x) * tx + (view->cy - w.p0.y) * ty;
+        double ox = w.p0.x + s * tx, oy = w.p0.y + s * ty;
+        double ax = ox - reach * tx, ay = oy - reach * ty;
+        double bx = ox + reach * tx, by = oy + reach * ty;
+        float t0[6] = {
+            (float)ax, (float)ay, (float)bx, (float)by, (float)(bx - reach * nx), (float)(by - reach * ny)};
+        float t1[6] = {(float)ax,
+                       (float)ay,
+                       (float)(bx - reach * nx),
+                       (float)(by - reach * ny),
+                       (float)(ax - reach * nx),
+                       (float)(ay - reach * ny)};
+        line_batch_triangle(lines, t0, SOLID_COLOR);
+        line_batch_triangle(lines, t1, SOLID_COLOR);
+        line_batch_segment(lines, (float)ax, (float)ay, (float)bx, (float)by, 3.0f * r->ui_scale, WALL_COLOR);
+    }
+    for (int i = 0; i < walls; ++i)
+    {
+        cs_wall w = cs_world_wall(world, i);
+        if (w.kind == CS_WALL_SEGMENT)
+        {
+            line_batch_segment(lines, (float)w.p0.x, (float)w.p0.y, (float)w.p1.x, (float)w.p1.y,
+                               3.0f * r->ui_scale, WALL_COLOR);
+        }
+    }
+    (void)px;
+}
+
+static double contact_radius(const cs_world* world, const cs_contact_info* c)
+{
+    double rb = c->body_b >= 0 ? cs_world_body(world, c->body_b).radius : 0.0;
+    if (c->body_a >= 0)
+    {
+        double ra = cs_world_body(world, c->body_a).radius;
+        return ra < rb ? ra : rb;
+    }
+    return rb;
+}
+
+static void draw_contacts(render_context* r, const cs_world* world, const render_world_options* o, float px)
+{
+    int contacts = cs_world_contact_count(world);
+    double weight_impulse = gravity_magnitude(world) * cs_world_get_def(world)->time_step;
+    float width = 1.6f * r->ui_scale;
+    for (int k = 0; k < contacts; ++k)
+    {
+        cs_contact_info c = cs_world_contact(world, k);
+        double rad = contact_radius(world, &c);
+        float x = (float)c.point.x, y = (float)c.point.y;
+        if (o->normals)
+        {
+            // Short segment along the normal: half the smaller radius, as in Figures 1-2.
+            double len = 0.5 * rad;
+            line_batch_segment(&r->world_lines, x, y, (float)(c.point.x + len * c.normal.x),
+                               (float)(c.point.y + len * c.normal.y), width, RENDER_CONTACT_RED);
+            r->stats.normals_drawn++;
+        }
+        if (o->impulses && c.body_b >= 0)
+        {
+            // Half a radius per weight-impulse of body b (m g h), capped at four radii.
+            double unit = cs_world_body(world, c.body_b).mass * weight_impulse;
+            double ln = fmin(0.5 * rad * c.normal_impulse / unit, 4.0 * rad);
+            double lt = fmax(fmin(0.5 * rad * c.friction_impulse / unit, 4.0 * rad), -4.0 * rad);
+            double tx = -c.normal.y, ty = c.normal.x;
+            line_batch_arrow(&r->world_lines, x, y, (float)(c.point.x + ln * c.normal.x),
+                             (float)(c.point.y + ln * c.normal.y), width, 6.0f * r->ui_scale,
+                             NORMAL_IMPULSE_COLOR);
+            line_batch_arrow(&r->world_lines, x, y, (float)(c.point.x + lt * tx),
+                             (float)(c.point.y + lt * ty), width, 6.0f * r->ui_scale, FRICTION_IMPULSE_COLOR);
+        }
+        if (o->contacts)
+        {
+            circle_batch_add(&r->dots, x, y, 2.6f * r->ui_scale * px, 0.0f, RENDER_CONTACT_RED);
+            r->stats.contacts_drawn++;
+        }
+    }
+}
+
+void render_world(render_context* r, const cs_world* world, const render_view* view,
+                  const render_world_options* o)
+{
+    memset(&r->stats, 0, sizeof r->stats);
+    if (world == NULL)
+    {
+        return;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
+    float hw = (float)(0.5 * view->width / view->scale);
+    float hh = (float)(0.5 * view->height / view->scale);
+    mat4 m;
+    // Relative to the view centre so that float precision is spent near what is visible.
+    glm_ortho(-hw, hw, -hh, hh, -1.0f, 1.0f, m);
+    glm_translate(m, (vec3){(float)-view->cx, (float)-view->cy, 0.0f});
+    float matrix[16];
+    memcpy(matrix, m, sizeof matrix);
+    float px = (float)(1.0 / view->scale);
+    r->world_lines.units_per_px = px;
+
+    draw_walls(r, world, view, px);
+    line_batch_flush(&r->world_lines, r->line_program, matrix);
+
+    int count = cs_world_body_count(world);
+    if (count > 0 && body_parameters(r, world, o->color_mode, count))
+    {
+        for (int i = 0; i < count; ++i)
+        {
+            cs_body_state b = cs_world_body(world, i);
+            double t = r->body_values[i];
+            uint32_t fill = o->color_mode == RENDER_COLOR_MASS ? mass_color(t) : impulse_color(t);
+            if (i == o->highlight_body)
+            {
+                fill = HIGHLIGHT_COLOR;
+            }
+            circle_batch_add(&r->circles, (float)b.position.x, (float)b.position.y, (float)b.radius,
+                             (float)b.angle, fill);
+        }
+        r->stats.bodies_drawn = r->circles.count;
+        int before = r->circles.draw_calls;
+        circle_style style = {OUTLINE_COLOR, 1.3f * r->ui_scale, 1.3f * r->ui_scale};
+        circle_batch_flush(&r->circles, r->circle_program, matrix, px, &style);
+        r->stats.body_draw_calls = r->circles.draw_calls - before;
+    }
+
+    if (o->has_target && o->highlight_body >= 0 && o->highlight_body < count)
+    {
+        cs_body_state b = cs_world_body(world, o->highlight_body);
+        line_batch_segment(&r->world_lines, (float)b.position.x, (float)b.position.y, (float)o->target.x,
+                           (float)o->target.y, 1.5f * r->ui_scale, SPRING_COLOR);
+    }
+    draw_contacts(r, world, o, px);
+    line_batch_flush(&r->world_lines, r->line_program, matrix);
+    circle_style dot_style = {RENDER_CONTACT_RED, 0.0f, 0.0f};
+    circle_batch_flush(&r->dots, r->circle_program, matrix, px, &dot_style);
+}
