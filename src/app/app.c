@@ -108,7 +108,16 @@ void app_fit_view(app* a)
     int reserved = a->show_plot ? (int)(hud_plot_width(a) + 16.0f * a->ui_scale) : 0;
     int width = a->fb_w - reserved > a->fb_w / 2 ? a->fb_w - reserved : a->fb_w / 2;
     render_view_fit(&a->view, lo, hi, width, a->fb_h, 0.05);
-    a->view.cx += 0.5 * (a->fb_w - width) / a->view.scale;
+    // Content narrow enough to pass beside the HUD (a stack, a pool in a wide window) is centred in the
+    // space between the HUD and the plot instead of under the HUD.
+    double left = hud_panel_right(a);
+    double content = (hi.x - lo.x) * a->view.scale;
+    double shift = 0.5 * (a->fb_w - width);
+    if (left > 0.0 && content + left <= width)
+    {
+        shift -= 0.5 * left;
+    }
+    a->view.cx += shift / a->view.scale;
     a->view.width = a->fb_w;
 }
 

@@ -39,6 +39,7 @@ typedef struct app_config
     const char* screenshot; // written after the last frame
     const char* record;     // MP4 of every frame
     const char* script;     // timed actions (script.h)
+    double ui_scale;        // HUD/plot/text size factor (0: 1)
 } app_config;
 
 typedef struct app
@@ -53,7 +54,9 @@ typedef struct app
     render_context* renderer;
     int window_w, window_h; // points (mouse coordinates)
     int fb_w, fb_h;         // framebuffer pixels
-    float ui_scale;         // pixels per point (HiDPI)
+    float pixel_ratio;      // framebuffer pixels per window point (HiDPI), for mouse coordinates
+    float ui_user;          // --ui-scale factor (1 by default)
+    float ui_scale;         // UI pixels per point: pixel_ratio × ui_user
 
     // Scene: the last good world. error is shown in the window while non-empty.
     cs_world* world;
@@ -172,8 +175,9 @@ void app_capture_frame(app* a);
 #define HUD_MAX_LINES 12
 // The HUD's text, one line per entry; returns the line count.
 int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines);
-// Width of the plot panel on the right (the view fit leaves room for it).
+// Width of the plot panel on the right and right edge of the HUD panel (the view fit avoids both).
 float hud_plot_width(const app* a);
+float hud_panel_right(app* a);
 // Draws HUD, plot panel, help overlay, error banner and status line.
 void hud_draw(app* a);
 

@@ -74,6 +74,24 @@ int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
     return n;
 }
 
+float hud_panel_right(app* a)
+{
+    if (!a->show_hud || a->renderer == NULL)
+    {
+        return 0.0f;
+    }
+    char lines[HUD_MAX_LINES][HUD_LINE_MAX];
+    int n = hud_lines(a, lines, HUD_MAX_LINES);
+    float width = 0.0f;
+    for (int i = 0; i < n; ++i)
+    {
+        float w = render_ui_text_width(a->renderer, lines[i]);
+        width = w > width ? w : width;
+    }
+    // Panel at pad, text inset by pad, and a pad of air after it (as draw_hud lays it out).
+    return width + 4.0f * 8.0f * a->ui_scale;
+}
+
 static void draw_hud(app* a)
 {
     render_context* r = a->renderer;
@@ -109,6 +127,10 @@ static void draw_plots(app* a)
     float pad = 8.0f * s;
     float w = hud_plot_width(a);
     float h = 170.0f * s;
+    if (h > 0.5f * ((float)a->fb_h - 3.0f * pad))
+    {
+        h = 0.5f * ((float)a->fb_h - 3.0f * pad); // two plots always fit the window's height
+    }
     float x = (float)a->fb_w - w - pad;
     render_plot_desc per_step, per_iteration;
     plot_data_describe(&a->plot, &per_step, &per_iteration);

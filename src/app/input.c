@@ -231,7 +231,7 @@ static void release_grab(app* a)
 
 void app_handle_event(app* a, const SDL_Event* e)
 {
-    double s = a->ui_scale > 0.0f ? a->ui_scale : 1.0;
+    double s = a->pixel_ratio > 0.0f ? a->pixel_ratio : 1.0;
     switch (e->type)
     {
         case SDL_QUIT:

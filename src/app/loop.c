@@ -82,11 +82,12 @@ static void update_sizes(app* a)
     a->fb_w = w > 0 ? w : 1;
     a->fb_h = h > 0 ? h : 1;
     // HiDPI: the drawable has more pixels than the window has points.
-    a->ui_scale = a->window_w > 0 ? (float)a->fb_w / (float)a->window_w : 1.0f;
-    if (a->ui_scale < 0.5f || !isfinite(a->ui_scale))
+    a->pixel_ratio = a->window_w > 0 ? (float)a->fb_w / (float)a->window_w : 1.0f;
+    if (a->pixel_ratio < 0.5f || !isfinite(a->pixel_ratio))
     {
-        a->ui_scale = 1.0f;
+        a->pixel_ratio = 1.0f;
     }
+    a->ui_scale = a->pixel_ratio * a->ui_user;
     if (a->view.width != a->fb_w || a->view.height != a->fb_h)
     {
         render_view_resize(&a->view, a->fb_w, a->fb_h);
@@ -192,6 +193,7 @@ bool app_init(app* a, const app_config* c, char* err, size_t err_size)
     a->color_mode = RENDER_COLOR_MASS;
     a->speed_index = 2;
     a->grab_body = -1;
+    a->ui_user = c->ui_scale > 0.0 ? (float)c->ui_scale : 1.0f;
     cs_world_def defaults = cs_world_def_default();
     a->solver = defaults.solver;
     a->params = defaults.solver_params;

@@ -28,6 +28,7 @@ static void usage(FILE* out)
         "                        record FILE|stop, scene FILE, quit\n"
         "  --capture-dir DIR     where F12/F9/L write (default: captures)\n"
         "  --data-dir DIR        where shaders/, assets/ and scenes/ are (default: the source tree)\n"
+        "  --ui-scale S          size of HUD, plot and text (0.5..4, default 1; HiDPI is automatic)\n"
         "  --help                this text and the keys\n",
         cs_solver_names());
     int count;
@@ -97,7 +98,7 @@ static int parse_args(int argc, char** argv, app_config* c)
         {
             if (cs_solver_find(value) < 0)
             {
-                fprintf(stderr, "circlesim: unknown solver '%s' (known: %s)\n", value, cs_solver_names());
+                fprintf(stderr, "circlesim: --solver '%s' is not a solver (known: %s)\n", value, cs_solver_names());
                 return 2;
             }
             c->solver = value;
@@ -136,6 +137,16 @@ static int parse_args(int argc, char** argv, app_config* c)
         else if (strcmp(arg, "--capture-dir") == 0)
         {
             c->capture_dir = value;
+        }
+        else if (strcmp(arg, "--ui-scale") == 0)
+        {
+            char* end = NULL;
+            c->ui_scale = strtod(value, &end);
+            if (end == value || *end != '\0' || !(c->ui_scale >= 0.5 && c->ui_scale <= 4.0))
+            {
+                fprintf(stderr, "circlesim: --ui-scale '%s' is not in 0.5..4\n", value);
+                return 2;
+            }
         }
         else if (strcmp(arg, "--data-dir") == 0)
         {

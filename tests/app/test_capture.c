@@ -293,6 +293,46 @@ static void test_script_reproduces_library_run(void** state)
     assert_non_null(strstr(out, expect));
 }
 
+// The viewer's --solver/--alpha/--iterations runs the same physics as circlesim-cli run with the same
+// options: same final state hash, whatever the viewer draws on the way.
+static void test_options_match_cli_run(void** state)
+{
+    (void)state;
+    char cmd[8192], out[8192], cli[8192];
+    snprintf(cmd, sizeof cmd,
+             "%s --headless --frames 90 --size 120x120 --solver amgs --alpha 0.3 --iterations 15 stacking",
+             VIEWER);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    snprintf(
+        cmd, sizeof cmd,
+        "%s/circlesim-cli run '%s' --steps 90 --solver amgs --alpha 0.3 --iterations 15 | grep 'state hash'",
+        CS_BINARY_DIR, cs_test_source_path("scenes/stacking.json"));
+    assert_int_equal(cs_test_run(cmd, cli, sizeof cli), 0);
+    const char* vh = strstr(out, " hash ");
+    const char* ch = strstr(cli, "state hash");
+    assert_non_null(vh);
+    assert_non_null(ch);
+    unsigned long long viewer_hash = strtoull(vh + 6, NULL, 16);
+    unsigned long long cli_hash = strtoull(ch + strlen("state hash"), NULL, 16);
+    assert_true(viewer_hash != 0);
+    assert_int_equal(viewer_hash, cli_hash);
+
+    // Bad options are usage errors (exit 2) naming the option.
+    const char* bad[] = {"--solver nosuch", "--alpha 0",   "--alpha 3", "--iterations 0",
+                         "--size 10x",      "--frames -1", "--bogus",   "--ui-scale 9"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+    {
+        snprintf(cmd, sizeof cmd, "%s --headless %s stacking", VIEWER, bad[i]);
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+        char opt[64];
+        sscanf(bad[i], "%63s", opt);
+        if (strstr(out, opt) == NULL)
+        {
+            fail_msg("'%s': message does not name the option: %s", bad[i], out);
+        }
+    }
+}
+
 int main(void)
 {
     cs_test_init();
@@ -304,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_bad_scene_at_startup),
         cmocka_unit_test(test_bad_scene_keeps_last_good_world),
         cmocka_unit_test(test_script_reproduces_library_run),
+        cmocka_unit_test(test_options_match_cli_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -301,6 +301,52 @@ static void test_toggles_and_speed(void** state)
     app_shutdown(&a);
 }
 
+// Interactive stepping: a fixed-step accumulator fed by wall time × speed, capped per frame so a slow
+// setting never freezes the window (and the HUD says so).
+static void test_accumulator_speed_and_cap(void** state)
+{
+    (void)state;
+    viewer_start(&a, "scenes/stacking.json", 200, 200, NULL);
+    a.headless = false; // drive app_advance as the interactive loop does
+    double h = cs_world_get_def(a.world)->time_step;
+    int64_t s0 = cs_world_stats(a.world)->step;
+    app_advance(&a, 10.5 * h);
+    assert_int_equal(a.steps_last_frame, 8); // capped (APP_MAX_STEPS_PER_FRAME)…
+    assert_true(a.behind);                   // …and reported
+    assert_true(hud_contains("slower than real time"));
+    assert_true(a.accumulator == 0.0); // the backlog is dropped, not carried
+    a.behind_until = 0.0;
+    // ×1: half a step per call → one step every other call.
+    int steps = 0;
+    for (int i = 0; i < 10; ++i)
+    {
+        app_advance(&a, 0.5 * h);
+        steps += a.steps_last_frame;
+    }
+    assert_int_equal(steps, 5);
+    assert_false(a.behind);
+    // ×4 and ×¼ scale simulated time against wall time.
+    a.speed_index = APP_SPEED_COUNT - 1;
+    app_advance(&a, 1.0001 * h);
+    assert_int_equal(a.steps_last_frame, 4);
+    a.speed_index = 0;
+    a.accumulator = 0.0;
+    steps = 0;
+    for (int i = 0; i < 8; ++i)
+    {
+        app_advance(&a, 1.0001 * h);
+        steps += a.steps_last_frame;
+    }
+    assert_int_equal(steps, 2);
+    // Paused: wall time passes, the world does not.
+    a.paused = true;
+    int64_t s1 = cs_world_stats(a.world)->step;
+    app_advance(&a, 5.0 * h);
+    assert_int_equal(cs_world_stats(a.world)->step, s1);
+    assert_true(s1 > s0);
+    app_shutdown(&a);
+}
+
 int main(void)
 {
     cs_test_init();
@@ -308,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_keys_match_library_run),
         cmocka_unit_test(test_pause_step_and_switches_are_exact),
         cmocka_unit_test(test_toggles_and_speed),
+        cmocka_unit_test(test_accumulator_speed_and_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,6 +50,20 @@ static bool free_space(const cs_world* w, cs_vec2 p, double clearance)
     return true;
 }
 
+static app* current = &a;
+
+// Pixels of the normal-impulse arrow green.
+static int count_green(const unsigned char* rgba)
+{
+    int n = 0;
+    for (size_t i = 0; i < (size_t)current->fb_w * (size_t)current->fb_h; ++i)
+    {
+        const unsigned char* c = rgba + 4 * i;
+        n += c[1] > 120 && c[0] < 60 && c[2] < 100;
+    }
+    return n;
+}
+
 static void test_stacking_pixels(void** state)
 {
     (void)state;
@@ -137,6 +151,24 @@ static void test_stacking_pixels(void** state)
     app_frame(&a);
     rgba = viewer_pixels(&a);
     assert_true(count_red(&a, rgba) > red_normals_only);
+    assert_int_equal(count_green(rgba), 0);
+    free(rgba);
+    // I adds normal-impulse arrows (green) at the contacts, pointing along the normal (up the stack).
+    push_key(SDLK_i, KMOD_NONE);
+    app_frame(&a);
+    rgba = viewer_pixels(&a);
+    assert_true(count_green(rgba) > 10 * cs_world_contact_count(a.world));
+    cs_contact_info low = cs_world_contact(a.world, 0);
+    for (int k = 1; k < cs_world_contact_count(a.world); ++k)
+    {
+        cs_contact_info c = cs_world_contact(a.world, k);
+        low = c.point.y < low.point.y ? c : low;
+    }
+    // The bottom contact carries the whole stack: its arrow is capped at four radii, so 1.4 radii
+    // up (between the contacts above, which are two radii apart) it is still green.
+    double rb = cs_world_body(a.world, low.body_b).radius;
+    const unsigned char* c = world_pixel(&a, rgba, (cs_vec2){low.point.x, low.point.y + 1.4 * rb});
+    assert_true(c[1] > 120 && c[0] < 60 && c[2] < 100);
     free(rgba);
     app_shutdown(&a);
 }
