@@ -98,7 +98,8 @@ static int parse_args(int argc, char** argv, app_config* c)
         {
             if (cs_solver_find(value) < 0)
             {
-                fprintf(stderr, "circlesim: --solver '%s' is not a solver (known: %s)\n", value, cs_solver_names());
+                fprintf(stderr, "circlesim: --solver '%s' is not a solver (known: %s)\n", value,
+                        cs_solver_names());
                 return 2;
             }
             c->solver = value;
