@@ -5,8 +5,9 @@
 //   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCS_FUZZ=ON -DCS_BUILD_TESTS=OFF -DCS_BUILD_VIEWER=OFF
 //   cmake --build build-fuzz --target fuzz_scene
 //   mkdir -p build-fuzz/corpus && cp scenes/*.json build-fuzz/corpus/
-//   build-fuzz/fuzz/fuzz_scene -dict=fuzz/scene.dict -max_total_time=120 build-fuzz/corpus
-// (cmake -S fuzz -B DIR -DCMAKE_C_COMPILER=clang builds the target alone, as DIR/fuzz_scene.)
+//   build-fuzz/fuzz_scene -dict=fuzz/scene.dict -max_total_time=120 -max_len=8192 build-fuzz/corpus
+// (the top-level CMakeLists.txt needs `add_subdirectory(fuzz)`; `cmake -S fuzz -B DIR
+// -DCMAKE_C_COMPILER=clang` also builds the target alone, as DIR/fuzz_scene.)
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

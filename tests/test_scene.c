@@ -539,6 +539,11 @@ static void test_error_duplicate_key(void** state)
     expect_error_at("{\"bodies\": [{\"position\": [0, 1], \"radius\": 0.5,\n \"mass\": 1, \"radius\": 0.7}]}",
                     "\"radius\": 0.7", "bodies[0].radius",
                     "duplicate key (first given at line 1, column 34)");
+    // Material names are free-form keys, checked for repeats too (the earliest repeat is reported).
+    expect_error_at("{\"bodies\": [" BODY "],\n \"materials\": {\"b\": {}, \"a\": {}, \"c\": {},\n"
+                    "  \"c\": {\"friction\": 1}, \"a\": {\"friction\": 2}}}",
+                    "\"c\": {\"friction\"", "materials.c",
+                    "duplicate key (first given at line 2, column 34)");
 }
 
 static void test_error_wrong_type(void** state)

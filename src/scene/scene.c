@@ -17,6 +17,11 @@
 
 // Shared pieces ------------------------------------------------------------------------------------------
 
+static int compare_materials(const void* a, const void* b)
+{
+    return strcmp(((const cs_scene_material*)a)->name, ((const cs_scene_material*)b)->name);
+}
+
 bool cs_scene_read_surface(cs_scene_loader* l, const cs_jval* object, double* friction, double* restitution)
 {
     cs_circle_def d = cs_circle_def_default();
@@ -30,16 +35,12 @@ bool cs_scene_read_surface(cs_scene_loader* l, const cs_jval* object, double* fr
             return false;
         }
         const char* name = name_at.json->valuestring;
-        int found = -1;
-        for (int i = 0; i < l->material_count; ++i)
-        {
-            if (strcmp(l->materials[i].name, name) == 0)
-            {
-                found = i;
-                break;
-            }
-        }
-        if (found < 0)
+        cs_scene_material key = {name, 0.0, 0.0};
+        const cs_scene_material* found =
+            l->material_count > 0
+                ? bsearch(&key, l->materials, (size_t)l->material_count, sizeof key, compare_materials)
+                : NULL;
+        if (found == NULL)
         {
             char quoted[64];
             cs_json_quote(name, quoted, sizeof quoted);
@@ -60,8 +61,8 @@ bool cs_scene_read_surface(cs_scene_loader* l, const cs_jval* object, double* fr
             }
             return cs_jfail(&l->c, &name_at, "unknown material %s (defined: %s)", quoted, list);
         }
-        *friction = l->materials[found].friction;
-        *restitution = l->materials[found].restitution;
+        *friction = found->friction;
+        *restitution = found->restitution;
     }
     return cs_jread_number(&l->c, object, "friction", false, CS_JR_NONNEG, friction) &&
            cs_jread_number(&l->c, object, "restitution", false, CS_JR_UNIT, restitution);
@@ -258,6 +259,8 @@ static bool read_materials(cs_scene_loader* l, const cs_jval* root)
         }
         l->material_count += 1;
     }
+    // Sorted by name for lookups (names are unique: repeated keys were rejected above).
+    qsort(l->materials, (size_t)l->material_count, sizeof *l->materials, compare_materials);
     return true;
 }
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // Paths ------------------------------------------------------------------------------------------------
@@ -435,67 +436,157 @@ static int edit_distance(const char* a, const char* b)
     return row[lb];
 }
 
+static bool duplicate(const cs_jctx* c, const cs_jval* object, const cJSON* first, int first_ordinal,
+                      const cJSON* second, int second_ordinal)
+{
+    cs_jval a = cs_jval_child(object, first, first_ordinal);
+    cs_jval b = cs_jval_child(object, second, second_ordinal);
+    int line, column;
+    cs_json_position(c->text, cs_json_locate(c->text, &a, true), &line, &column);
+    return cs_jfail_key(c, &b, "duplicate key (first given at line %d, column %d)", line, column);
+}
+
+static bool unknown(const cs_jctx* c, const cs_jval* member, const char* key, const char* const* allowed)
+{
+    const char* suggestion = NULL;
+    int best = 3;
+    for (const char* const* a = allowed; *a != NULL; ++a)
+    {
+        int d = edit_distance(*a, key);
+        if (d < best && d * 3 <= (int)strlen(*a))
+        {
+            best = d;
+            suggestion = *a;
+        }
+    }
+    if (suggestion != NULL)
+    {
+        return cs_jfail_key(c, member, "unknown key (did you mean \"%s\"?)", suggestion);
+    }
+    char list[320];
+    size_t used = 0;
+    list[0] = '\0';
+    for (const char* const* a = allowed; *a != NULL && used + 1 < sizeof list; ++a)
+    {
+        int n = snprintf(list + used, sizeof list - used, "%s%s", a == allowed ? "" : ", ", *a);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return cs_jfail_key(c, member, "unknown key (allowed here: %s)", list);
+}
+
+typedef struct key_entry
+{
+    const cJSON* member;
+    int ordinal;
+} key_entry;
+
+static int same_key(const cJSON* a, const cJSON* b)
+{
+    return strcmp(a->string != NULL ? a->string : "", b->string != NULL ? b->string : "");
+}
+
+static int compare_keys(const void* a, const void* b)
+{
+    const key_entry* x = a;
+    const key_entry* y = b;
+    int d = same_key(x->member, y->member);
+    return d != 0 ? d : (x->ordinal > y->ordinal) - (x->ordinal < y->ordinal);
+}
+
+// Free-form keys (material names): sort to find repeats in O(k log k) however large the object.
+static bool check_free_keys(const cs_jctx* c, const cs_jval* v)
+{
+    int count = cJSON_GetArraySize(v->json);
+    if (count < 2)
+    {
+        return true;
+    }
+    key_entry* entries = malloc((size_t)count * sizeof *entries);
+    if (entries == NULL)
+    {
+        cs_fail(c->err, CS_ERR_MEMORY, "%s: out of memory checking keys", c->file);
+        return false;
+    }
+    int ordinal = 0;
+    for (const cJSON* child = v->json->child; child != NULL && ordinal < count;
+         child = child->next, ++ordinal)
+    {
+        entries[ordinal].member = child;
+        entries[ordinal].ordinal = ordinal;
+    }
+    qsort(entries, (size_t)count, sizeof *entries, compare_keys);
+    // Report the repeat that comes first in the file, against its first occurrence.
+    int best = -1;
+    for (int i = 1; i < count; ++i)
+    {
+        if (same_key(entries[i].member, entries[i - 1].member) == 0 &&
+            (best < 0 || entries[i].ordinal < entries[best].ordinal))
+        {
+            best = i;
+        }
+    }
+    bool ok = true;
+    if (best >= 0)
+    {
+        int first = best - 1;
+        while (first > 0 && same_key(entries[first - 1].member, entries[best].member) == 0)
+        {
+            --first;
+        }
+        ok = duplicate(c, v, entries[first].member, entries[first].ordinal, entries[best].member,
+                       entries[best].ordinal);
+    }
+    free(entries);
+    return ok;
+}
+
 bool cs_jcheck_object(const cs_jctx* c, const cs_jval* v, const char* const* allowed)
 {
     if (!cs_jcheck_type(c, v, cJSON_Object, NULL))
     {
         return false;
     }
+    if (allowed == NULL)
+    {
+        return check_free_keys(c, v);
+    }
+    // Schema keys: each member is looked up in the short allowed list, which also remembers where
+    // each key was first seen, so the check stays linear in the object's size.
+    enum
+    {
+        MAX_ALLOWED = 32
+    };
+    const cJSON* seen[MAX_ALLOWED];
+    int seen_ordinal[MAX_ALLOWED];
+    for (int i = 0; i < MAX_ALLOWED; ++i)
+    {
+        seen[i] = NULL;
+        seen_ordinal[i] = -1;
+    }
     int ordinal = 0;
     for (const cJSON* child = v->json->child; child != NULL; child = child->next, ++ordinal)
     {
-        cs_jval member = cs_jval_child(v, child, ordinal);
         const char* key = child->string != NULL ? child->string : "";
-        int earlier = 0;
-        for (const cJSON* other = v->json->child; other != child; other = other->next, ++earlier)
+        int index = -1;
+        for (int i = 0; allowed[i] != NULL && i < MAX_ALLOWED; ++i)
         {
-            if (other->string != NULL && strcmp(other->string, key) == 0)
+            if (strcmp(allowed[i], key) == 0)
             {
-                cs_jval first = cs_jval_child(v, other, earlier);
-                int line, column;
-                cs_json_position(c->text, cs_json_locate(c->text, &first, true), &line, &column);
-                return cs_jfail_key(c, &member, "duplicate key (first given at line %d, column %d)", line,
-                                    column);
-            }
-        }
-        if (allowed == NULL)
-        {
-            continue;
-        }
-        const char* suggestion = NULL;
-        int best = 3;
-        bool known = false;
-        for (const char* const* a = allowed; *a != NULL; ++a)
-        {
-            if (strcmp(*a, key) == 0)
-            {
-                known = true;
+                index = i;
                 break;
             }
-            int d = edit_distance(*a, key);
-            if (d < best && d * 3 <= (int)strlen(*a))
-            {
-                best = d;
-                suggestion = *a;
-            }
         }
-        if (known)
+        if (index < 0)
         {
-            continue;
+            cs_jval member = cs_jval_child(v, child, ordinal);
+            return unknown(c, &member, key, allowed);
         }
-        if (suggestion != NULL)
+        if (seen[index] != NULL)
         {
-            return cs_jfail_key(c, &member, "unknown key (did you mean \"%s\"?)", suggestion);
+            return duplicate(c, v, seen[index], seen_ordinal[index], child, ordinal);
         }
-        char list[320];
-        size_t used = 0;
-        list[0] = '\0';
-        for (const char* const* a = allowed; *a != NULL && used + 1 < sizeof list; ++a)
-        {
-            int n = snprintf(list + used, sizeof list - used, "%s%s", a == allowed ? "" : ", ", *a);
-            used += n > 0 ? (size_t)n : 0;
-        }
-        return cs_jfail_key(c, &member, "unknown key (allowed here: %s)", list);
+        seen[index] = child;
+        seen_ordinal[index] = ordinal;
     }
     return true;
 }
