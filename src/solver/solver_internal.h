@@ -18,6 +18,7 @@ typedef struct cs_solve_ctx
     const cs_solver_params* params;
     cs_solver_work* work;
     double* lambda;
+    double method[4]; // scalars a method's begin leaves for its sweeps (AMGS: γΩ_ii coefficients)
 } cs_solve_ctx;
 
 typedef cs_status (*cs_solver_begin_fn)(cs_solve_ctx* ctx, cs_error* err);
@@ -35,6 +36,11 @@ const cs_solver_entry* cs_solver_entry_at(int index);
 
 // The methods (one file each).
 void cs_pgs_sweep(cs_solve_ctx* ctx);
+cs_status cs_amgs_begin(cs_solve_ctx* ctx, cs_error* err);       // Ω = αD
+cs_status cs_amgs_omega_begin(cs_solve_ctx* ctx, cs_error* err); // Ω = ω̄E
+void cs_amgs_sweep(cs_solve_ctx* ctx);
+cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_amgs_dense_sweep(cs_solve_ctx* ctx);
 
 // solve.c: grows a double array geometrically (contents kept), for work arrays a method owns.
 cs_status cs_grow_doubles(double** array, int* capacity, int needed, cs_error* err);
