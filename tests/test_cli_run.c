@@ -55,7 +55,7 @@ static void csv_and_state_files(void** state)
 static void dump_reproduces_world_lambda(void** state)
 {
     (void)state;
-    const char* solvers[] = {"pgs"};
+    const char* solvers[] = {"pgs", "amgs", "amgs-omega"};
     for (size_t k = 0; k < sizeof solvers / sizeof solvers[0]; ++k)
     {
         const char* lcp = cs_test_temp_path(".lcp");

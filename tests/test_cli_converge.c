@@ -1,0 +1,198 @@
+// The experiment commands (converge, table2) as a user runs them, and solver switching in a running world.
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CLI CS_BINARY_DIR "/circlesim-cli"
+
+static char out[1 << 16];
+
+// Reads the iterations column of converge's CSV for (solver, alpha); alpha "" for solvers without one.
+static int iterations_of(const char* csv, const char* solver, const char* alpha)
+{
+    FILE* f = fopen(csv, "r");
+    assert_non_null(f);
+    char line[1024];
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, ",%s,%s,", solver, alpha);
+    int found = -1;
+    while (fgets(line, sizeof line, f))
+    {
+        char* p = strstr(line, prefix);
+        if (p != NULL)
+        {
+            found = atoi(p + strlen(prefix));
+        }
+    }
+    fclose(f);
+    if (found < 0)
+    {
+        fail_msg("no row for %s alpha '%s' in %s", solver, alpha, csv);
+    }
+    return found;
+}
+
+static void check_converge(const char* scene)
+{
+    const char* csv = cs_test_temp_path(".csv");
+    const char* hist = cs_test_temp_path(".csv");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s converge %s --at-step 100 --tol 1e-4 --frictionless --solvers pgs,amgs,amgs-omega --alphas "
+             "0.5,0.2 "
+             "--repeat 1 --csv %s --history %s",
+             CLI, cs_test_source_path(scene), csv, hist);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    int pgs = iterations_of(csv, "pgs", "");
+    int half = iterations_of(csv, "amgs", "0.5");
+    int fifth = iterations_of(csv, "amgs", "0.2");
+    printf("# %s: pgs %d, amgs(0.5) %d, amgs(0.2) %d iterations to RES < 1e-4\n", scene, pgs, half, fifth);
+    assert_true(pgs > 1);
+    assert_int_equal(half, pgs); // αγ = 1: the same method (docs/amgs.md (b))
+    assert_true(fifth < pgs);    // over-relaxed by ω = 2/1.4
+    assert_true(iterations_of(csv, "amgs-omega", "") > 0);
+    // History: iteration 0 .. k for each variant, so at least pgs + 1 lines for pgs.
+    FILE* f = fopen(hist, "r");
+    assert_non_null(f);
+    int lines = 0;
+    char line[512];
+    while (fgets(line, sizeof line, f))
+    {
+        lines += strstr(line, ",pgs,") != NULL;
+    }
+    fclose(f);
+    assert_int_equal(lines, pgs + 1);
+}
+
+static void converge_stacking(void** state)
+{
+    (void)state;
+    check_converge("scenes/stacking.json");
+}
+
+static void converge_pool(void** state)
+{
+    (void)state;
+    check_converge("scenes/pool1.json");
+}
+
+static void table2_small_run(void** state)
+{
+    (void)state;
+    const char* csv = cs_test_temp_path(".csv");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s table2 %s --steps 30 --iterations 5 --solvers pgs,amgs --alphas 0.2,0.4 --csv %s", CLI,
+             cs_test_source_path("scenes/stacking.json"), csv);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    FILE* f = fopen(csv, "r");
+    assert_non_null(f);
+    char line[1024];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(strstr(line, "scene,solver,alpha,seconds,mean_rows"));
+    int rows = 0;
+    while (fgets(line, sizeof line, f))
+    {
+        char scene[64], solver[64];
+        double seconds, mean_rows;
+        char* p = line;
+        // scene,solver,alpha,seconds,mean_rows,...
+        assert_int_equal(sscanf(p, "%63[^,],%63[^,],", scene, solver), 2);
+        for (int c = 0; c < 3; ++c)
+        {
+            p = strchr(p, ',') + 1;
+        }
+        assert_int_equal(sscanf(p, "%lf,%lf", &seconds, &mean_rows), 2);
+        assert_true(seconds > 0.0);
+        assert_true(mean_rows >= 59.0); // 30 contacts with friction from the first step
+        rows += 1;
+    }
+    fclose(f);
+    assert_int_equal(rows, 3); // pgs once, amgs per alpha
+}
+
+static void usage_errors_exit_2(void** state)
+{
+    (void)state;
+    const char* stack = cs_test_source_path("scenes/stacking.json");
+    const char* cases[][2] = {
+        {"converge %s --at-step 10 --tol 1e-4 --solvers pgs,nosuch", "nosuch"},
+        {"converge %s --at-step 10 --tol 1e-4 --alphas 0", "--alphas"},
+        {"converge %s --at-step 10 --tol 1e-4 --alphas 0.2,,0.3", "--alphas"},
+        {"converge %s --at-step 10 --tol 1e-4 --alphas -0.2", "--alphas"},
+        {"converge %s --at-step 10", "--tol"},
+        {"converge %s --tol 1e-3", "--at-step"},
+        {"converge %s --at-step 10 --tol 1e-4 --gamma nan", "--gamma"},
+        {"table2 %s --solvers", "needs a value"},
+        {"table2 %s --solvers amgs,pgs, --steps 2", "--solvers"},
+        {"table2 %s --alphas x", "--alphas"},
+        {"table2 %s --iterations 0", "--iterations"},
+        {"run %s --alpha 0", "--alpha"},
+        {"lcp solve %s --solver nosuch", "nosuch"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+    {
+        char args[2048], cmd[4096];
+        snprintf(args, sizeof args, cases[k][0], stack);
+        snprintf(cmd, sizeof cmd, "%s %s", CLI, args);
+        int code = cs_test_run(cmd, out, sizeof out);
+        if (code != 2 || strstr(out, cases[k][1]) == NULL)
+        {
+            fail_msg("'%s' exited %d with '%s' (expected 2 and '%s')", args, code, out, cases[k][1]);
+        }
+    }
+}
+
+// λ is the common currency: a solver switch keeps the warm start and the world keeps stepping from the
+// same state; a switched run is as deterministic as any other.
+static void switching_solver_keeps_warm_start(void** state)
+{
+    (void)state;
+    uint64_t hashes[2];
+    for (int run = 0; run < 2; ++run)
+    {
+        cs_error err;
+        cs_scene_info info;
+        cs_world* w = cs_scene_load(cs_test_source_path("scenes/stacking.json"), &info, &err);
+        assert_non_null(w);
+        for (int s = 0; s < 400; ++s)
+        {
+            cs_world_step(w);
+        }
+        int rows = cs_world_last_problem(w)->row_count;
+        double before[128];
+        assert_true(rows <= 128);
+        memcpy(before, cs_world_last_lambda(w), (size_t)rows * sizeof(double));
+        cs_world_set_solver(w, cs_solver_find("amgs"));
+        cs_solver_params p = *cs_world_solver_params(w);
+        p.alpha = 0.2;
+        cs_world_set_solver_params(w, &p);
+        cs_world_step(w);
+        const cs_lcp* problem = cs_world_last_problem(w);
+        assert_int_equal(problem->row_count, rows);
+        assert_memory_equal(problem->lambda0, before, (size_t)rows * sizeof(double));
+        for (int s = 0; s < 200; ++s)
+        {
+            cs_world_step(w);
+        }
+        assert_true(cs_world_stats(w)->res_lcp < 1e-6); // still at rest: the switch did not kick the stack
+        hashes[run] = cs_world_hash(w);
+        cs_world_destroy(w);
+    }
+    assert_true(hashes[0] == hashes[1]);
+}
+
+int main(void)
+{
+    cs_test_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(converge_stacking),
+        cmocka_unit_test(converge_pool),
+        cmocka_unit_test(table2_small_run),
+        cmocka_unit_test(usage_errors_exit_2),
+        cmocka_unit_test(switching_solver_keeps_warm_start),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
