@@ -119,6 +119,7 @@ void app_fit_view(app* a)
     }
     a->view.cx += shift / a->view.scale;
     a->view.width = a->fb_w;
+    a->view_moved = false;
 }
 
 bool app_load_scene(app* a, const char* path)
@@ -250,6 +251,10 @@ void app_set_show_plot(app* a, bool on)
 {
     a->show_plot = on;
     sync_history(a);
+    if (!a->view_moved)
+    {
+        app_fit_view(a); // the panel's space changed
+    }
 }
 
 static void apply_grab_force(app* a)
@@ -310,6 +315,7 @@ void app_advance(app* a, double dt)
     if (a->paused || a->headless)
     {
         a->accumulator = 0.0;
+        a->behind = false;
         if (!a->paused)
         {
             app_step(a);

@@ -57,6 +57,7 @@ typedef struct app
     float pixel_ratio;      // framebuffer pixels per window point (HiDPI), for mouse coordinates
     float ui_user;          // --ui-scale factor (1 by default)
     float ui_scale;         // UI pixels per point: pixel_ratio × ui_user
+    bool vsync;             // swaps wait for the display; otherwise frames are paced to 60 Hz
 
     // Scene: the last good world. error is shown in the window while non-empty.
     cs_world* world;
@@ -73,6 +74,7 @@ typedef struct app
     bool show_contacts, show_normals, show_impulses, show_plot, show_help, show_hud;
     render_color_mode color_mode;
     render_view view;
+    bool view_moved; // zoomed or panned by the user: resizes and panel toggles keep the view as it is
 
     // Time.
     bool paused;

@@ -155,6 +155,10 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
             break;
         case SDLK_u:
             a->show_hud = !a->show_hud;
+            if (!a->view_moved)
+            {
+                app_fit_view(a);
+            }
             break;
         case SDLK_z:
             app_fit_view(a);
@@ -244,6 +248,7 @@ void app_handle_event(app* a, const SDL_Event* e)
         {
             double y = e->wheel.preciseY != 0.0f ? e->wheel.preciseY : e->wheel.y;
             render_view_zoom_at(&a->view, a->mouse_x, a->mouse_y, pow(1.15, y));
+            a->view_moved = true;
             break;
         }
         case SDL_MOUSEBUTTONDOWN:
@@ -290,6 +295,7 @@ void app_handle_event(app* a, const SDL_Event* e)
             if (a->panning)
             {
                 render_view_pan(&a->view, x - a->mouse_x, y - a->mouse_y);
+                a->view_moved = true;
             }
             a->mouse_x = x;
             a->mouse_y = y;

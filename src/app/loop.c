@@ -90,7 +90,12 @@ static void update_sizes(app* a)
     a->ui_scale = a->pixel_ratio * a->ui_user;
     if (a->view.width != a->fb_w || a->view.height != a->fb_h)
     {
+        // Until the user zooms or pans, the scene stays fitted to the window.
         render_view_resize(&a->view, a->fb_w, a->fb_h);
+        if (!a->view_moved && a->renderer != NULL)
+        {
+            app_fit_view(a);
+        }
     }
 }
 
@@ -140,9 +145,10 @@ static bool open_window(app* a, const app_config* c, char* err, size_t err_size)
     {
         SDL_GL_SetSwapInterval(0);
     }
-    else if (SDL_GL_SetSwapInterval(-1) != 0)
+    else
     {
-        SDL_GL_SetSwapInterval(1); // vsync; adaptive when the driver has it
+        // vsync, adaptive when the driver has it.
+        a->vsync = SDL_GL_SetSwapInterval(-1) == 0 || SDL_GL_SetSwapInterval(1) == 0;
     }
     update_sizes(a);
     return true;
@@ -320,6 +326,15 @@ void app_frame(app* a)
     draw(a);
     app_capture_frame(a);
     SDL_GL_SwapWindow(a->window);
+    if (!a->headless && !a->vsync)
+    {
+        // No vsync (Xvfb, some drivers): pace to 60 Hz instead of spinning a core.
+        double spent = app_now(a) - now;
+        if (spent < 1.0 / 60.0)
+        {
+            SDL_Delay((Uint32)((1.0 / 60.0 - spent) * 1000.0));
+        }
+    }
     a->frame++;
     if (a->frame_limit > 0 && a->frame >= a->frame_limit)
     {

@@ -126,6 +126,43 @@ static void test_shift_click_spawns_a_circle(void** state)
     app_shutdown(&a);
 }
 
+// Resizing keeps the scene fitted until the user zooms or pans; after that it keeps their view.
+static void test_resize_refits_until_user_moves_view(void** state)
+{
+    (void)state;
+    viewer_start(&a, "scenes/pool1.json", 400, 300, NULL);
+    app_frame(&a);
+    SDL_SetWindowSize(a.window, 700, 500);
+    app_frame(&a);
+    assert_int_equal(a.fb_w, 700);
+    assert_int_equal(a.fb_h, 500);
+    // Every body is inside the window.
+    for (int i = 0; i < cs_world_body_count(a.world); ++i)
+    {
+        int x, y;
+        screen_of(cs_world_body(a.world, i).position, &x, &y);
+        assert_true(x >= 0 && x < 700 && y >= 0 && y < 500);
+    }
+    double fitted = a.view.scale;
+    assert_true(fitted > 0.0);
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEWHEEL;
+    e.wheel.y = 2;
+    e.wheel.preciseY = 2.0f;
+    SDL_PushEvent(&e);
+    app_frame(&a);
+    double zoomed = a.view.scale;
+    assert_true(zoomed > fitted);
+    SDL_SetWindowSize(a.window, 600, 450);
+    app_frame(&a);
+    assert_true(a.view.scale == zoomed);
+    push_key(SDLK_z, KMOD_NONE); // Z refits
+    app_frame(&a);
+    assert_true(a.view.scale < zoomed);
+    app_shutdown(&a);
+}
+
 int main(void)
 {
     cs_test_init();
@@ -133,6 +170,7 @@ int main(void)
         cmocka_unit_test(test_wheel_zooms_at_cursor_and_right_drag_pans),
         cmocka_unit_test(test_grab_spring_is_stable_with_every_solver),
         cmocka_unit_test(test_shift_click_spawns_a_circle),
+        cmocka_unit_test(test_resize_refits_until_user_moves_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
