@@ -108,7 +108,8 @@ static bool open_window(app* a, const app_config* c, char* err, size_t err_size)
     }
     if (SDL_Init(SDL_INIT_VIDEO) != 0)
     {
-        app_format(err, err_size, "cannot initialise SDL video: %s", SDL_GetError());
+        app_format(err, err_size, "cannot initialise SDL video: %s%s", SDL_GetError(),
+                   a->headless ? "" : " (no display? --headless renders off-screen)");
         return false;
     }
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);

@@ -112,7 +112,14 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
     double x0, x1, y0, y1;
     if (!data_range(p, &x0, &x1, &y0, &y1))
     {
-        render_ui_text(r, left + pad, top + pad, LABEL_COLOR, "no data yet");
+        int samples = 0;
+        for (int k = 0; k < p->series_count; ++k)
+        {
+            samples += p->series[k].count;
+        }
+        // Zero residuals (no contacts) have no place on a log axis; say so rather than draw nothing.
+        render_ui_text(r, left + pad, top + pad, LABEL_COLOR,
+                       samples == 0 ? "no data yet" : (p->log_y ? "all values are 0" : "no finite values"));
         return;
     }
     // Grid: at most ~6 labelled horizontal lines.
