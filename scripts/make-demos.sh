@@ -2,7 +2,8 @@
 # Makes the viewer's demo screenshots and videos, reproducibly, from scripted headless runs.
 #   scripts/make-demos.sh [OUTDIR]     (default docs/media; needs build/circlesim: scripts/build.sh)
 # Renders off-screen with the viewer's own renderer (SDL offscreen driver, Mesa), one simulation step per
-# frame, so the same commit always gives the same frames. Timed actions live in scripts/demos/*.txt.
+# frame, so the same commit always gives the same simulation frames (only the HUD's timings and FPS
+# vary). Timed actions live in scripts/demos/*.txt.
 #   pool1.png, pool2.png                   1280x720 after 300 steps (PNG, quantised to 256 colours)
 #   stacking.png                           800x900 after 300 steps
 #   pool1-pgs-to-amgs.mp4                  Pool 1, PGS for 4 s then AMGS alpha 0.2 (640x360, 8 s)
