@@ -193,7 +193,10 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
     int m = p->row_count;
     if (params->warm_start)
     {
-        memcpy(lambda, p->lambda0, (size_t)m * sizeof(double));
+        if (m > 0) // lambda may be NULL for an empty problem
+        {
+            memcpy(lambda, p->lambda0, (size_t)m * sizeof(double));
+        }
     }
     else
     {

@@ -98,9 +98,9 @@ void cs_world_destroy(cs_world* w)
     {
         return;
     }
-    double** arrays[] = {&w->px,          &w->py,       &w->angle,      &w->v,    &w->v_pre,
-                         &w->fx,          &w->fy,       &w->radius,     &w->mass, &w->inv_mass,
-                         &w->inv_inertia, &w->friction, &w->restitution};
+    double** arrays[] = {&w->px,          &w->py,       &w->angle,       &w->v,    &w->v_pre,
+                         &w->fx,          &w->fy,       &w->radius,      &w->mass, &w->inv_mass,
+                         &w->inv_inertia, &w->friction, &w->restitution, &w->reach};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i)
     {
         free(*arrays[i]);
