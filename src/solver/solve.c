@@ -191,16 +191,16 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
     }
     precompute_rows(p, work);
     int m = p->row_count;
-    if (params->warm_start)
+    if (m > 0) // lambda may be NULL for an empty problem
     {
-        if (m > 0) // lambda may be NULL for an empty problem
+        if (params->warm_start)
         {
             memcpy(lambda, p->lambda0, (size_t)m * sizeof(double));
         }
-    }
-    else
-    {
-        memset(lambda, 0, (size_t)m * sizeof(double));
+        else
+        {
+            memset(lambda, 0, (size_t)m * sizeof(double));
+        }
     }
     // v = v* + M⁻¹Jᵀλ⁰ (DESIGN.md step 5), using the columns just computed.
     memcpy(work->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
