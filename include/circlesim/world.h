@@ -19,7 +19,7 @@ extern "C"
         double linear_slop;           // penetration left uncorrected; default 0.001 m
         double baumgarte;             // β of the split-impulse position correction; default 0.2
         double max_correction;        // cap on one step's position correction; default 0.2 m
-    int position_iterations;      // PGS sweeps of the split-impulse position problem; default 20
+        int position_iterations;      // PGS sweeps of the split-impulse position problem; default 20
         double restitution_threshold; // restitution applies above this approach speed; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)
         int solver;                   // registry index; default pgs
