@@ -1,12 +1,533 @@
-// Placeholder until its issue lands; replaced, never shipped as done.
+// circlesim-cli bench: the benchmark suites of docs/PERFORMANCE.md. Speed is measured here, by a program
+// that prints numbers, never by a timed test.
+//
+// Every case builds a fresh world, runs a short warm-up (caches, page faults, clock ramp-up), then R timed
+// repeats of the same run from the same start; the row reported is the repeat with the median wall time.
+// Repeats are checked to end in bit-identical states (the world is deterministic on one build).
+//
+// Suites:
+//   paper  pool1, pool2, stacking, stacking150 (scenes/*.json) at 10 and 200 iterations, 1000 steps;
+//   scale  square pools of 1k … 100k circles (r 0.21 m) built here with the public world API, 10
+//          iterations, 300 steps.
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
+#include "circlesim/circlesim.h"
+#include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/variants.h"
+
+#define MAX_SCENES     32
+#define MAX_ITERATIONS 8
+#define MAX_REPEAT     101
+
+static const char* const paper_scenes[] = {"pool1", "pool2", "stacking", "stacking150"};
+static const int scale_sizes[] = {1000, 5000, 20000, 50000, 100000};
+
+static void help(FILE* out)
+{
+    fprintf(out,
+            "usage: circlesim-cli bench [options]\n"
+            "Times whole runs (fresh world, warm-up, then R repeats; the median repeat is reported).\n"
+            "  --suite paper|scale   paper (default): pool1, pool2, stacking, stacking150 at 10 and 200\n"
+            "                        iterations, 1000 steps; scale: generated pools of 1k, 5k, 20k, 50k and\n"
+            "                        100k circles, 10 iterations, 300 steps\n"
+            "  --scenes LIST         comma-separated scene files instead of the suite's scenes\n"
+            "  --sizes LIST          comma-separated circle counts of the generated pools (scale suite)\n"
+            "  --solvers LIST        comma-separated (default pgs,amgs)\n"
+            "  --alphas LIST         alpha values for the solvers that use alpha (default 0.2)\n"
+            "  --iterations LIST     iterations per step, comma-separated (default: the suite's)\n"
+            "  --steps N             steps per run (default: the suite's)\n"
+            "  --repeat R            timed repeats per case (default 3)\n"
+            "  --warmup N            warm-up steps before the repeats (default 60)\n"
+            "  --scene-dir DIR       where the paper suite's scenes are (default: scenes/, else the\n"
+            "                        scenes/ directory next to the binary's parent)\n"
+            "  --csv FILE            write the CSV to FILE ('-': to stdout, instead of the table)\n"
+            "  --quiet               no table\n"
+            "CSV columns: scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,\n"
+            "us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body\n"
+            "(the *_us phase columns are means per step; solver_us is the velocity solve, position_us the\n"
+            "split-impulse position solve; bytes_per_body is the heap the world holds after the run).\n");
+}
+
+// What a case runs on: a scene file or a generated pool of `bodies` circles.
+typedef struct bench_scene
+{
+    char label[64];
+    const char* path; // NULL: generated pool
+    int bodies;
+} bench_scene;
+
+typedef struct bench_result
+{
+    int bodies;
+    double seconds;
+    double mean_contacts;
+    double mean_rows;
+    double broadphase_us;
+    double narrowphase_us;
+    double solver_us;
+    double position_us;
+    double bytes_per_body;
+    uint64_t hash;
+} bench_result;
+
+static size_t heap_in_use(void)
+{
+#if defined(__GLIBC__)
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+#else
+    return 0;
+#endif
+}
+
+// The scale suite's pools: the Pool 1 layout (odd rows shifted by a radius, 0.44 m × 0.45 m spacing,
+// r 0.21 m, 2 kg, μ 0.1, e 0.2) with `columns` columns in a pool whose walls are 0.14 m clear of the
+// outer circles — pool_world(221, 13) is exactly scenes/pool1.json.
+static cs_world* pool_world(int count, int columns, cs_error* err)
+{
+    cs_world_def def = cs_world_def_default();
+    cs_world* w = cs_world_create(&def, err);
+    if (w == NULL)
+    {
+        return NULL;
+    }
+    const double sx = 0.44, sy = 0.45, radius = 0.21;
+    double half = 0.5 * (columns * sx + 0.28);
+    cs_vec2 floor_point = {0.0, 0.0}, up = {0.0, 1.0};
+    cs_vec2 left_point = {-half, 0.0}, right = {1.0, 0.0};
+    cs_vec2 right_point = {half, 0.0}, left = {-1.0, 0.0};
+    if (cs_world_add_half_plane(w, floor_point, up, 0.1, 0.2, err) < 0 ||
+        cs_world_add_half_plane(w, left_point, right, 0.1, 0.2, err) < 0 ||
+        cs_world_add_half_plane(w, right_point, left, 0.1, 0.2, err) < 0)
+    {
+        cs_world_destroy(w);
+        return NULL;
+    }
+    cs_circle_def d = cs_circle_def_default();
+    d.radius = radius;
+    d.mass = 2.0;
+    d.friction = 0.1;
+    d.restitution = 0.2;
+    for (int i = 0; i < count; ++i)
+    {
+        int r = i / columns, k = i % columns;
+        d.position.x = -half + 0.25 + k * sx + ((r & 1) != 0 ? 0.5 * sx : 0.0);
+        d.position.y = 0.22 + r * sy;
+        if (cs_world_add_circle(w, &d, err) < 0)
+        {
+            cs_world_destroy(w);
+            return NULL;
+        }
+    }
+    return w;
+}
+
+static cs_world* make_world(const bench_scene* scene, const cs_variant* variant, int iterations,
+                            cs_error* err)
+{
+    cs_world* w;
+    if (scene->path != NULL)
+    {
+        cs_scene_info info;
+        w = cs_scene_load(scene->path, &info, err);
+    }
+    else
+    {
+        // About as tall as wide before it falls (0.44 m columns, 0.45 m rows).
+        int columns = (int)lround(sqrt((double)scene->bodies));
+        w = pool_world(scene->bodies, columns > 0 ? columns : 1, err);
+    }
+    if (w == NULL)
+    {
+        return NULL;
+    }
+    cs_solver_params params = *cs_world_solver_params(w);
+    params.iterations = iterations;
+    params.alpha = variant->alpha > 0.0 ? variant->alpha : params.alpha;
+    params.tolerance = 0.0;
+    cs_world_set_solver(w, variant->solver);
+    cs_world_set_solver_params(w, &params);
+    return w;
+}
+
+// One run of `steps` steps from a fresh world; with measure_heap, the heap the world holds afterwards.
+static bool run_once(const bench_scene* scene, const cs_variant* variant, int iterations, int steps,
+                     bool measure_heap, bench_result* out)
+{
+    cs_error err = {CS_OK, ""};
+    size_t heap0 = heap_in_use();
+    cs_world* w = make_world(scene, variant, iterations, &err);
+    if (w == NULL)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        return false;
+    }
+    memset(out, 0, sizeof *out);
+    out->bodies = cs_world_body_count(w);
+    double contacts = 0.0, rows = 0.0, broad = 0.0, narrow = 0.0, solver = 0.0, position = 0.0;
+    double t0 = cs_seconds();
+    for (int s = 0; s < steps; ++s)
+    {
+        if (cs_world_step(w) != CS_OK)
+        {
+            fprintf(stderr, "%s: step %d: %s\n", scene->label, s + 1, cs_world_last_error(w));
+            cs_world_destroy(w);
+            return false;
+        }
+        const cs_step_stats* st = cs_world_stats(w);
+        contacts += st->contacts;
+        rows += st->rows;
+        broad += st->broadphase_seconds;
+        narrow += st->narrowphase_seconds;
+        solver += st->solver_seconds;
+        position += st->position_seconds;
+    }
+    out->seconds = cs_seconds() - t0;
+    double n = steps > 0 ? (double)steps : 1.0;
+    out->mean_contacts = contacts / n;
+    out->mean_rows = rows / n;
+    out->broadphase_us = 1e6 * broad / n;
+    out->narrowphase_us = 1e6 * narrow / n;
+    out->solver_us = 1e6 * solver / n;
+    out->position_us = 1e6 * position / n;
+    if (measure_heap && out->bodies > 0)
+    {
+        size_t heap1 = heap_in_use();
+        out->bytes_per_body = heap1 > heap0 ? (double)(heap1 - heap0) / out->bodies : 0.0;
+    }
+    out->hash = cs_world_hash(w);
+    cs_world_destroy(w);
+    return true;
+}
+
+static int compare_seconds(const void* a, const void* b)
+{
+    double x = ((const bench_result*)a)->seconds, y = ((const bench_result*)b)->seconds;
+    return (x > y) - (x < y);
+}
+
+// Warm-up, then the repeats; *out is the median repeat (by wall time). Returns 0, or 1 on a failed run or
+// repeats that did not end in the same state.
+static int run_case(const bench_scene* scene, const cs_variant* variant, int iterations, int steps,
+                    int repeat, int warmup, bench_result* out)
+{
+    bench_result runs[MAX_REPEAT];
+    if (warmup > 0 && !run_once(scene, variant, iterations, warmup, false, &runs[0]))
+    {
+        return 1;
+    }
+    double bytes = 0.0;
+    for (int r = 0; r < repeat; ++r)
+    {
+        if (!run_once(scene, variant, iterations, steps, r == 0, &runs[r]))
+        {
+            return 1;
+        }
+        if (r == 0)
+        {
+            bytes = runs[0].bytes_per_body;
+        }
+        else if (runs[r].hash != runs[0].hash)
+        {
+            fprintf(stderr,
+                    "circlesim-cli bench: %s: repeat %d ended in a different state (hash %016llx, not "
+                    "%016llx): the step is not deterministic\n",
+                    scene->label, r + 1, (unsigned long long)runs[r].hash, (unsigned long long)runs[0].hash);
+            return 1;
+        }
+    }
+    qsort(runs, (size_t)repeat, sizeof runs[0], compare_seconds);
+    *out = runs[(repeat - 1) / 2];
+    out->bytes_per_body = bytes;
+    return 0;
+}
+
+// Finds a scene file of the paper suite: DIR/NAME.json for the given directory, else scenes/ in the
+// working directory, else ../scenes next to the binary (build directories live inside the repository).
+static bool find_scene(const char* dir, const char* name, char* path, size_t size)
+{
+    if (dir != NULL)
+    {
+        int len = snprintf(path, size, "%s/%s.json", dir, name);
+        return len > 0 && (size_t)len < size && access(path, R_OK) == 0;
+    }
+    snprintf(path, size, "scenes/%s.json", name);
+    if (access(path, R_OK) == 0)
+    {
+        return true;
+    }
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0)
+    {
+        exe[n] = '\0';
+        char* slash = strrchr(exe, '/');
+        if (slash != NULL)
+        {
+            *slash = '\0';
+            int len = snprintf(path, size, "%s/../scenes/%s.json", exe, name);
+            return len > 0 && (size_t)len < size && access(path, R_OK) == 0;
+        }
+    }
+    return false;
+}
+
+static int parse_int_list(const char* cmd, const char* opt, const char* text, int min, int max, int* out,
+                          int capacity)
+{
+    double values[CS_MAX_VARIANTS];
+    int n =
+        cs_arg_double_list(cmd, opt, text, values, capacity < CS_MAX_VARIANTS ? capacity : CS_MAX_VARIANTS);
+    for (int k = 0; k < n; ++k)
+    {
+        if (values[k] != floor(values[k]) || values[k] < min || values[k] > max)
+        {
+            fprintf(stderr, "circlesim-cli %s: %s: expected integers in [%d, %d], got '%s'\n", cmd, opt, min,
+                    max, text);
+            return -1;
+        }
+        out[k] = (int)values[k];
+    }
+    return n;
+}
+
+// Labels a scene file by its base name without .json.
+static void label_from_path(const char* path, char* label, size_t size)
+{
+    const char* base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    snprintf(label, size, "%s", base);
+    char* dot = strrchr(label, '.');
+    if (dot != NULL && strcmp(dot, ".json") == 0)
+    {
+        *dot = '\0';
+    }
+}
 
 int cs_cmd_bench(int argc, char** argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "circlesim-cli bench: not built yet\n");
-    return 2;
+    const char* cmd = "bench";
+    const char *suite = "paper", *scene_list = NULL, *sizes_list = NULL, *csv_path = NULL, *scene_dir = NULL;
+    int steps = -1, repeat = 3, warmup = 60;
+    bool quiet = false;
+    int solvers[CS_MAX_VARIANTS] = {cs_solver_find("pgs"), cs_solver_find("amgs")};
+    int solver_count = 2;
+    double alphas[CS_MAX_VARIANTS] = {0.2};
+    int alpha_count = 1;
+    int iterations[MAX_ITERATIONS];
+    int iteration_count = 0;
+    for (int i = 1; i < argc; ++i)
+    {
+        const char* a = argv[i];
+        const char* v;
+        bool ok = true;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        {
+            help(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--suite") == 0)
+        {
+            ok = (suite = cs_arg_value(cmd, argc, argv, &i)) != NULL;
+            if (ok && strcmp(suite, "paper") != 0 && strcmp(suite, "scale") != 0)
+            {
+                fprintf(stderr, "circlesim-cli bench: --suite: expected paper or scale, got '%s'\n", suite);
+                ok = false;
+            }
+        }
+        else if (strcmp(a, "--scenes") == 0)
+            ok = (scene_list = cs_arg_value(cmd, argc, argv, &i)) != NULL;
+        else if (strcmp(a, "--sizes") == 0)
+            ok = (sizes_list = cs_arg_value(cmd, argc, argv, &i)) != NULL;
+        else if (strcmp(a, "--scene-dir") == 0)
+            ok = (scene_dir = cs_arg_value(cmd, argc, argv, &i)) != NULL;
+        else if (strcmp(a, "--solvers") == 0)
+            ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
+                 (solver_count = cs_arg_solver_list(cmd, a, v, solvers, CS_MAX_VARIANTS)) > 0;
+        else if (strcmp(a, "--alphas") == 0)
+            ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
+                 (alpha_count = cs_arg_double_list(cmd, a, v, alphas, CS_MAX_VARIANTS)) > 0;
+        else if (strcmp(a, "--iterations") == 0)
+            ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
+                 (iteration_count = parse_int_list(cmd, a, v, 1, 1000000, iterations, MAX_ITERATIONS)) > 0;
+        else if (strcmp(a, "--steps") == 0)
+            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 100000000, &steps);
+        else if (strcmp(a, "--repeat") == 0)
+            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, MAX_REPEAT, &repeat);
+        else if (strcmp(a, "--warmup") == 0)
+            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 0, 100000000, &warmup);
+        else if (strcmp(a, "--csv") == 0)
+            ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
+        else if (strcmp(a, "--quiet") == 0)
+            quiet = true;
+        else
+        {
+            fprintf(stderr, "circlesim-cli bench: unknown option '%s' (see --help)\n", a);
+            return 2;
+        }
+        if (!ok)
+        {
+            return 2;
+        }
+    }
+    bool scale = strcmp(suite, "scale") == 0;
+    if (csv_path != NULL && strcmp(csv_path, "-") == 0)
+    {
+        quiet = true; // stdout carries the CSV alone
+    }
+    if (iteration_count == 0)
+    {
+        iterations[iteration_count++] = 10;
+        if (!scale)
+        {
+            iterations[iteration_count++] = 200;
+        }
+    }
+    if (steps < 0)
+    {
+        steps = scale ? 300 : 1000;
+    }
+
+    // The scenes.
+    bench_scene scenes[MAX_SCENES];
+    int scene_count = 0;
+    static char paths[MAX_SCENES][4096];
+    if (scene_list != NULL)
+    {
+        const char* p = scene_list;
+        while (*p != '\0')
+        {
+            const char* comma = strchr(p, ',');
+            size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+            if (len == 0 || len >= sizeof paths[0] || scene_count == MAX_SCENES)
+            {
+                fprintf(stderr,
+                        "circlesim-cli bench: --scenes: expected at most %d comma-separated files, "
+                        "got '%s'\n",
+                        MAX_SCENES, scene_list);
+                return 2;
+            }
+            memcpy(paths[scene_count], p, len);
+            paths[scene_count][len] = '\0';
+            scenes[scene_count].path = paths[scene_count];
+            scenes[scene_count].bodies = 0;
+            label_from_path(paths[scene_count], scenes[scene_count].label, sizeof scenes[0].label);
+            scene_count += 1;
+            p = comma != NULL ? comma + 1 : p + len;
+        }
+    }
+    else if (scale || sizes_list != NULL)
+    {
+        int sizes[MAX_SCENES];
+        int size_count = (int)(sizeof scale_sizes / sizeof scale_sizes[0]);
+        memcpy(sizes, scale_sizes, sizeof scale_sizes);
+        if (sizes_list != NULL &&
+            (size_count = parse_int_list(cmd, "--sizes", sizes_list, 1, 10000000, sizes, MAX_SCENES)) < 0)
+        {
+            return 2;
+        }
+        for (int k = 0; k < size_count; ++k)
+        {
+            scenes[scene_count].path = NULL;
+            scenes[scene_count].bodies = sizes[k];
+            snprintf(scenes[scene_count].label, sizeof scenes[0].label, "pool-%d", sizes[k]);
+            scene_count += 1;
+        }
+    }
+    else
+    {
+        for (size_t k = 0; k < sizeof paper_scenes / sizeof paper_scenes[0]; ++k)
+        {
+            if (!find_scene(scene_dir, paper_scenes[k], paths[scene_count], sizeof paths[0]))
+            {
+                fprintf(stderr,
+                        "circlesim-cli bench: cannot find %s.json (run from the repository root or "
+                        "give --scene-dir)\n",
+                        paper_scenes[k]);
+                return 1;
+            }
+            scenes[scene_count].path = paths[scene_count];
+            scenes[scene_count].bodies = 0;
+            snprintf(scenes[scene_count].label, sizeof scenes[0].label, "%s", paper_scenes[k]);
+            scene_count += 1;
+        }
+    }
+
+    cs_variant variants[CS_MAX_VARIANTS];
+    int variant_count =
+        cs_variants_expand(solvers, solver_count, alphas, alpha_count, variants, CS_MAX_VARIANTS);
+
+    FILE* csv = NULL;
+    if (csv_path != NULL)
+    {
+        csv = strcmp(csv_path, "-") == 0 ? stdout : fopen(csv_path, "w");
+        if (csv == NULL)
+        {
+            fprintf(stderr, "%s: cannot open for writing\n", csv_path);
+            return 1;
+        }
+        fprintf(csv, "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
+                     "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body\n");
+        fflush(csv);
+    }
+    if (!quiet)
+    {
+        printf("%-14s %-16s %5s %6s %7s %8s %8s %9s %10s %8s %8s %9s %9s %7s %8s\n", "scene", "solver",
+               "iter", "steps", "bodies", "contacts", "rows", "seconds", "us/step", "broad", "narrow",
+               "solver", "position", "B/body", "ns/st/b");
+        fflush(stdout);
+    }
+    int status = 0;
+    for (int s = 0; s < scene_count && status == 0; ++s)
+    {
+        for (int it = 0; it < iteration_count && status == 0; ++it)
+        {
+            for (int k = 0; k < variant_count && status == 0; ++k)
+            {
+                bench_result r;
+                status = run_case(scenes + s, variants + k, iterations[it], steps, repeat, warmup, &r);
+                if (status != 0)
+                {
+                    break;
+                }
+                double us = 1e6 * r.seconds / steps;
+                double ns_body = r.bodies > 0 ? 1e3 * us / r.bodies : 0.0;
+                char label[96];
+                if (!quiet)
+                {
+                    printf("%-14s %-16s %5d %6d %7d %8.1f %8.1f %9.3f %10.2f %8.2f %8.2f %9.2f %9.2f %7.0f "
+                           "%8.1f\n",
+                           scenes[s].label, cs_variant_label(variants + k, label, sizeof label),
+                           iterations[it], steps, r.bodies, r.mean_contacts, r.mean_rows, r.seconds, us,
+                           r.broadphase_us, r.narrowphase_us, r.solver_us, r.position_us, r.bytes_per_body,
+                           ns_body);
+                    fflush(stdout);
+                }
+                if (csv != NULL)
+                {
+                    fprintf(csv, "%s,%s,", scenes[s].label, cs_solver_at(variants[k].solver)->name);
+                    cs_variant_print_alpha(csv, variants + k);
+                    fprintf(csv, ",%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.2f\n",
+                            iterations[it], steps, r.bodies, r.mean_contacts, r.mean_rows, r.seconds, us,
+                            r.broadphase_us, r.narrowphase_us, r.solver_us, r.position_us, r.bytes_per_body,
+                            ns_body);
+                    fflush(csv);
+                }
+            }
+        }
+    }
+    if (csv != NULL && csv != stdout && fclose(csv) != 0)
+    {
+        fprintf(stderr, "%s: write failed\n", csv_path);
+        status = 1;
+    }
+    return status;
 }
