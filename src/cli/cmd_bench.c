@@ -304,7 +304,10 @@ static void label_from_path(const char* path, char* label, size_t size)
 {
     const char* base = strrchr(path, '/');
     base = base != NULL ? base + 1 : path;
-    snprintf(label, size, "%s", base);
+    size_t len = strlen(base);
+    len = len < size - 1 ? len : size - 1;
+    memcpy(label, base, len);
+    label[len] = '\0';
     char* dot = strrchr(label, '.');
     if (dot != NULL && strcmp(dot, ".json") == 0)
     {
