@@ -19,8 +19,10 @@ for scene in pool1 pool2 stacking150 stacking; do
 done
 
 echo "== Table 2: 1000 steps x 200 iterations"
-"$cli" table2 scenes/pool1.json --steps 1000 --iterations 200 --solvers pgs,amgs --alphas "$alphas" \
-  --csv "$out/table2-pool1.csv"
+for scene in pool1 pool2 stacking; do
+  "$cli" table2 "scenes/$scene.json" --steps 1000 --iterations 200 --solvers pgs,amgs --alphas "$alphas" \
+    --csv "$out/table2-$scene.csv"
+done
 
 echo "== Figures 6-8: RES after 10 iterations per step over a whole run"
 for scene in pool1 pool2 stacking; do
