@@ -49,10 +49,11 @@ typedef enum cs_jrange
     CS_JR_RELAX,    // finite in (0, 2): a relaxation factor
 } cs_jrange;
 
-// Paths and positions ------------------------------------------------------------------------------
+// Paths and positions (scene_json_locate.c) ----------------------------------------------------------
 cs_jval cs_jval_root(const cJSON* root);
 // The first member named key (duplicates are rejected by cs_jcheck_keys before reading).
 bool cs_jval_member(const cs_jval* object, const char* key, cs_jval* out);
+bool cs_jhas(const cs_jval* object, const char* key);
 cs_jval cs_jval_child(const cs_jval* parent, const cJSON* child, int ordinal);
 // "bodies[3].radius" ("(top level)" for the root).
 void cs_jval_path(const cs_jval* v, char* buffer, size_t size);
@@ -66,7 +67,8 @@ void cs_jval_describe(const cs_jctx* c, const cs_jval* v, char* buffer, size_t s
 // Copies s into buffer as a quoted one-line string (control characters escaped, long text cut).
 void cs_json_quote(const char* s, char* buffer, size_t size);
 
-// Errors: "FILE:LINE:COL: PATH: message". All return false so that `return cs_jfail(...)` reads well.
+// Errors (scene_json_locate.c): "FILE:LINE:COL: PATH: message". All return false so that
+// `return cs_jfail(...)` reads well.
 bool cs_jfail(const cs_jctx* c, const cs_jval* at, const char* fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -78,18 +80,19 @@ bool cs_jfail_key(const cs_jctx* c, const cs_jval* at, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+// "must be EXPECTED, got …" at v, with v described as cs_jval_describe does.
+bool cs_jfail_expected(const cs_jctx* c, const cs_jval* v, const char* expected);
 
-// Structure -----------------------------------------------------------------------------------------
+// Structure (scene_json_check.c) -----------------------------------------------------------------------
 // Checks that v is an object whose keys are all in the NULL-terminated list, none repeated.
 bool cs_jcheck_object(const cs_jctx* c, const cs_jval* v, const char* const* allowed);
 bool cs_jcheck_type(const cs_jctx* c, const cs_jval* v, int cjson_type, const char* what);
-bool cs_jhas(const cs_jval* object, const char* key);
 // Fails with "missing required key" at object when key is absent.
 bool cs_jrequire(const cs_jctx* c, const cs_jval* object, const char* key);
 // Exactly one of the NULL-terminated alternatives must be present ("mass" or "density").
 bool cs_jrequire_one(const cs_jctx* c, const cs_jval* object, const char* const* keys);
 
-// Readers: an absent key leaves *out untouched and succeeds unless required -------------------------
+// Readers (scene_json_read.c): an absent key leaves *out untouched and succeeds unless required -------
 bool cs_jread_number(const cs_jctx* c, const cs_jval* object, const char* key, bool required, cs_jrange range,
                      double* out);
 bool cs_jread_int(const cs_jctx* c, const cs_jval* object, const char* key, bool required, int lowest,
