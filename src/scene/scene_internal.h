@@ -1,4 +1,5 @@
-// Scene loader internals shared by scene.c (sections, walls, bodies) and scene_generators.c.
+// Scene loader internals shared by scene.c (the top level), scene_sections.c (world, solver,
+// materials), scene_shapes.c (walls, bodies) and scene_generators.c.
 #ifndef CS_SCENE_INTERNAL_H
 #define CS_SCENE_INTERNAL_H
 
@@ -40,6 +41,16 @@ double cs_scene_disc_mass(double mass, double density, double radius);
 bool cs_scene_check_room(cs_scene_loader* l, const cs_jval* at, int64_t extra);
 // Validates and adds one circle; errors name `at`.
 bool cs_scene_add_circle(cs_scene_loader* l, const cs_jval* at, const cs_circle_def* def);
+
+// The optional top-level sections (scene_sections.c); an absent section leaves the defaults.
+bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* def);
+bool cs_scene_read_solver(cs_scene_loader* l, const cs_jval* root, cs_world_def* def);
+// Fills l->materials, sorted by name for cs_scene_read_surface.
+bool cs_scene_read_materials(cs_scene_loader* l, const cs_jval* root);
+
+// One entry of "walls" or "bodies" (scene_shapes.c).
+bool cs_scene_read_wall(cs_scene_loader* l, const cs_jval* wall);
+bool cs_scene_read_body(cs_scene_loader* l, const cs_jval* body);
 
 // One entry of "generators" (scene_generators.c).
 bool cs_scene_generate(cs_scene_loader* l, const cs_jval* generator);

@@ -51,7 +51,7 @@ typedef enum cs_jrange
 
 // Paths and positions (scene_json_locate.c) ----------------------------------------------------------
 cs_jval cs_jval_root(const cJSON* root);
-// The first member named key (duplicates are rejected by cs_jcheck_keys before reading).
+// The first member named key (duplicates are rejected by cs_jcheck_object before reading).
 bool cs_jval_member(const cs_jval* object, const char* key, cs_jval* out);
 bool cs_jhas(const cs_jval* object, const char* key);
 cs_jval cs_jval_child(const cs_jval* parent, const cJSON* child, int ordinal);
