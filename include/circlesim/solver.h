@@ -56,6 +56,10 @@ extern "C"
         int history_capacity; // entries in each history array
         double* history_lcp;  // [history_capacity]
         double* history_nat;  // [history_capacity]
+
+        // Internal to src/solver (solve.c): each row packed into one record for the sweeps, row_capacity
+        // records. v has one extra body slot, always zero, that static halves point at.
+        void* packed;
     } cs_solver_work;
 
     void cs_solver_work_free(cs_solver_work* w);

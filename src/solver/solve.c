@@ -66,7 +66,8 @@ static cs_status work_reserve(cs_solver_work* w, int bodies, int rows, cs_error*
     if (bodies > w->body_capacity || w->v == NULL)
     {
         int cap = grown_capacity(w->body_capacity, bodies);
-        if (!grow_raw(&w->v, 3 * (size_t)cap))
+        // One body more: the zero slot static halves of packed rows point at.
+        if (!grow_raw(&w->v, 3 * ((size_t)cap + 1)))
         {
             return cs_fail(err, CS_ERR_MEMORY, "out of memory: solver work for %d bodies", cap);
         }
@@ -81,6 +82,12 @@ static cs_status work_reserve(cs_solver_work* w, int bodies, int rows, cs_error*
         {
             return cs_fail(err, CS_ERR_MEMORY, "out of memory: solver work for %d rows", cap);
         }
+        void* q = realloc(w->packed, n * sizeof(cs_packed_row));
+        if (q == NULL)
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "out of memory: solver work for %d rows", cap);
+        }
+        w->packed = q;
         w->row_capacity = cap;
     }
     return CS_OK;
@@ -97,6 +104,7 @@ void cs_solver_work_free(cs_solver_work* w)
     free(w->dense);
     free(w->history_lcp);
     free(w->history_nat);
+    free(w->packed);
     memset(w, 0, sizeof *w);
 }
 
@@ -124,9 +132,12 @@ cs_status cs_solver_work_set_history(cs_solver_work* w, bool on, int max_iterati
     return CS_OK;
 }
 
-// Per row: the M⁻¹Jᵀ column (the paper's \hat M_{*i}, §3), A_ii = J_i M⁻¹ J_iᵀ and 1/A_ii.
+// Per row: the M⁻¹Jᵀ column (the paper's \hat M_{*i}, §3), A_ii = J_i M⁻¹ J_iᵀ and 1/A_ii into the
+// work's public arrays, and the packed record the sweeps read (cs_packed_row).
 static void precompute_rows(const cs_lcp* p, cs_solver_work* w)
 {
+    cs_packed_row* packed = w->packed;
+    const int32_t zero_slot = 3 * p->body_count;
     for (int i = 0; i < p->row_count; ++i)
     {
         const double* j = p->jac + 6 * i;
@@ -159,9 +170,66 @@ static void precompute_rows(const cs_lcp* p, cs_solver_work* w)
             // Both halves on one body: the cross terms of (J_a + J_b) M⁻¹ (J_a + J_b)ᵀ.
             d += 2.0 * (j[0] * m[3] + j[1] * m[4] + j[2] * m[5]);
         }
+        double inv_d = d > 0.0 ? 1.0 / d : 0.0;
         w->diag[i] = d;
-        w->inv_diag[i] = d > 0.0 ? 1.0 / d : 0.0;
+        w->inv_diag[i] = inv_d;
+
+        cs_packed_row* r = packed + i;
+        double ja[3] = {0.0, 0.0, 0.0}, jb[3] = {0.0, 0.0, 0.0};
+        for (int k = 0; k < 3; ++k)
+        {
+            ja[k] = a >= 0 ? j[k] * inv_d : 0.0;
+            jb[k] = b >= 0 ? j[3 + k] * inv_d : 0.0;
+        }
+        r->ja = cs_v2_set(ja[0], ja[1]);
+        r->jb = cs_v2_set(jb[0], jb[1]);
+        r->jw = cs_v2_set(jb[2], ja[2]);
+        r->ma = cs_v2_set(m[0], m[1]);
+        r->mb = cs_v2_set(m[3], m[4]);
+        r->mw = cs_v2_set(m[5], m[2]);
+        r->bias = p->bias[i] * inv_d;
+        r->mu = 0.0;
+        r->a = a >= 0 ? 3 * a : zero_slot;
+        r->b = b >= 0 ? 3 * b : zero_slot;
+        r->link = -1;
+        uint32_t kind = 0;
+        if (p->kind[i] == CS_ROW_FRICTION)
+        {
+            kind |= CS_PACK_FRICTION;
+            r->link = p->link[i];
+            r->mu = p->mu[i];
+        }
+        else if (p->kind[i] == CS_ROW_NORMAL || (p->lo[i] == 0.0 && p->hi[i] == INFINITY))
+        {
+            kind |= CS_PACK_NONNEG;
+        }
+        if (!(d > 0.0))
+        {
+            kind |= CS_PACK_SKIP;
+        }
+        if (ja[2] == 0.0 && jb[2] == 0.0 && m[2] == 0.0 && m[5] == 0.0)
+        {
+            kind |= CS_PACK_LINEAR;
+        }
+        if (a >= 0 && a == b)
+        {
+            kind |= CS_PACK_SHARED;
+        }
+        r->kind = kind;
     }
+    // A normal row followed by its friction row on the same two bodies (every frictional contact) is
+    // updated as a pair with the velocities in registers.
+    for (int i = 0; i + 1 < p->row_count; ++i)
+    {
+        const cs_packed_row* f = packed + i + 1;
+        if (packed[i].kind == CS_PACK_NORMAL_ROW && f->kind == CS_PACK_FRICTION_ROW && f->link == i &&
+            f->a == packed[i].a && f->b == packed[i].b)
+        {
+            packed[i].kind |= CS_PACK_PAIR;
+        }
+    }
+    // The zero slot: static halves read 0 from it and add 0·Δλ to it.
+    w->v[zero_slot] = w->v[zero_slot + 1] = w->v[zero_slot + 2] = 0.0;
 }
 
 static void residuals(const cs_solve_ctx* ctx, double* res_lcp, double* res_nat)
@@ -204,11 +272,12 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
     }
     // v = v* + M⁻¹Jᵀλ⁰ (DESIGN.md step 5), using the columns just computed.
     memcpy(work->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    const cs_packed_row* packed = cs_packed_rows(work);
     for (int i = 0; i < m; ++i)
     {
         if (lambda[i] != 0.0)
         {
-            cs_row_apply(work->mjt + 6 * i, p->body_a[i], p->body_b[i], lambda[i], work->v);
+            cs_pack_apply(packed + i, lambda[i], work->v);
         }
     }
 
