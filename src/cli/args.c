@@ -59,37 +59,72 @@ const char* cs_arg_value(const char* cmd, int argc, char** argv, int* i)
     return argv[*i];
 }
 
+bool cs_arg_next_int(const char* cmd, int argc, char** argv, int* i, int min, int max, int* out)
+{
+    const char* opt = argv[*i];
+    const char* v = cs_arg_value(cmd, argc, argv, i);
+    return v != NULL && cs_arg_int(cmd, opt, v, min, max, out);
+}
+
+bool cs_arg_next_double(const char* cmd, int argc, char** argv, int* i, double min_exclusive, double* out)
+{
+    const char* opt = argv[*i];
+    const char* v = cs_arg_value(cmd, argc, argv, i);
+    return v != NULL && cs_arg_double(cmd, opt, v, min_exclusive, out);
+}
+
+bool cs_arg_is_help(const char* arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+bool cs_arg_scene(const char* cmd, const char* arg, const char** scene, bool name_both)
+{
+    if (arg[0] == '-' && arg[1] != '\0')
+    {
+        fprintf(stderr, "circlesim-cli %s: unknown option '%s' (see --help)\n", cmd, arg);
+        return false;
+    }
+    if (*scene == NULL)
+    {
+        *scene = arg;
+        return true;
+    }
+    if (name_both)
+    {
+        fprintf(stderr, "circlesim-cli %s: more than one scene given ('%s' and '%s')\n", cmd, *scene, arg);
+    }
+    else
+    {
+        fprintf(stderr, "circlesim-cli %s: more than one scene given\n", cmd);
+    }
+    return false;
+}
+
 int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* solver,
                          cs_solver_params* params)
 {
     const char* opt = argv[*i];
-    const char* v;
     if (strcmp(opt, "--solver") == 0)
     {
-        return (v = cs_arg_value(cmd, argc, argv, i)) && cs_arg_solver(cmd, opt, v, solver) ? 1 : -1;
+        const char* v = cs_arg_value(cmd, argc, argv, i);
+        return v != NULL && cs_arg_solver(cmd, opt, v, solver) ? 1 : -1;
     }
     if (strcmp(opt, "--iterations") == 0)
     {
-        return (v = cs_arg_value(cmd, argc, argv, i)) &&
-                       cs_arg_int(cmd, opt, v, 1, 100000000, &params->iterations)
-                   ? 1
-                   : -1;
+        return cs_arg_next_int(cmd, argc, argv, i, 1, 100000000, &params->iterations) ? 1 : -1;
     }
     if (strcmp(opt, "--alpha") == 0)
     {
-        return (v = cs_arg_value(cmd, argc, argv, i)) && cs_arg_double(cmd, opt, v, 0.0, &params->alpha) ? 1
-                                                                                                         : -1;
+        return cs_arg_next_double(cmd, argc, argv, i, 0.0, &params->alpha) ? 1 : -1;
     }
     if (strcmp(opt, "--gamma") == 0)
     {
-        return (v = cs_arg_value(cmd, argc, argv, i)) && cs_arg_double(cmd, opt, v, 0.0, &params->gamma) ? 1
-                                                                                                         : -1;
+        return cs_arg_next_double(cmd, argc, argv, i, 0.0, &params->gamma) ? 1 : -1;
     }
     if (strcmp(opt, "--relaxation") == 0)
     {
-        return (v = cs_arg_value(cmd, argc, argv, i)) && cs_arg_double(cmd, opt, v, 0.0, &params->relaxation)
-                   ? 1
-                   : -1;
+        return cs_arg_next_double(cmd, argc, argv, i, 0.0, &params->relaxation) ? 1 : -1;
     }
     if (strcmp(opt, "--literal") == 0)
     {
@@ -115,10 +150,12 @@ const char* cs_arg_solver_help(void)
            "  --no-warm-start     start every solve from lambda = 0\n";
 }
 
+// Parses one list entry into element `index` of out; false (with a message) when it is bad.
+typedef bool (*token_parser)(const char* cmd, const char* opt, const char* token, void* out, int index);
+
 // Splits text at commas into tokens of at most 63 characters; calls parse on each.
 static int parse_list(const char* cmd, const char* opt, const char* text, int max, void* out,
-                      bool (*parse)(const char* cmd, const char* opt, const char* token, void* out,
-                                    int index))
+                      token_parser parse)
 {
     int count = 0;
     const char* p = text;
@@ -167,4 +204,29 @@ int cs_arg_solver_list(const char* cmd, const char* opt, const char* text, int* 
 int cs_arg_double_list(const char* cmd, const char* opt, const char* text, double* out, int max)
 {
     return parse_list(cmd, opt, text, max, out, parse_double_token);
+}
+
+// "--opt LIST" at argv[*i]; *count changes only when the whole list parsed.
+static bool next_list(const char* cmd, int argc, char** argv, int* i, int max, void* out, int* count,
+                      token_parser parse)
+{
+    const char* opt = argv[*i];
+    const char* v = cs_arg_value(cmd, argc, argv, i);
+    int n = v != NULL ? parse_list(cmd, opt, v, max, out, parse) : -1;
+    if (n < 0)
+    {
+        return false;
+    }
+    *count = n;
+    return true;
+}
+
+bool cs_arg_next_solver_list(const char* cmd, int argc, char** argv, int* i, int* out, int max, int* count)
+{
+    return next_list(cmd, argc, argv, i, max, out, count, parse_solver_token);
+}
+
+bool cs_arg_next_double_list(const char* cmd, int argc, char** argv, int* i, double* out, int max, int* count)
+{
+    return next_list(cmd, argc, argv, i, max, out, count, parse_double_token);
 }

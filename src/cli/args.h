@@ -13,6 +13,17 @@ bool cs_arg_double(const char* cmd, const char* opt, const char* text, double mi
 bool cs_arg_solver(const char* cmd, const char* opt, const char* text, int* out);
 // The value after an option: argv[*i + 1], advancing *i; NULL (with a message) when missing.
 const char* cs_arg_value(const char* cmd, int argc, char** argv, int* i);
+// "--opt VALUE" at argv[*i]: cs_arg_value, then the parser above for that type, naming --opt in
+// messages. False (with a message) when the value is missing or bad.
+bool cs_arg_next_int(const char* cmd, int argc, char** argv, int* i, int min, int max, int* out);
+bool cs_arg_next_double(const char* cmd, int argc, char** argv, int* i, double min_exclusive, double* out);
+
+// True for "--help" and "-h".
+bool cs_arg_is_help(const char* arg);
+// The last case of a command's option loop: arg is none of its options, so it must be the one
+// SCENE argument. An unknown option or a second scene prints a usage error and returns false
+// (exit 2); name_both names both scenes in that message.
+bool cs_arg_scene(const char* cmd, const char* arg, const char** scene, bool name_both);
 
 // Solver options common to every command that runs a solver:
 // --solver NAME --iterations K --alpha A --gamma G --relaxation W --literal --no-warm-start
@@ -23,6 +34,10 @@ int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* so
 // Return the count, or -1 (with a message) on an unknown name, a bad number or an empty/too long list.
 int cs_arg_solver_list(const char* cmd, const char* opt, const char* text, int* out, int max);
 int cs_arg_double_list(const char* cmd, const char* opt, const char* text, double* out, int max);
+// "--opt LIST" at argv[*i] (as cs_arg_next_int): sets *count to the list's length on success.
+bool cs_arg_next_solver_list(const char* cmd, int argc, char** argv, int* i, int* out, int max, int* count);
+bool cs_arg_next_double_list(const char* cmd, int argc, char** argv, int* i, double* out, int max,
+                             int* count);
 
 // One-line help text for the options above.
 const char* cs_arg_solver_help(void);

@@ -63,30 +63,26 @@ int cs_cmd_converge(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
     {
         const char* a = argv[i];
-        const char* v;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        if (cs_arg_is_help(a))
         {
             help(stdout);
             return 0;
         }
         bool ok = true;
         if (strcmp(a, "--at-step") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 100000000, &at_step);
+            ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &at_step);
         else if (strcmp(a, "--tol") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_double(cmd, a, v, 0.0, &tol);
+            ok = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &tol);
         else if (strcmp(a, "--gamma") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_double(cmd, a, v, 0.0, &gamma);
+            ok = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &gamma);
         else if (strcmp(a, "--max-iterations") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
-                 cs_arg_int(cmd, a, v, 1, 100000000, &max_iterations);
+            ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &max_iterations);
         else if (strcmp(a, "--repeat") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 1000, &repeat);
+            ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 1000, &repeat);
         else if (strcmp(a, "--solvers") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
-                 (solver_count = cs_arg_solver_list(cmd, a, v, solvers, CS_MAX_VARIANTS)) > 0;
+            ok = cs_arg_next_solver_list(cmd, argc, argv, &i, solvers, CS_MAX_VARIANTS, &solver_count);
         else if (strcmp(a, "--alphas") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
-                 (alpha_count = cs_arg_double_list(cmd, a, v, alphas, CS_MAX_VARIANTS)) > 0;
+            ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
         else if (strcmp(a, "--frictionless") == 0)
             frictionless = true;
         else if (strcmp(a, "--csv") == 0)
@@ -95,18 +91,8 @@ int cs_cmd_converge(int argc, char** argv)
             ok = (history_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--lcp-out") == 0)
             ok = (lcp_out = cs_arg_value(cmd, argc, argv, &i)) != NULL;
-        else if (a[0] == '-' && a[1] != '\0')
-        {
-            fprintf(stderr, "circlesim-cli converge: unknown option '%s' (see --help)\n", a);
-            return 2;
-        }
-        else if (scene == NULL)
-            scene = a;
         else
-        {
-            fprintf(stderr, "circlesim-cli converge: more than one scene given\n");
-            return 2;
-        }
+            ok = cs_arg_scene(cmd, a, &scene, false);
         if (!ok)
         {
             return 2;

@@ -83,7 +83,7 @@ int cs_cmd_run(int argc, char** argv)
     {
         const char* a = argv[i];
         const char* v;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        if (cs_arg_is_help(a))
         {
             help(stdout);
             return 0;
@@ -101,7 +101,7 @@ int cs_cmd_run(int argc, char** argv)
         if (strcmp(a, "--steps") == 0)
         {
             int n;
-            if (!(v = cs_arg_value(cmd, argc, argv, &i)) || !cs_arg_int(cmd, a, v, 0, 1000000000, &n))
+            if (!cs_arg_next_int(cmd, argc, argv, &i, 0, 1000000000, &n))
             {
                 return 2;
             }
@@ -148,18 +148,8 @@ int cs_cmd_run(int argc, char** argv)
             dumps[dump_count].path = colon + 1;
             dump_count += 1;
         }
-        else if (a[0] == '-' && a[1] != '\0')
+        else if (!cs_arg_scene(cmd, a, &scene, true))
         {
-            fprintf(stderr, "circlesim-cli run: unknown option '%s' (see --help)\n", a);
-            return 2;
-        }
-        else if (scene == NULL)
-        {
-            scene = a;
-        }
-        else
-        {
-            fprintf(stderr, "circlesim-cli run: more than one scene given ('%s' and '%s')\n", scene, a);
             return 2;
         }
     }
