@@ -4,6 +4,7 @@
 // Exit codes (cli/commands.h): 0 ok, 1 run error (bad file, failed solve or write), 2 usage error.
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,12 +47,55 @@ static void usage_info(FILE* out)
                  "of the file's warm start lambda0 and of lambda = 0.\n");
 }
 
-static int usage_error(const char* fmt, const char* a, const char* b)
+// "circlesim-cli lcp: MESSAGE"; returns the usage error's exit code.
+static int usage_error(const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static int usage_error(const char* fmt, ...)
 {
+    va_list args;
+    va_start(args, fmt);
     fprintf(stderr, "circlesim-cli lcp: ");
-    fprintf(stderr, fmt, a, b);
+    vfprintf(stderr, fmt, args);
     fprintf(stderr, "\n");
+    va_end(args);
     return 2;
+}
+
+// The argument that is none of SUB's options: an unknown option, or the one FILE. Returns 0, or the
+// usage error's exit code.
+static int file_argument(const char* sub, const char* arg, const char** file)
+{
+    if (arg[0] == '-' && arg[1] != '\0')
+    {
+        return usage_error("unknown option '%s' (see 'lcp %s --help')", arg, sub);
+    }
+    if (*file != NULL)
+    {
+        return usage_error("more than one FILE ('%s', '%s')", *file, arg);
+    }
+    *file = arg;
+    return 0;
+}
+
+// Reads FILE and allocates a lambda for its rows; prints the error and returns false on failure.
+static bool load_problem(const char* file, cs_lcp* p, double** lambda, cs_error* err)
+{
+    if (cs_lcp_read(file, p, err) != CS_OK)
+    {
+        fprintf(stderr, "%s\n", err->message);
+        return false;
+    }
+    *lambda = malloc(((size_t)p->row_count + 1) * sizeof(double));
+    if (*lambda == NULL)
+    {
+        fprintf(stderr, "%s: out of memory\n", file);
+        return false;
+    }
+    return true;
 }
 
 static int write_history(const char* path, const cs_solver_work* work, int count)
@@ -89,7 +133,7 @@ static int cmd_solve(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
     {
         const char* arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+        if (cs_arg_is_help(arg))
         {
             usage_solve(stdout);
             return 0;
@@ -104,18 +148,15 @@ static int cmd_solve(int argc, char** argv)
         {
             continue;
         }
-        const char* v = NULL;
         bool ok = true;
         if (strcmp(arg, "--tol") == 0)
         {
-            ok = (v = cs_arg_value("lcp solve", argc, argv, &i)) != NULL &&
-                 cs_arg_double("lcp solve", arg, v, 0.0, &params.tolerance);
+            ok = cs_arg_next_double("lcp solve", argc, argv, &i, 0.0, &params.tolerance);
             have_tol = true;
         }
         else if (strcmp(arg, "--max-iterations") == 0)
         {
-            ok = (v = cs_arg_value("lcp solve", argc, argv, &i)) != NULL &&
-                 cs_arg_int("lcp solve", arg, v, 1, 100000000, &max_iterations);
+            ok = cs_arg_next_int("lcp solve", argc, argv, &i, 1, 100000000, &max_iterations);
             have_max = true;
         }
         else if (strcmp(arg, "--out") == 0)
@@ -126,17 +167,9 @@ static int cmd_solve(int argc, char** argv)
         {
             ok = (history_path = cs_arg_value("lcp solve", argc, argv, &i)) != NULL;
         }
-        else if (arg[0] == '-' && arg[1] != '\0')
+        else if (file_argument("solve", arg, &file) != 0)
         {
-            return usage_error("unknown option '%s'%s (see 'lcp solve --help')", arg, "");
-        }
-        else if (file != NULL)
-        {
-            return usage_error("more than one FILE ('%s', '%s')", file, arg);
-        }
-        else
-        {
-            file = arg;
+            return 2;
         }
         if (!ok)
         {
@@ -150,12 +183,11 @@ static int cmd_solve(int argc, char** argv)
     }
     if (have_iterations && have_tol)
     {
-        return usage_error("--iterations and --tol exclude each other (use --tol T --max-iterations K)%s%s",
-                           "", "");
+        return usage_error("--iterations and --tol exclude each other (use --tol T --max-iterations K)");
     }
     if (have_max && !have_tol)
     {
-        return usage_error("--max-iterations needs --tol%s%s", "", "");
+        return usage_error("--max-iterations needs --tol");
     }
     if (have_tol)
     {
@@ -168,15 +200,8 @@ static int cmd_solve(int argc, char** argv)
     cs_solver_work work = {0};
     double* lambda = NULL;
     int code = 1;
-    if (cs_lcp_read(file, &p, &err) != CS_OK)
+    if (!load_problem(file, &p, &lambda, &err))
     {
-        fprintf(stderr, "%s\n", err.message);
-        goto done;
-    }
-    lambda = malloc(((size_t)p.row_count + 1) * sizeof(double));
-    if (lambda == NULL)
-    {
-        fprintf(stderr, "%s: out of memory\n", file);
         goto done;
     }
     if (history_path != NULL && cs_solver_work_set_history(&work, true, params.iterations, &err) != CS_OK)
@@ -214,20 +239,15 @@ static int cmd_info(int argc, char** argv)
     const char* file = NULL;
     for (int i = 1; i < argc; ++i)
     {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        if (cs_arg_is_help(argv[i]))
         {
             usage_info(stdout);
             return 0;
         }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
+        if (file_argument("info", argv[i], &file) != 0)
         {
-            return usage_error("unknown option '%s'%s (see 'lcp info --help')", argv[i], "");
+            return 2;
         }
-        if (file != NULL)
-        {
-            return usage_error("more than one FILE ('%s', '%s')", file, argv[i]);
-        }
-        file = argv[i];
     }
     if (file == NULL)
     {
@@ -239,15 +259,8 @@ static int cmd_info(int argc, char** argv)
     cs_solver_work work = {0};
     double* lambda = NULL;
     int code = 1;
-    if (cs_lcp_read(file, &p, &err) != CS_OK)
+    if (!load_problem(file, &p, &lambda, &err))
     {
-        fprintf(stderr, "%s\n", err.message);
-        goto done;
-    }
-    lambda = malloc(((size_t)p.row_count + 1) * sizeof(double));
-    if (lambda == NULL)
-    {
-        fprintf(stderr, "%s: out of memory\n", file);
         goto done;
     }
     int kinds[3] = {0, 0, 0};
@@ -335,7 +348,7 @@ int cs_cmd_lcp(int argc, char** argv)
         usage_lcp(stderr);
         return 2;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
+    if (cs_arg_is_help(argv[1]) || strcmp(argv[1], "help") == 0)
     {
         usage_lcp(stdout);
         return 0;
