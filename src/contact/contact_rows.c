@@ -95,6 +95,23 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, int count, const 
     return CS_OK;
 }
 
+// C < 0: penetration beyond the slop, removed at the rate β C / h (capped). C >= 0: the pseudo velocity
+// may close at most C this step, so correction never pushes a body into a neighbour.
+static double position_bias(const cs_contact* c, const cs_row_params* rp)
+{
+    double h = rp->time_step;
+    double C = c->gap + rp->linear_slop;
+    return C >= 0.0 ? C / h : fmax(rp->baumgarte * C, -rp->max_correction) / h;
+}
+
+void cs_contact_position_bias(const cs_contact* contacts, int count, const cs_row_params* rp, double* bias)
+{
+    for (int k = 0; k < count; ++k)
+    {
+        bias[k] = position_bias(contacts + k, rp);
+    }
+}
+
 cs_status cs_contact_rows_position(const cs_contact* contacts, int count, const cs_row_params* rp, cs_lcp* p,
                                    cs_error* err)
 {
@@ -103,16 +120,11 @@ cs_status cs_contact_rows_position(const cs_contact* contacts, int count, const 
     {
         return st;
     }
-    double h = rp->time_step;
     for (int k = 0; k < count; ++k)
     {
         const cs_contact* c = contacts + k;
-        // C < 0: penetration beyond the slop, removed at the rate β C / h (capped). C >= 0: the pseudo
-        // velocity may close at most C this step, so correction never pushes a body into a neighbour.
-        double C = c->gap + rp->linear_slop;
-        double bias = C >= 0.0 ? C / h : fmax(rp->baumgarte * C, -rp->max_correction) / h;
         set_row(p, k, c, c->nx, c->ny, 0.0, 0.0);
-        p->bias[k] = bias;
+        p->bias[k] = position_bias(c, rp);
         p->kind[k] = CS_ROW_NORMAL;
         p->link[k] = -1;
         p->mu[k] = 0.0;

@@ -22,8 +22,13 @@ typedef struct cs_row_params
 cs_status cs_contact_rows_velocity(const cs_contact* contacts, int count, const double* v_pre,
                                    const cs_row_params* rp, cs_lcp* p, cs_error* err);
 
-// Normal rows only, for pseudo-velocities that remove penetration beyond the slop (split impulses):
-// p's bodies must be filled with v = 0; lambda0 = 0.
+// The split-impulse position problem (pseudo-velocities that remove penetration beyond the slop): the
+// velocity problem's normal rows with v* = 0, λ⁰ = 0 and this bias per contact. The step solves it on
+// the velocity problem's packed rows (cs_solve_split) and only needs the biases.
+void cs_contact_position_bias(const cs_contact* contacts, int count, const cs_row_params* rp, double* bias);
+
+// The same problem written out as rows of its own (p's bodies must be filled with v = 0), for tests and
+// inspection.
 cs_status cs_contact_rows_position(const cs_contact* contacts, int count, const cs_row_params* rp, cs_lcp* p,
                                    cs_error* err);
 

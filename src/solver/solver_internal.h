@@ -101,6 +101,17 @@ void cs_amgs_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_amgs_dense_sweep(cs_solve_ctx* ctx);
 
+// Split impulses (docs/PHYSICS.md, step 7) on the rows the last cs_solve packed into `solved`: PGS over
+// the `count` rows first, first + stride, … (normal rows, bounds [0, +∞)) with the right-hand side
+// b[k] in place of theirs, v* = 0 and λ⁰ = 0, for `iterations` sweeps in that order. The result is
+// bit for bit what cs_solve with pgs gives on those rows as a problem of their own (their J, A_ii and
+// packed records are the same), without building or packing it again. b is overwritten with
+// b[k]/A_ii; lambda (count entries) and v (3·bodies + 3, the last three the zero slot) are outputs.
+void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count, double* b,
+                    int iterations, double* lambda, double* v);
+void cs_pgs_split_sweep(const cs_packed_row* rows, int first, int stride, int count, const double* bias,
+                        double* lambda, double* v);
+
 // solve.c: the packed rows of the current solve.
 static inline const cs_packed_row* cs_packed_rows(const cs_solver_work* w)
 {
@@ -277,11 +288,12 @@ static inline void cs_halves_store(const cs_halves* h, double* v, bool linear)
     }
 }
 
-// w_i / A_ii = (J_i·v + b_i) / A_ii, summed as
+// w_i / A_ii = (J_i·v + b_i) / A_ii with bias = b_i / A_ii (r->bias, or another right-hand side on the
+// same rows: the split-impulse problem), summed as
 //     (bias + ((jbx·vbx + jby·vby) + jbw·ωb)) + ((jax·vax + jay·vay) + jaw·ωa)
 // with the two halves' partial sums side by side in one vector. Half a comes last: in rows sorted by
 // contact key the previous row usually shares body a, so its velocity is the operand that arrives late.
-static inline double cs_halves_step(const cs_packed_row* r, const cs_halves* h, bool linear)
+static inline double cs_halves_step(const cs_packed_row* r, double bias, const cs_halves* h, bool linear)
 {
     cs_v2 pb = r->jb * h->b; // (jbx·vbx, jby·vby)
     cs_v2 pa = r->ja * h->a;
@@ -290,7 +302,7 @@ static inline double cs_halves_step(const cs_packed_row* r, const cs_halves* h, 
     {
         sum += r->jw * h->w;
     }
-    return (r->bias + sum[0]) + sum[1];
+    return (bias + sum[0]) + sum[1];
 }
 
 // v += M⁻¹J_iᵀ·delta on the halves.
@@ -307,11 +319,11 @@ static inline void cs_halves_apply(const cs_packed_row* r, cs_halves* h, double 
 
 // The same step and update through memory, for rows of any kind (the generic path). Half a is written
 // before half b is read back, so a SHARED row (a == b) accumulates both halves.
-static inline double cs_pack_step(const cs_packed_row* r, const double* v)
+static inline double cs_pack_step(const cs_packed_row* r, double bias, const double* v)
 {
     const double* va = v + r->a;
     const double* vb = v + r->b;
-    return (r->bias + ((r->jb[0] * vb[0] + r->jb[1] * vb[1]) + r->jw[0] * vb[2])) +
+    return (bias + ((r->jb[0] * vb[0] + r->jb[1] * vb[1]) + r->jw[0] * vb[2])) +
            ((r->ja[0] * va[0] + r->ja[1] * va[1]) + r->jw[1] * va[2]);
 }
 
@@ -387,7 +399,7 @@ static inline double cs_rule_apply(cs_rule rule, const cs_rule_state* st, int i,
 static inline double cs_sweep_row(cs_rule rule, const cs_rule_state* st, const cs_packed_row* r, int i,
                                   cs_halves* h, double old, double lo, double hi, bool linear, bool nonneg)
 {
-    double next = cs_rule_apply(rule, st, i, cs_halves_step(r, h, linear), old, lo, hi, nonneg);
+    double next = cs_rule_apply(rule, st, i, cs_halves_step(r, r->bias, h, linear), old, lo, hi, nonneg);
     cs_halves_apply(r, h, next - old, linear);
     return next;
 }
@@ -441,7 +453,7 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
                 double lo, hi;
                 cs_pack_bounds(r, p, lambda, i, &lo, &hi);
                 double old = lambda[i];
-                double next = cs_rule_apply(rule, st, i, cs_pack_step(r, v), old, lo, hi, false);
+                double next = cs_rule_apply(rule, st, i, cs_pack_step(r, r->bias, v), old, lo, hi, false);
                 lambda[i] = next;
                 cs_pack_apply(r, next - old, v);
                 break;

@@ -88,7 +88,7 @@ static void warm_start(cs_contact_list* now, const cs_contact_list* before)
     }
 }
 
-static cs_status fill_bodies(cs_lcp* p, const cs_world* w, bool zero_velocity, cs_error* err)
+static cs_status fill_bodies(cs_lcp* p, const cs_world* w, cs_error* err)
 {
     cs_status st = cs_lcp_reserve(p, w->body_count, 0, err);
     if (st != CS_OK)
@@ -99,14 +99,7 @@ static cs_status fill_bodies(cs_lcp* p, const cs_world* w, bool zero_velocity, c
     p->body_count = n;
     memcpy(p->inv_mass, w->inv_mass, (size_t)n * sizeof(double));
     memcpy(p->inv_inertia, w->inv_inertia, (size_t)n * sizeof(double));
-    if (zero_velocity)
-    {
-        memset(p->v, 0, (size_t)(3 * n) * sizeof(double));
-    }
-    else
-    {
-        memcpy(p->v, w->v, (size_t)(3 * n) * sizeof(double));
-    }
+    memcpy(p->v, w->v, (size_t)(3 * n) * sizeof(double));
     return CS_OK;
 }
 
@@ -160,7 +153,7 @@ static cs_status step(cs_world* w, cs_error* err)
                         w->def.max_correction,
                         w->def.frictionless};
     cs_lcp* vp = &w->velocity_problem;
-    if ((st = fill_bodies(vp, w, false, err)) != CS_OK ||
+    if ((st = fill_bodies(vp, w, err)) != CS_OK ||
         (st = cs_contact_rows_velocity(w->contacts.items, w->contacts.count, w->v_pre, &rp, vp, err)) !=
             CS_OK)
     {
@@ -195,30 +188,30 @@ static cs_status step(cs_world* w, cs_error* err)
     double t3 = cs_seconds();
 
     // Split impulses: pseudo-velocities that remove penetration and are then forgotten, so position
-    // correction never adds kinetic energy (Baumgarte in the velocity problem would).
-    cs_lcp* pp = &w->position_problem;
-    if ((st = fill_bodies(pp, w, true, err)) != CS_OK ||
-        (st = cs_contact_rows_position(w->contacts.items, w->contacts.count, &rp, pp, err)) != CS_OK)
+    // correction never adds kinetic energy (Baumgarte in the velocity problem would). The position
+    // problem is the velocity problem's normal rows with another bias, v* = 0 and λ⁰ = 0, so it is solved
+    // on the rows the velocity solve already packed (one normal row every `per` rows).
+    int count = w->contacts.count;
+    if (count > w->position_capacity)
     {
-        return st;
+        int cap = cs_grow_capacity(w->position_capacity, count);
+        if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap))
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+        }
+        w->position_capacity = cap;
     }
-    if (!CS_GROW(w->position_lambda, w->position_lambda_capacity, pp->row_count))
+    if (!CS_GROW(w->pseudo_v, w->pseudo_v_capacity, 3 * n + 3))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    cs_solver_params pparams = cs_solver_params_default();
-    pparams.iterations = w->def.position_iterations;
-    pparams.warm_start = false;
-    cs_solver_stats pstats;
-    st = cs_solve(pp, w->position_solver, &pparams, &w->position_work, w->position_lambda, &pstats, err);
-    if (st != CS_OK)
-    {
-        return st;
-    }
+    cs_contact_position_bias(w->contacts.items, count, &rp, w->position_bias);
+    cs_solve_split(&w->work, n, 0, per, count, w->position_bias, w->def.position_iterations,
+                   w->position_lambda, w->pseudo_v);
     double t4 = cs_seconds();
 
     // 7. Symplectic Euler: positions move with the new velocity plus the pseudo-velocity.
-    const double* vp_pseudo = w->position_work.v;
+    const double* vp_pseudo = w->pseudo_v;
     for (int i = 0; i < n; ++i)
     {
         w->px[i] += h * (w->v[3 * i] + vp_pseudo[3 * i]);
@@ -262,7 +255,6 @@ static cs_status step(cs_world* w, cs_error* err)
     s->solver_seconds = vstats.seconds;
     s->position_seconds = t4 - t3;
     s->step_seconds = cs_seconds() - t_start;
-    (void)pstats;
     return CS_OK;
 }
 

@@ -88,7 +88,6 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
         return NULL;
     }
     w->def = d;
-    w->position_solver = cs_solver_find("pgs");
     return w;
 }
 
@@ -110,11 +109,11 @@ void cs_world_destroy(cs_world* w)
     free(w->contacts.items);
     free(w->previous.items);
     cs_lcp_free(&w->velocity_problem);
-    cs_lcp_free(&w->position_problem);
     free(w->lambda);
-    free(w->position_lambda);
     cs_solver_work_free(&w->work);
-    cs_solver_work_free(&w->position_work);
+    free(w->position_bias);
+    free(w->position_lambda);
+    free(w->pseudo_v);
     free(w);
 }
 

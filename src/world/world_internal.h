@@ -5,6 +5,7 @@
 #include "circlesim/world.h"
 #include "contact/broadphase.h"
 #include "contact/contact.h"
+#include "solver/solver_internal.h"
 
 typedef struct cs_contact_list
 {
@@ -16,7 +17,6 @@ typedef struct cs_contact_list
 struct cs_world
 {
     cs_world_def def;
-    int position_solver; // registry index of pgs, used for the split-impulse position problem
 
     // Bodies (structure of arrays, all of body_capacity).
     int body_count;
@@ -45,13 +45,15 @@ struct cs_world
     cs_contact_list previous; // last step's, for the warm start
 
     cs_lcp velocity_problem;
-    cs_lcp position_problem;
     double* lambda;
     int lambda_capacity;
-    double* position_lambda;
-    int position_lambda_capacity;
     cs_solver_work work;
-    cs_solver_work position_work;
+    // Split impulses, solved on the velocity problem's packed normal rows (cs_solve_split).
+    double* position_bias;   // per contact
+    double* position_lambda; // per contact
+    int position_capacity;
+    double* pseudo_v; // 3 per body + the zero slot: the position problem's velocities
+    int pseudo_v_capacity;
 
     cs_step_stats stats;
     cs_error last_error; // a failed step (out of memory) leaves the world unchanged and says why here
