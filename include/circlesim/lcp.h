@@ -3,7 +3,7 @@
 // A problem is the data of one time step's box-constrained LCP (BLCP) in factored form:
 // bodies (inverse mass, inverse inertia, velocity v*) and rows (two bodies, a 1x6 Jacobian,
 // a bias, a kind and its bounds). A = J M⁻¹ Jᵀ and q = J v* + b are never formed here.
-// File format: shared LCP-FORMAT.md (version 1), implemented by lcp_file.c.
+// File format: shared LCP-FORMAT.md (version 1), implemented by lcp_read.c and lcp_write.c.
 #ifndef CIRCLESIM_LCP_H
 #define CIRCLESIM_LCP_H
 
