@@ -44,7 +44,8 @@ extern "C"
         int body_capacity;
         int row_capacity;
         double* v;        // [3*bodies] current velocity v = v* + M⁻¹Jᵀλ; the solver's output velocity
-        double* mjt;      // [6*rows] M⁻¹Jᵀ column of each row (the paper's \hat M_{*i}), per body half
+        double* mjt;      // [6*rows] M⁻¹Jᵀ column of each row (the paper's \hat M_{*i}), per body half;
+                          // filled for methods that form A (CS_SOLVER_DENSE), the sweeps read `packed`
         double* diag;     // [rows] A_ii
         double* inv_diag; // [rows] 1/A_ii (0 for an empty row)
         double* x;        // [rows] method-specific per-row state (AMGS: the modulus variable x)

@@ -65,3 +65,24 @@ double cs_residual_nat(const cs_lcp* p, const double* v, const double* lambda)
     }
     return sqrt(sum);
 }
+
+// Both residuals in one pass (w_i computed once per row); the same values as the two functions above.
+void cs_residuals(const cs_lcp* p, const double* v, const double* lambda, double* res_lcp, double* res_nat)
+{
+    double sum_lcp = 0.0, sum_nat = 0.0;
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        double w = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i];
+        double lo, hi;
+        cs_row_bounds(p, lambda, i, &lo, &hi);
+        double r = lambda[i] - cs_clamp(lambda[i] - w, lo, hi);
+        sum_nat += r * r;
+        if (p->kind[i] == CS_ROW_NORMAL)
+        {
+            double m = lambda[i] < w ? lambda[i] : w;
+            sum_lcp += m * m;
+        }
+    }
+    *res_lcp = sqrt(sum_lcp);
+    *res_nat = sqrt(sum_nat);
+}

@@ -132,110 +132,120 @@ cs_status cs_solver_work_set_history(cs_solver_work* w, bool on, int max_iterati
     return CS_OK;
 }
 
-// Per row: the M⁻¹Jᵀ column (the paper's \hat M_{*i}, §3), A_ii = J_i M⁻¹ J_iᵀ and 1/A_ii into the
-// work's public arrays, and the packed record the sweeps read (cs_packed_row).
-static void precompute_rows(const cs_lcp* p, cs_solver_work* w)
+// One pass over the rows: the packed record the sweeps read (cs_packed_row), A_ii and 1/A_ii into the
+// work's public arrays, the M⁻¹Jᵀ columns into work->mjt when the method reads them (`columns`), and the
+// warm start v += M⁻¹J_iᵀ λ_i (v must hold v* and lambda the start point). A static half (-1) has no
+// columns: its J and M⁻¹Jᵀ are 0 and it points at the zero slot.
+static void precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* lambda, bool columns)
 {
     cs_packed_row* packed = w->packed;
     const int32_t zero_slot = 3 * p->body_count;
+    const cs_v2 zero = {0.0, 0.0};
+    double* v = w->v;
+    v[zero_slot] = v[zero_slot + 1] = v[zero_slot + 2] = 0.0;
+    uint32_t previous_kind = CS_PACK_SKIP;
+    int32_t previous_a = -1, previous_b = -1;
     for (int i = 0; i < p->row_count; ++i)
     {
         const double* j = p->jac + 6 * i;
-        double* m = w->mjt + 6 * i;
         int a = p->body_a[i];
         int b = p->body_b[i];
+        cs_v2 ja = zero, jb = zero, ma = zero, mb = zero;
+        double jaw = 0.0, jbw = 0.0, maw = 0.0, mbw = 0.0;
         if (a >= 0)
         {
-            m[0] = p->inv_mass[a] * j[0];
-            m[1] = p->inv_mass[a] * j[1];
-            m[2] = p->inv_inertia[a] * j[2];
-        }
-        else
-        {
-            m[0] = m[1] = m[2] = 0.0;
+            double im = p->inv_mass[a];
+            ja = cs_v2_load(j);
+            jaw = j[2];
+            ma = ja * cs_v2_set(im, im);
+            maw = p->inv_inertia[a] * jaw;
         }
         if (b >= 0)
         {
-            m[3] = p->inv_mass[b] * j[3];
-            m[4] = p->inv_mass[b] * j[4];
-            m[5] = p->inv_inertia[b] * j[5];
+            double im = p->inv_mass[b];
+            jb = cs_v2_load(j + 3);
+            jbw = j[5];
+            mb = jb * cs_v2_set(im, im);
+            mbw = p->inv_inertia[b] * jbw;
         }
-        else
+        // A_ii = J_i M⁻¹ J_iᵀ; with both halves on one body, also the cross terms of
+        // (J_a + J_b) M⁻¹ (J_a + J_b)ᵀ.
+        cs_v2 t = ja * ma + jb * mb;
+        double d = (t[0] + t[1]) + (jaw * maw + jbw * mbw);
+        bool shared = a >= 0 && a == b;
+        if (shared)
         {
-            m[3] = m[4] = m[5] = 0.0;
-        }
-        double d = j[0] * m[0] + j[1] * m[1] + j[2] * m[2] + j[3] * m[3] + j[4] * m[4] + j[5] * m[5];
-        if (a >= 0 && a == b)
-        {
-            // Both halves on one body: the cross terms of (J_a + J_b) M⁻¹ (J_a + J_b)ᵀ.
-            d += 2.0 * (j[0] * m[3] + j[1] * m[4] + j[2] * m[5]);
+            cs_v2 c = ja * mb;
+            d += 2.0 * ((c[0] + c[1]) + jaw * mbw);
         }
         double inv_d = d > 0.0 ? 1.0 / d : 0.0;
         w->diag[i] = d;
         w->inv_diag[i] = inv_d;
+        if (columns)
+        {
+            double* m = w->mjt + 6 * i;
+            m[0] = ma[0], m[1] = ma[1], m[2] = maw;
+            m[3] = mb[0], m[4] = mb[1], m[5] = mbw;
+        }
 
         cs_packed_row* r = packed + i;
-        double ja[3] = {0.0, 0.0, 0.0}, jb[3] = {0.0, 0.0, 0.0};
-        for (int k = 0; k < 3; ++k)
-        {
-            ja[k] = a >= 0 ? j[k] * inv_d : 0.0;
-            jb[k] = b >= 0 ? j[3 + k] * inv_d : 0.0;
-        }
-        r->ja = cs_v2_set(ja[0], ja[1]);
-        r->jb = cs_v2_set(jb[0], jb[1]);
-        r->jw = cs_v2_set(jb[2], ja[2]);
-        r->ma = cs_v2_set(m[0], m[1]);
-        r->mb = cs_v2_set(m[3], m[4]);
-        r->mw = cs_v2_set(m[5], m[2]);
+        cs_v2 s = {inv_d, inv_d};
+        r->ja = ja * s;
+        r->jb = jb * s;
+        r->jw = cs_v2_set(jbw, jaw) * s;
+        r->ma = ma;
+        r->mb = mb;
+        r->mw = cs_v2_set(mbw, maw);
         r->bias = p->bias[i] * inv_d;
         r->mu = 0.0;
-        r->a = a >= 0 ? 3 * a : zero_slot;
-        r->b = b >= 0 ? 3 * b : zero_slot;
+        int32_t ia = a >= 0 ? 3 * a : zero_slot;
+        int32_t ib = b >= 0 ? 3 * b : zero_slot;
+        r->a = ia;
+        r->b = ib;
         r->link = -1;
         uint32_t kind = 0;
-        if (p->kind[i] == CS_ROW_FRICTION)
+        switch (p->kind[i])
         {
-            kind |= CS_PACK_FRICTION;
-            r->link = p->link[i];
-            r->mu = p->mu[i];
+            case CS_ROW_FRICTION:
+                kind = CS_PACK_FRICTION;
+                r->link = p->link[i];
+                r->mu = p->mu[i];
+                break;
+            case CS_ROW_BOX:
+                kind = p->lo[i] == 0.0 && p->hi[i] == INFINITY ? CS_PACK_NONNEG : 0u;
+                break;
+            default:
+                kind = CS_PACK_NONNEG;
+                break;
         }
-        else if (p->kind[i] == CS_ROW_NORMAL || (p->lo[i] == 0.0 && p->hi[i] == INFINITY))
-        {
-            kind |= CS_PACK_NONNEG;
-        }
-        if (!(d > 0.0))
-        {
-            kind |= CS_PACK_SKIP;
-        }
-        if (ja[2] == 0.0 && jb[2] == 0.0 && m[2] == 0.0 && m[5] == 0.0)
-        {
-            kind |= CS_PACK_LINEAR;
-        }
-        if (a >= 0 && a == b)
-        {
-            kind |= CS_PACK_SHARED;
-        }
+        kind |= d > 0.0 ? 0u : CS_PACK_SKIP;
+        kind |= jaw == 0.0 && jbw == 0.0 ? CS_PACK_LINEAR : 0u;
+        kind |= shared ? CS_PACK_SHARED : 0u;
         r->kind = kind;
-    }
-    // A normal row followed by its friction row on the same two bodies (every frictional contact) is
-    // updated as a pair with the velocities in registers.
-    for (int i = 0; i + 1 < p->row_count; ++i)
-    {
-        const cs_packed_row* f = packed + i + 1;
-        if (packed[i].kind == CS_PACK_NORMAL_ROW && f->kind == CS_PACK_FRICTION_ROW && f->link == i &&
-            f->a == packed[i].a && f->b == packed[i].b)
+        // A normal row followed by its friction row on the same two bodies (every frictional contact)
+        // is updated as a pair, with the velocities in registers.
+        // (Compared on the previous row's values kept in registers: reading back the fields just stored
+        // as two 32-bit stores with one 64-bit load defeats store forwarding.)
+        if (kind == CS_PACK_FRICTION_ROW && r->link == i - 1 && previous_kind == CS_PACK_NORMAL_ROW &&
+            previous_a == ia && previous_b == ib)
         {
-            packed[i].kind |= CS_PACK_PAIR;
+            r[-1].kind = CS_PACK_NORMAL_ROW | CS_PACK_PAIR;
+        }
+        previous_kind = kind;
+        previous_a = ia;
+        previous_b = ib;
+
+        // v = v* + M⁻¹Jᵀλ⁰ (DESIGN.md step 5), row by row in file order.
+        if (lambda[i] != 0.0)
+        {
+            cs_pack_apply(r, lambda[i], v);
         }
     }
-    // The zero slot: static halves read 0 from it and add 0·Δλ to it.
-    w->v[zero_slot] = w->v[zero_slot + 1] = w->v[zero_slot + 2] = 0.0;
 }
 
 static void residuals(const cs_solve_ctx* ctx, double* res_lcp, double* res_nat)
 {
-    *res_lcp = cs_residual_lcp(ctx->p, ctx->work->v, ctx->lambda);
-    *res_nat = cs_residual_nat(ctx->p, ctx->work->v, ctx->lambda);
+    cs_residuals(ctx->p, ctx->work->v, ctx->lambda, res_lcp, res_nat);
 }
 
 cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
@@ -257,7 +267,6 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
     {
         return s;
     }
-    precompute_rows(p, work);
     int m = p->row_count;
     if (m > 0) // lambda may be NULL for an empty problem
     {
@@ -270,16 +279,8 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
             memset(lambda, 0, (size_t)m * sizeof(double));
         }
     }
-    // v = v* + M⁻¹Jᵀλ⁰ (DESIGN.md step 5), using the columns just computed.
     memcpy(work->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
-    const cs_packed_row* packed = cs_packed_rows(work);
-    for (int i = 0; i < m; ++i)
-    {
-        if (lambda[i] != 0.0)
-        {
-            cs_pack_apply(packed + i, lambda[i], work->v);
-        }
-    }
+    precompute_rows(p, work, lambda, (method->info.flags & CS_SOLVER_DENSE) != 0);
 
     cs_solve_ctx ctx = {.p = p, .params = params, .work = work, .lambda = lambda};
     if (method->begin != NULL && (s = method->begin(&ctx, err)) != CS_OK)

@@ -112,6 +112,9 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
 void cs_pgs_split_sweep(const cs_packed_row* rows, int first, int stride, int count, const double* bias,
                         double* lambda, double* v);
 
+// residual.c: cs_residual_lcp and cs_residual_nat in one pass.
+void cs_residuals(const cs_lcp* p, const double* v, const double* lambda, double* res_lcp, double* res_nat);
+
 // solve.c: the packed rows of the current solve.
 static inline const cs_packed_row* cs_packed_rows(const cs_solver_work* w)
 {
