@@ -229,7 +229,9 @@ static void precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
         if (kind == CS_PACK_FRICTION_ROW && r->link == i - 1 && previous_kind == CS_PACK_NORMAL_ROW &&
             previous_a == ia && previous_b == ib)
         {
+            cs_v2 c = r->ja * r[-1].ma + r->jb * r[-1].mb + r->jw * r[-1].mw;
             r[-1].kind = CS_PACK_NORMAL_ROW | CS_PACK_PAIR;
+            r[-1].mu = c[0] + c[1]; // (J_f M⁻¹ J_nᵀ)/A_ff, see CS_PACK_PAIR
         }
         previous_kind = kind;
         previous_a = ia;

@@ -66,7 +66,7 @@ typedef struct cs_packed_row
     cs_v2 ja, jb, jw; // J_i / A_ii: linear part of half a, of half b; angular parts (b, a). Static half: 0
     cs_v2 ma, mb, mw; // M⁻¹J_iᵀ in the same layout
     double bias;      // b_i / A_ii
-    double mu;        // friction: μ; otherwise unused
+    double mu;        // friction: μ; a PAIR's normal row: the coupling (J_f M⁻¹ J_iᵀ)/A_ff of the pair
     int32_t a, b;     // 3·body of each half; a static half points at the zero slot after the last body
     int32_t link;     // friction: the normal row whose λ bounds this one; otherwise -1
     uint32_t kind;    // CS_PACK_* bits
@@ -81,8 +81,10 @@ enum
     CS_PACK_LINEAR = 1u << 2,   // no angular terms (circle normal rows): 2 of each half's 3 columns
     CS_PACK_SHARED = 1u << 3,   // both halves on one body: updates must go through memory in order
     CS_PACK_NONNEG = 1u << 4,   // bounds [0, +∞) (normal rows, and box rows with those bounds)
-    CS_PACK_PAIR = 1u << 5,     // this NORMAL_ROW and the next (a FRICTION_ROW linked to it) share both
-                                // bodies: their velocities stay in registers across the two updates
+    // This NORMAL_ROW and the next, a FRICTION_ROW f linked to it, share both bodies: their velocities
+    // stay in registers across the two updates, and f's step is taken before the normal row moves v, plus
+    // the coupling (J_f M⁻¹ J_iᵀ / A_ff)·Δλ_i (kept in mu), which takes f off the dependency chain.
+    CS_PACK_PAIR = 1u << 5,
 };
 
 // The kinds the sweeps have fast paths for; any other row takes the generic path, which reads box
@@ -427,14 +429,21 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
             }
             case CS_PACK_NORMAL_ROW | CS_PACK_PAIR:
             {
-                // Row i and its friction row i + 1 (linked to i) on the same two bodies.
+                // Row i and its friction row i + 1 (linked to i) on the same two bodies. The friction
+                // row's step after the normal row's update is its step before it plus the coupling
+                // times Δλ_i (exact up to rounding), so it need not wait for the updated velocities.
                 const cs_packed_row* f = r + 1;
                 cs_halves_load(&h, v, r, false);
-                double n = cs_sweep_row(rule, st, r, i, &h, lambda[i], 0.0, INFINITY, true, true);
+                double f_step = cs_halves_step(f, f->bias, &h, false);
+                double old = lambda[i];
+                double n = cs_sweep_row(rule, st, r, i, &h, old, 0.0, INFINITY, true, true);
                 lambda[i] = n;
+                f_step += r->mu * (n - old);
                 double limit = cs_friction_limit(f->mu, n);
-                lambda[i + 1] =
-                    cs_sweep_row(rule, st, f, i + 1, &h, lambda[i + 1], -limit, limit, false, false);
+                double f_old = lambda[i + 1];
+                double f_next = cs_rule_apply(rule, st, i + 1, f_step, f_old, -limit, limit, false);
+                cs_halves_apply(f, &h, f_next - f_old, false);
+                lambda[i + 1] = f_next;
                 cs_halves_store(&h, v, false);
                 i += 1;
                 break;
