@@ -1,0 +1,526 @@
+// circlesim-peers: the benchmark scenes of `circlesim-cli bench` run in Box2D 2.4.1 and Chipmunk 7.0.3, timed
+// the same way and printed in the same CSV, so that scripts/bench-vs-peers.sh can put the engines side by
+// side (docs/PERFORMANCE.md).
+//
+// The scenes are rebuilt here from the same formulas as scenes/*.json and src/cli/cmd_bench.c (pool_world):
+//   pool1   13 × 17 circles, r 0.21 m, 2 kg, odd rows shifted by 0.22 m, spacing 0.44 × 0.45 m, in a 6 m pool
+//   pool2   the same with masses rising by row from 1 kg to 3 kg
+//   stacking, stacking150   30 / 150 circles (r 0.18 m, 1 kg) stacked exactly touching on a floor
+//   pool-N  N circles in the pool1 layout with round(sqrt(N)) columns (the scale suite)
+// Materials: μ 0.1 and e 0.2 for every pair (each engine's mixing rule is inverted to give exactly those),
+// gravity 9.80665, h = 1/60, the same velocity iterations. Where the engines differ from circlesim:
+//   Box2D: float; position iterations (nonlinear Gauss-Seidel, stops early once overlap is within 3 slops)
+//     get circlesim's split-impulse sweep count; sleeping off; continuous collision (TOI) off unless
+//     --box2d-ccd on (circlesim has speculative contacts and no TOI phase; nothing here moves fast enough
+//     to tunnel, and with it on Box2D spends most of a 5 000-circle step in TOI).
+//   Chipmunk: double; no separate position iterations (bias velocities inside the same iterations);
+//     collision slop set to circlesim's 1 mm; sleeping off (its default); BB-tree broad phase as shipped.
+// Walls are static segments reaching far beyond the piles (neither engine has half-planes).
+#include <box2d/box2d.h>
+#include <chipmunk/chipmunk.h>
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+struct Circle
+{
+    double x, y, r, m;
+};
+
+struct Segment
+{
+    double x0, y0, x1, y1;
+};
+
+struct Scene
+{
+    std::string name;
+    std::vector<Circle> circles;
+    std::vector<Segment> walls;
+};
+
+const double kFriction = 0.1;
+const double kRestitution = 0.2;
+const double kWallHeight = 1.0e4; // the pool's side walls: far above any pile
+
+// cmd_bench.c's pool_world: Pool 1's layout with `columns` columns; pool_world(221, 13) is pool1.
+Scene pool(const std::string& name, int count, int columns, bool mass_by_row)
+{
+    Scene s;
+    s.name = name;
+    const double sx = 0.44, sy = 0.45, radius = 0.21;
+    double half = 0.5 * (columns * sx + 0.28);
+    int rows = (count + columns - 1) / columns;
+    for (int i = 0; i < count; ++i)
+    {
+        int r = i / columns, k = i % columns;
+        double t = rows > 1 ? (double)r / (double)(rows - 1) : 0.0;
+        double m = mass_by_row ? 1.0 + 2.0 * t : 2.0; // pool2: "mass_range": [1, 3] by row
+        s.circles.push_back(
+            {-half + 0.25 + k * sx + ((r & 1) != 0 ? 0.5 * sx : 0.0), 0.22 + r * sy, radius, m});
+    }
+    s.walls.push_back({-half, 0.0, half, 0.0});
+    s.walls.push_back({-half, 0.0, -half, kWallHeight});
+    s.walls.push_back({half, 0.0, half, kWallHeight});
+    return s;
+}
+
+// The scene files' "stack" generator: count circles standing on (0, 0), exactly touching.
+Scene stack(const std::string& name, int count)
+{
+    Scene s;
+    s.name = name;
+    const double r = 0.18;
+    for (int k = 0; k < count; ++k)
+    {
+        s.circles.push_back({0.0, r + k * 2.0 * r, r, 1.0});
+    }
+    s.walls.push_back({-1.0e3, 0.0, 1.0e3, 0.0});
+    return s;
+}
+
+struct Result
+{
+    double seconds = 0.0; // sum of the step calls' wall times
+    double contacts = 0.0;
+    double broad_us = NAN, narrow_us = NAN, solver_us = NAN, position_us = NAN;
+    double bytes_per_body = 0.0;
+};
+
+size_t heap_in_use()
+{
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+double now()
+{
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+// Box2D 2.4.1 --------------------------------------------------------------------------------------------
+Result run_box2d(const Scene& scene, int iterations, int position_iterations, bool continuous, int steps)
+{
+    Result res;
+    size_t heap0 = heap_in_use();
+    {
+        b2World world(b2Vec2(0.0f, -9.80665f));
+        world.SetAllowSleeping(false);
+        world.SetContinuousPhysics(continuous);
+        b2BodyDef ground_def;
+        b2Body* ground = world.CreateBody(&ground_def);
+        for (const Segment& w : scene.walls)
+        {
+            b2EdgeShape edge;
+            edge.SetTwoSided(b2Vec2((float)w.x0, (float)w.y0), b2Vec2((float)w.x1, (float)w.y1));
+            b2FixtureDef fd;
+            fd.shape = &edge;
+            fd.friction = (float)kFriction;       // mixed as sqrt(fa fb), like circlesim
+            fd.restitution = (float)kRestitution; // mixed as max(ea, eb), like circlesim
+            ground->CreateFixture(&fd);
+        }
+        for (const Circle& c : scene.circles)
+        {
+            b2BodyDef bd;
+            bd.type = b2_dynamicBody;
+            bd.position.Set((float)c.x, (float)c.y);
+            b2Body* body = world.CreateBody(&bd);
+            b2CircleShape shape;
+            shape.m_radius = (float)c.r;
+            b2FixtureDef fd;
+            fd.shape = &shape;
+            fd.density = (float)(c.m / (M_PI * c.r * c.r));
+            fd.friction = (float)kFriction;
+            fd.restitution = (float)kRestitution;
+            body->CreateFixture(&fd);
+        }
+        double broad = 0.0, narrow = 0.0, solve = 0.0, position = 0.0;
+        for (int s = 0; s < steps; ++s)
+        {
+            double t0 = now();
+            world.Step(1.0f / 60.0f, iterations, position_iterations);
+            res.seconds += now() - t0;
+            const b2Profile& p = world.GetProfile(); // milliseconds
+            broad += p.broadphase;
+            narrow += p.collide;
+            solve += p.solveInit + p.solveVelocity;
+            position += p.solvePosition;
+            int touching = 0;
+            for (b2Contact* c = world.GetContactList(); c != nullptr; c = c->GetNext())
+            {
+                touching += c->IsTouching() ? 1 : 0;
+            }
+            res.contacts += touching;
+        }
+        res.broad_us = 1e3 * broad / steps;
+        res.narrow_us = 1e3 * narrow / steps;
+        res.solver_us = 1e3 * solve / steps;
+        res.position_us = 1e3 * position / steps;
+        size_t heap1 = heap_in_use();
+        res.bytes_per_body = heap1 > heap0 ? (double)(heap1 - heap0) / scene.circles.size() : 0.0;
+    }
+    res.contacts /= steps;
+    return res;
+}
+
+// Chipmunk 7.0.3 -----------------------------------------------------------------------------------------
+struct ChipmunkCount
+{
+    int arbiters = 0;
+    cpBody* body = nullptr;
+};
+
+void count_arbiter(cpBody* body, cpArbiter* arb, void* data)
+{
+    ChipmunkCount* count = static_cast<ChipmunkCount*>(data);
+    cpBody *a, *b;
+    cpArbiterGetBodies(arb, &a, &b);
+    cpBody* other = a == body ? b : a;
+    // Each arbiter once: from its dynamic body when the other is static, else from the lower address.
+    if (cpArbiterGetCount(arb) > 0 && (cpBodyGetType(other) == CP_BODY_TYPE_STATIC || body < other))
+    {
+        count->arbiters += 1;
+    }
+}
+
+void count_body(cpBody* body, void* data)
+{
+    cpBodyEachArbiter(body, count_arbiter, data);
+}
+
+Result run_chipmunk(const Scene& scene, int iterations, int steps)
+{
+    Result res;
+    size_t heap0 = heap_in_use();
+    cpSpace* space = cpSpaceNew();
+    cpSpaceSetGravity(space, cpv(0.0, -9.80665));
+    cpSpaceSetIterations(space, iterations);
+    cpSpaceSetCollisionSlop(space, 0.001);
+    std::vector<cpShape*> shapes;
+    std::vector<cpBody*> bodies;
+    // Chipmunk mixes friction and elasticity as products: sqrt on each side gives the pair μ and e.
+    const double mu = std::sqrt(kFriction), e = std::sqrt(kRestitution);
+    cpBody* ground = cpSpaceGetStaticBody(space);
+    for (const Segment& w : scene.walls)
+    {
+        cpShape* s = cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(w.x0, w.y0), cpv(w.x1, w.y1), 0.0));
+        cpShapeSetFriction(s, mu);
+        cpShapeSetElasticity(s, e);
+        shapes.push_back(s);
+    }
+    for (const Circle& c : scene.circles)
+    {
+        cpBody* body = cpSpaceAddBody(space, cpBodyNew(c.m, cpMomentForCircle(c.m, 0.0, c.r, cpvzero)));
+        cpBodySetPosition(body, cpv(c.x, c.y));
+        cpShape* s = cpSpaceAddShape(space, cpCircleShapeNew(body, c.r, cpvzero));
+        cpShapeSetFriction(s, mu);
+        cpShapeSetElasticity(s, e);
+        bodies.push_back(body);
+        shapes.push_back(s);
+    }
+    for (int s = 0; s < steps; ++s)
+    {
+        double t0 = now();
+        cpSpaceStep(space, 1.0 / 60.0);
+        res.seconds += now() - t0;
+        ChipmunkCount count;
+        cpSpaceEachBody(space, count_body, &count);
+        res.contacts += count.arbiters;
+    }
+    size_t heap1 = heap_in_use();
+    res.bytes_per_body = heap1 > heap0 ? (double)(heap1 - heap0) / scene.circles.size() : 0.0;
+    for (cpShape* s : shapes)
+    {
+        cpSpaceRemoveShape(space, s);
+        cpShapeFree(s);
+    }
+    for (cpBody* b : bodies)
+    {
+        cpSpaceRemoveBody(space, b);
+        cpBodyFree(b);
+    }
+    cpSpaceFree(space);
+    res.contacts /= steps;
+    return res;
+}
+
+// Driver ---------------------------------------------------------------------------------------------------
+std::vector<std::string> split(const std::string& text)
+{
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= text.size())
+    {
+        size_t comma = text.find(',', start);
+        if (comma == std::string::npos)
+        {
+            comma = text.size();
+        }
+        out.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
+}
+
+bool parse_int(const char* opt, const std::string& text, int min, int* out)
+{
+    char* end = nullptr;
+    long v = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || v < min || v > 100000000)
+    {
+        std::fprintf(stderr, "circlesim-peers: %s: expected an integer >= %d, got '%s'\n", opt, min,
+                     text.c_str());
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+void help(FILE* out)
+{
+    std::fprintf(
+        out, "usage: circlesim-peers [options]   (the scenes of circlesim-cli bench in Box2D and Chipmunk)\n"
+             "  --suite paper|scale     as circlesim-cli bench (default paper)\n"
+             "  --scenes LIST           pool1,pool2,stacking,stacking150 or pool-N (any N)\n"
+             "  --sizes LIST            circle counts of the scale suite's pools\n"
+             "  --engines LIST          box2d,chipmunk (default both)\n"
+             "  --iterations LIST       velocity iterations (default: the suite's, 10 and 200 / 10)\n"
+             "  --position-iterations P Box2D position iterations (default 20, circlesim's split sweeps)\n"
+             "  --steps N               steps per run (default 1000 / 300)\n"
+             "  --repeat R              timed repeats, the median is reported (default 3)\n"
+             "  --warmup N              warm-up steps before the repeats (default 60)\n"
+             "  --csv FILE              CSV to FILE ('-': to stdout, instead of the table)\n");
+}
+
+Scene make_scene(const std::string& name, bool* ok)
+{
+    *ok = true;
+    if (name == "pool1")
+        return pool(name, 221, 13, false);
+    if (name == "pool2")
+        return pool(name, 221, 13, true);
+    if (name == "stacking")
+        return stack(name, 30);
+    if (name == "stacking150")
+        return stack(name, 150);
+    if (name.rfind("pool-", 0) == 0)
+    {
+        int n = 0;
+        if (parse_int("--scenes", name.substr(5), 1, &n))
+        {
+            return pool(name, n, std::max(1, (int)std::lround(std::sqrt((double)n))), false);
+        }
+    }
+    std::fprintf(stderr, "circlesim-peers: unknown scene '%s'\n", name.c_str());
+    *ok = false;
+    return Scene();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::string suite = "paper", csv_path;
+    std::vector<std::string> scene_names, engines = {"box2d", "chipmunk"};
+    std::vector<int> iterations, sizes = {1000, 5000, 20000, 50000, 100000};
+    int steps = -1, repeat = 3, warmup = 60, position_iterations = 20;
+    bool box2d_ccd = false;
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string a = argv[i];
+        if (a == "--help" || a == "-h")
+        {
+            help(stdout);
+            return 0;
+        }
+        if (i + 1 >= argc)
+        {
+            std::fprintf(stderr, "circlesim-peers: unknown option or missing value '%s' (see --help)\n",
+                         a.c_str());
+            return 2;
+        }
+        std::string v = argv[++i];
+        bool ok = true;
+        if (a == "--suite")
+        {
+            suite = v;
+            ok = suite == "paper" || suite == "scale";
+        }
+        else if (a == "--scenes")
+            scene_names = split(v);
+        else if (a == "--engines")
+            engines = split(v);
+        else if (a == "--sizes" || a == "--iterations")
+        {
+            std::vector<int>& list = a == "--sizes" ? sizes : iterations;
+            list.clear();
+            for (const std::string& t : split(v))
+            {
+                int n = 0;
+                ok = ok && parse_int(a.c_str(), t, 1, &n);
+                list.push_back(n);
+            }
+        }
+        else if (a == "--steps")
+            ok = parse_int("--steps", v, 1, &steps);
+        else if (a == "--repeat")
+            ok = parse_int("--repeat", v, 1, &repeat);
+        else if (a == "--warmup")
+            ok = parse_int("--warmup", v, 0, &warmup);
+        else if (a == "--position-iterations")
+            ok = parse_int("--position-iterations", v, 1, &position_iterations);
+        else if (a == "--csv")
+            csv_path = v;
+        else if (a == "--box2d-ccd")
+        {
+            ok = v == "on" || v == "off";
+            box2d_ccd = v == "on";
+        }
+        else
+        {
+            std::fprintf(stderr, "circlesim-peers: unknown option '%s' (see --help)\n", a.c_str());
+            return 2;
+        }
+        if (!ok)
+        {
+            std::fprintf(stderr, "circlesim-peers: bad value '%s' for %s\n", v.c_str(), a.c_str());
+            return 2;
+        }
+    }
+    for (const std::string& e : engines)
+    {
+        if (e != "box2d" && e != "chipmunk")
+        {
+            std::fprintf(stderr, "circlesim-peers: --engines: unknown engine '%s' (box2d, chipmunk)\n",
+                         e.c_str());
+            return 2;
+        }
+    }
+    bool scale = suite == "scale";
+    if (iterations.empty())
+    {
+        iterations = scale ? std::vector<int>{10} : std::vector<int>{10, 200};
+    }
+    if (steps < 0)
+    {
+        steps = scale ? 300 : 1000;
+    }
+    if (scene_names.empty())
+    {
+        if (scale)
+            for (int n : sizes)
+                scene_names.push_back("pool-" + std::to_string(n));
+        else
+            scene_names = {"pool1", "pool2", "stacking", "stacking150"};
+    }
+
+    // Debian's Chipmunk greets on stdout at its first space ("Initializing cpSpace ... Debug Enabled"):
+    // send that to stderr so stdout carries only the table or the CSV.
+    std::fflush(stdout);
+    int saved_stdout = dup(1);
+    dup2(2, 1);
+    cpSpaceFree(cpSpaceNew());
+    std::fflush(stdout);
+    dup2(saved_stdout, 1);
+    close(saved_stdout);
+
+    FILE* csv = nullptr;
+    bool quiet = false;
+    if (!csv_path.empty())
+    {
+        quiet = csv_path == "-";
+        csv = quiet ? stdout : std::fopen(csv_path.c_str(), "w");
+        if (csv == nullptr)
+        {
+            std::fprintf(stderr, "%s: cannot open for writing\n", csv_path.c_str());
+            return 1;
+        }
+        std::fprintf(csv,
+                     "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
+                     "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body\n");
+    }
+    if (!quiet)
+    {
+        std::printf("%-14s %-16s %5s %6s %7s %8s %9s %10s %8s %8s %9s %9s %7s %8s\n", "scene", "engine",
+                    "iter", "steps", "bodies", "contacts", "seconds", "us/step", "broad", "narrow", "solver",
+                    "position", "B/body", "ns/st/b");
+    }
+    for (const std::string& name : scene_names)
+    {
+        bool ok = true;
+        Scene scene = make_scene(name, &ok);
+        if (!ok)
+        {
+            return 2;
+        }
+        for (int it : iterations)
+        {
+            for (const std::string& engine : engines)
+            {
+                auto run = [&](int n)
+                {
+                    return engine == "box2d" ? run_box2d(scene, it, position_iterations, box2d_ccd, n)
+                                             : run_chipmunk(scene, it, n);
+                };
+                if (warmup > 0)
+                {
+                    run(warmup);
+                }
+                std::vector<Result> runs;
+                for (int r = 0; r < repeat; ++r)
+                {
+                    runs.push_back(run(steps));
+                }
+                double bytes = runs[0].bytes_per_body;
+                std::sort(runs.begin(), runs.end(),
+                          [](const Result& x, const Result& y) { return x.seconds < y.seconds; });
+                Result m = runs[(runs.size() - 1) / 2];
+                int bodies = (int)scene.circles.size();
+                double us = 1e6 * m.seconds / steps;
+                std::string label = engine == "box2d" ? "box2d-2.4.1" : "chipmunk-7.0.3";
+                if (!quiet)
+                {
+                    auto cell = [](double x)
+                    {
+                        char buffer[32];
+                        std::snprintf(buffer, sizeof buffer, "%.2f", x);
+                        return std::isnan(x) ? std::string("-") : std::string(buffer);
+                    };
+                    std::printf("%-14s %-16s %5d %6d %7d %8.1f %9.3f %10.2f %8s %8s %9s %9s %7.0f %8.1f\n",
+                                name.c_str(), label.c_str(), it, steps, bodies, m.contacts, m.seconds, us,
+                                cell(m.broad_us).c_str(), cell(m.narrow_us).c_str(),
+                                cell(m.solver_us).c_str(), cell(m.position_us).c_str(), bytes,
+                                1e3 * us / bodies);
+                    std::fflush(stdout);
+                }
+                if (csv != nullptr)
+                {
+                    auto field = [](double x) { return std::isnan(x) ? std::string() : std::to_string(x); };
+                    std::fprintf(csv, "%s,%s,,%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%s,%s,%s,%s,%.0f,%.2f\n",
+                                 name.c_str(), label.c_str(), it, steps, bodies, m.contacts, 2.0 * m.contacts,
+                                 m.seconds, us, field(m.broad_us).c_str(), field(m.narrow_us).c_str(),
+                                 field(m.solver_us).c_str(), field(m.position_us).c_str(), bytes,
+                                 1e3 * us / bodies);
+                    std::fflush(csv);
+                }
+            }
+        }
+    }
+    if (csv != nullptr && csv != stdout)
+    {
+        std::fclose(csv);
+    }
+    return 0;
+}
