@@ -96,7 +96,8 @@ static void check_split_matches_pgs(bool frictionless, int at_step)
     assert_int_equal(cs_solve(&vp, cs_solver_find("pgs"), &params, &work, lambda, NULL, &err), CS_OK);
     double* split_lambda = calloc((size_t)count, sizeof(double));
     double* v = calloc(3 * (size_t)vp.body_count + 3, sizeof(double));
-    cs_solve_split(&work, vp.body_count, 0, stride, count, split_bias, SWEEPS, split_lambda, v);
+    cs_split_row* split_rows = calloc((size_t)count, sizeof(cs_split_row));
+    cs_solve_split(&work, vp.body_count, 0, stride, count, split_bias, SWEEPS, split_rows, split_lambda, v);
 
     int moved = 0;
     for (int k = 0; k < count; ++k)
@@ -114,6 +115,7 @@ static void check_split_matches_pgs(bool frictionless, int at_step)
     free(ref_lambda);
     free(lambda);
     free(split_lambda);
+    free(split_rows);
     free(v);
     cs_solver_work_free(&ref_work);
     cs_solver_work_free(&work);

@@ -17,6 +17,7 @@ void cs_broadphase_free(cs_broadphase* bp)
 {
     free(bp->cell_of);
     free(bp->sorted);
+    free(bp->sorted_xyr);
     free(bp->large);
     free(bp->cell_start);
     free(bp->candidates);
@@ -73,7 +74,7 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
     {
         int cap = cs_grow_capacity(bp->body_capacity, count);
         if (!CS_RESIZE(bp->cell_of, cap) || !CS_RESIZE(bp->sorted, cap) || !CS_RESIZE(bp->large, cap) ||
-            !CS_RESIZE(bp->candidates, cap))
+            !CS_RESIZE(bp->candidates, cap) || !CS_RESIZE(bp->sorted_xyr, 3 * cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
         }
@@ -110,12 +111,14 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
             bp->large[bp->large_count++] = i;
             continue;
         }
+        // (Comparisons, not fmin/fmax: those are library calls without -ffinite-math, and every value
+        // here is finite.)
         bp->cell_of[i] = 0;
-        max_r = fmax(max_r, radius[i]);
-        lo_x = fmin(lo_x, px[i]);
-        lo_y = fmin(lo_y, py[i]);
-        hi_x = fmax(hi_x, px[i]);
-        hi_y = fmax(hi_y, py[i]);
+        max_r = radius[i] > max_r ? radius[i] : max_r;
+        lo_x = px[i] < lo_x ? px[i] : lo_x;
+        lo_y = py[i] < lo_y ? py[i] : lo_y;
+        hi_x = px[i] > hi_x ? px[i] : hi_x;
+        hi_y = py[i] > hi_y ? py[i] : hi_y;
     }
 
     int grid_count = 0;
@@ -183,7 +186,11 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
         int c = bp->cell_of[i];
         if (c >= 0)
         {
-            bp->sorted[--bp->cell_start[c + 1]] = i;
+            int k = --bp->cell_start[c + 1];
+            bp->sorted[k] = i;
+            bp->sorted_xyr[3 * k] = px[i];
+            bp->sorted_xyr[3 * k + 1] = py[i];
+            bp->sorted_xyr[3 * k + 2] = radius[i];
         }
     }
     for (int c = 0; c < cells; ++c)
@@ -218,28 +225,26 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
         }
         else
         {
+            // The three cells of a row of the neighbourhood are consecutive in the counting sort, so
+            // each row is one run of sorted[] (and of sorted_xyr). Same predicate as pair_touches.
             int cx = ca % cells_x;
             int cy = ca / cells_x;
-            for (int y = cy - 1; y <= cy + 1; ++y)
+            int x0 = cx > 0 ? cx - 1 : 0;
+            int x1 = cx + 1 < cells_x ? cx + 1 : cells_x - 1;
+            double ax = px[a], ay = py[a], ar = radius[a];
+            for (int y = cy > 0 ? cy - 1 : 0; y <= cy + 1 && y < cells_y; ++y)
             {
-                if (y < 0 || y >= cells_y)
+                int end = bp->cell_start[y * cells_x + x1 + 1];
+                for (int k = bp->cell_start[y * cells_x + x0]; k < end; ++k)
                 {
-                    continue;
-                }
-                for (int x = cx - 1; x <= cx + 1; ++x)
-                {
-                    if (x < 0 || x >= cells_x)
+                    const double* b_xyr = bp->sorted_xyr + 3 * k;
+                    double dx = b_xyr[0] - ax;
+                    double dy = b_xyr[1] - ay;
+                    double reach = ar + b_xyr[2] + margin;
+                    int b = bp->sorted[k];
+                    if (b > a && dx * dx + dy * dy < reach * reach)
                     {
-                        continue;
-                    }
-                    int c = y * cells_x + x;
-                    for (int k = bp->cell_start[c]; k < bp->cell_start[c + 1]; ++k)
-                    {
-                        int b = bp->sorted[k];
-                        if (b > a && pair_touches(px, py, radius, a, b, margin))
-                        {
-                            bp->candidates[n++] = b;
-                        }
+                        bp->candidates[n++] = b;
                     }
                 }
             }

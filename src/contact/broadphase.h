@@ -15,9 +15,10 @@ typedef struct cs_pair
 typedef struct cs_broadphase
 {
     int body_capacity;
-    int* cell_of; // [bodies] cell index of each grid body, -1 for large or non-finite bodies
-    int* sorted;  // [bodies] body ids ordered by cell (counting sort), ascending within a cell
-    int* large;   // [bodies] ids of bodies too large for the grid (tested against everything)
+    int* cell_of;       // [bodies] cell index of each grid body, -1 for large or non-finite bodies
+    int* sorted;        // [bodies] body ids ordered by cell (counting sort), ascending within a cell
+    double* sorted_xyr; // [3 * bodies] x, y, radius of sorted[k]: the pair loop reads neighbours in a row
+    int* large;         // [bodies] ids of bodies too large for the grid (tested against everything)
     int large_count;
     int cell_capacity;
     int* cell_start; // [cells + 1]

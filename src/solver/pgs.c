@@ -4,40 +4,79 @@
 //     λ_i ← clamp(λ_i − (J_i·v + b_i)/A_ii, l_i, u_i),   v ← v + M⁻¹J_iᵀ Δλ_i
 #include "solver/solver_internal.h"
 
+#include <string.h>
+
 void cs_pgs_sweep(cs_solve_ctx* ctx)
 {
     cs_rule_state none = {0};
     cs_sweep(CS_RULE_PGS, &none, ctx->p, cs_packed_rows(ctx->work), ctx->work->v, ctx->lambda);
 }
 
-// The split-impulse sweep (cs_solve_split): rows first + k·stride with biases bias[k] (already divided by
-// A_ii), bounds [0, +∞). Circle normal rows take the NORMAL_ROW path of cs_sweep with the same operations,
-// so the result equals a PGS solve of those rows packed as a problem of their own.
-void cs_pgs_split_sweep(const cs_packed_row* rows, int first, int stride, int count, const double* bias,
-                        double* lambda, double* v)
+// The split-impulse sweep (cs_solve_split): circle normal rows from their compact copies, with the same
+// operations as cs_sweep's NORMAL_ROW path, so the result equals a PGS solve of those rows packed as a
+// problem of their own; any other row from its packed record (rows + first + k·stride).
+static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, int first, int stride,
+                        int count, double* lambda, double* v)
 {
     cs_rule_state none = {0};
     for (int k = 0; k < count; ++k)
     {
-        const cs_packed_row* r = rows + first + (size_t)k * (size_t)stride;
-        uint32_t kind = r->kind & ~(uint32_t)CS_PACK_PAIR; // pairs are a property of the velocity problem
+        const cs_split_row* r = split + k;
         double old = lambda[k];
-        if (kind == CS_PACK_NORMAL_ROW)
+        if (r->a >= 0)
         {
             cs_halves h;
-            cs_halves_load(&h, v, r, true);
-            double next = cs_rule_apply(CS_RULE_PGS, &none, k, cs_halves_step(r, bias[k], &h, true), old, 0.0,
-                                        INFINITY, true);
-            cs_halves_apply(r, &h, next - old, true);
+            cs_halves_load_xy(&h, v, r->a, r->b);
+            cs_v2 sum = cs_halves_sum_xy(r->ja, r->jb, &h);
+            double step = (r->bias + sum[0]) + sum[1];
+            double next = cs_rule_apply(CS_RULE_PGS, &none, k, step, old, 0.0, INFINITY, true);
+            cs_halves_apply_xy(r->ma, r->mb, &h, next - old);
             cs_halves_store(&h, v, true);
             lambda[k] = next;
         }
-        else if (!(kind & CS_PACK_SKIP))
+        else
         {
-            double next =
-                cs_rule_apply(CS_RULE_PGS, &none, k, cs_pack_step(r, bias[k], v), old, 0.0, INFINITY, false);
-            lambda[k] = next;
-            cs_pack_apply(r, next - old, v);
+            const cs_packed_row* p = rows + first + (size_t)k * (size_t)stride;
+            if (!(p->kind & CS_PACK_SKIP))
+            {
+                double next = cs_rule_apply(CS_RULE_PGS, &none, k, cs_pack_step(p, r->bias, v), old, 0.0,
+                                            INFINITY, false);
+                lambda[k] = next;
+                cs_pack_apply(p, next - old, v);
+            }
         }
+    }
+}
+
+void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
+                    const double* b, int iterations, cs_split_row* split, double* lambda, double* v)
+{
+    const cs_packed_row* rows = cs_packed_rows(solved);
+    for (int k = 0; k < count; ++k)
+    {
+        size_t i = (size_t)first + (size_t)k * (size_t)stride;
+        const cs_packed_row* p = rows + i;
+        cs_split_row* r = split + k;
+        // The product the packing does for a row's own bias.
+        r->bias = b[k] * solved->inv_diag[i];
+        if ((p->kind & ~(uint32_t)CS_PACK_PAIR) == CS_PACK_NORMAL_ROW) // pairs belong to the velocity problem
+        {
+            r->ja = p->ja;
+            r->jb = p->jb;
+            r->ma = p->ma;
+            r->mb = p->mb;
+            r->a = p->a;
+            r->b = p->b;
+        }
+        else
+        {
+            r->a = -1;
+        }
+        lambda[k] = 0.0;
+    }
+    memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
+    for (int s = 0; s < iterations; ++s)
+    {
+        split_sweep(split, rows, first, stride, count, lambda, v);
     }
 }

@@ -341,20 +341,3 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
     }
     return CS_OK;
 }
-
-void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count, double* b,
-                    int iterations, double* lambda, double* v)
-{
-    const cs_packed_row* rows = cs_packed_rows(solved);
-    for (int k = 0; k < count; ++k)
-    {
-        // The product the packing does for a row's own bias, so the records need not be rebuilt.
-        b[k] = b[k] * solved->inv_diag[first + (size_t)k * (size_t)stride];
-        lambda[k] = 0.0;
-    }
-    memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
-    for (int s = 0; s < iterations; ++s)
-    {
-        cs_pgs_split_sweep(rows, first, stride, count, b, lambda, v);
-    }
-}

@@ -103,16 +103,26 @@ void cs_amgs_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_amgs_dense_sweep(cs_solve_ctx* ctx);
 
+// A row of the split-impulse problem, copied from the velocity problem's packed normal row (80 of its 128
+// bytes: at 50 000 circles the 20 position sweeps stream these from memory).
+typedef struct cs_split_row
+{
+    cs_v2 ja, jb; // J_i / A_ii
+    cs_v2 ma, mb; // M⁻¹J_iᵀ
+    double bias;  // b_k / A_ii
+    int32_t a, b; // as in cs_packed_row; a = -1: not a circle normal row, swept from its packed record
+} cs_split_row;
+
+_Static_assert(sizeof(cs_split_row) == 80, "a split row is 80 bytes");
+
 // Split impulses (docs/PHYSICS.md, step 7) on the rows the last cs_solve packed into `solved`: PGS over
 // the `count` rows first, first + stride, … (normal rows, bounds [0, +∞)) with the right-hand side
 // b[k] in place of theirs, v* = 0 and λ⁰ = 0, for `iterations` sweeps in that order. The result is
 // bit for bit what cs_solve with pgs gives on those rows as a problem of their own (their J, A_ii and
-// packed records are the same), without building or packing it again. b is overwritten with
-// b[k]/A_ii; lambda (count entries) and v (3·bodies + 3, the last three the zero slot) are outputs.
-void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count, double* b,
-                    int iterations, double* lambda, double* v);
-void cs_pgs_split_sweep(const cs_packed_row* rows, int first, int stride, int count, const double* bias,
-                        double* lambda, double* v);
+// packed records are the same), without building or packing it again. rows (count entries) is
+// workspace; lambda (count entries) and v (3·bodies + 3, the last three the zero slot) are outputs.
+void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
+                    const double* b, int iterations, cs_split_row* rows, double* lambda, double* v);
 
 // residual.c: cs_residual_lcp and cs_residual_nat in one pass.
 void cs_residuals(const cs_lcp* p, const double* v, const double* lambda, double* res_lcp, double* res_nat);
@@ -270,12 +280,17 @@ typedef struct cs_halves
     int32_t ia, ib; // where they live in v (read once: stores to v could alias the record otherwise)
 } cs_halves;
 
+static inline void cs_halves_load_xy(cs_halves* h, const double* v, int32_t ia, int32_t ib)
+{
+    h->ia = ia;
+    h->ib = ib;
+    h->a = cs_v2_load(v + ia);
+    h->b = cs_v2_load(v + ib);
+}
+
 static inline void cs_halves_load(cs_halves* h, const double* v, const cs_packed_row* r, bool linear)
 {
-    h->ia = r->a;
-    h->ib = r->b;
-    h->a = cs_v2_load(v + h->ia);
-    h->b = cs_v2_load(v + h->ib);
+    cs_halves_load_xy(h, v, r->a, r->b);
     if (!linear)
     {
         h->w = cs_v2_set(v[h->ib + 2], v[h->ia + 2]);
@@ -298,11 +313,16 @@ static inline void cs_halves_store(const cs_halves* h, double* v, bool linear)
 //     (bias + ((jbx·vbx + jby·vby) + jbw·ωb)) + ((jax·vax + jay·vay) + jaw·ωa)
 // with the two halves' partial sums side by side in one vector. Half a comes last: in rows sorted by
 // contact key the previous row usually shares body a, so its velocity is the operand that arrives late.
+static inline cs_v2 cs_halves_sum_xy(cs_v2 ja, cs_v2 jb, const cs_halves* h)
+{
+    cs_v2 pb = jb * h->b; // (jbx·vbx, jby·vby)
+    cs_v2 pa = ja * h->a;
+    return cs_v2_set(pb[0], pa[0]) + cs_v2_set(pb[1], pa[1]);
+}
+
 static inline double cs_halves_step(const cs_packed_row* r, double bias, const cs_halves* h, bool linear)
 {
-    cs_v2 pb = r->jb * h->b; // (jbx·vbx, jby·vby)
-    cs_v2 pa = r->ja * h->a;
-    cs_v2 sum = cs_v2_set(pb[0], pa[0]) + cs_v2_set(pb[1], pa[1]);
+    cs_v2 sum = cs_halves_sum_xy(r->ja, r->jb, h);
     if (!linear)
     {
         sum += r->jw * h->w;
@@ -311,13 +331,19 @@ static inline double cs_halves_step(const cs_packed_row* r, double bias, const c
 }
 
 // v += M⁻¹J_iᵀ·delta on the halves.
-static inline void cs_halves_apply(const cs_packed_row* r, cs_halves* h, double delta, bool linear)
+static inline void cs_halves_apply_xy(cs_v2 ma, cs_v2 mb, cs_halves* h, double delta)
 {
     cs_v2 d = {delta, delta};
-    h->a += r->ma * d;
-    h->b += r->mb * d;
+    h->a += ma * d;
+    h->b += mb * d;
+}
+
+static inline void cs_halves_apply(const cs_packed_row* r, cs_halves* h, double delta, bool linear)
+{
+    cs_halves_apply_xy(r->ma, r->mb, h, delta);
     if (!linear)
     {
+        cs_v2 d = {delta, delta};
         h->w += r->mw * d;
     }
 }

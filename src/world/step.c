@@ -195,7 +195,8 @@ static cs_status step(cs_world* w, cs_error* err)
     if (count > w->position_capacity)
     {
         int cap = cs_grow_capacity(w->position_capacity, count);
-        if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap))
+        if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap) ||
+            !CS_RESIZE(w->split_rows, cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
         }
@@ -206,7 +207,7 @@ static cs_status step(cs_world* w, cs_error* err)
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
     cs_contact_position_bias(w->contacts.items, count, &rp, w->position_bias);
-    cs_solve_split(&w->work, n, 0, per, count, w->position_bias, w->def.position_iterations,
+    cs_solve_split(&w->work, n, 0, per, count, w->position_bias, w->def.position_iterations, w->split_rows,
                    w->position_lambda, w->pseudo_v);
     double t4 = cs_seconds();
 

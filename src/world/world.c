@@ -113,6 +113,7 @@ void cs_world_destroy(cs_world* w)
     cs_solver_work_free(&w->work);
     free(w->position_bias);
     free(w->position_lambda);
+    free(w->split_rows);
     free(w->pseudo_v);
     free(w);
 }

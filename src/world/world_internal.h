@@ -49,8 +49,9 @@ struct cs_world
     int lambda_capacity;
     cs_solver_work work;
     // Split impulses, solved on the velocity problem's packed normal rows (cs_solve_split).
-    double* position_bias;   // per contact
-    double* position_lambda; // per contact
+    double* position_bias;    // per contact
+    double* position_lambda;  // per contact
+    cs_split_row* split_rows; // per contact: the normal rows in the split solve's compact form
     int position_capacity;
     double* pseudo_v; // 3 per body + the zero slot: the position problem's velocities
     int pseudo_v_capacity;
