@@ -112,6 +112,7 @@ void cs_amgs_sweep(cs_solve_ctx* ctx)
         .g = ctx->method[K_G],
         .h = ctx->method[K_H],
         .s = 2.0 / ctx->params->gamma, // y = (2/γ)x
+        .half_gamma = 0.5 * ctx->params->gamma,
     };
     const cs_packed_row* rows = cs_packed_rows(w);
     // One call site per variant, so that each is specialised (constant f and κ for Ω = αD).

@@ -392,7 +392,8 @@ typedef struct cs_rule_state
     const double* c;    // Ω = ω̄E: c_i per row; NULL for Ω = αD
     const double* diag; // Ω = ω̄E: A_ii per row
     double f, g, h;
-    double s; // 2/γ
+    double s;          // 2/γ
+    double half_gamma; // γ/2
 } cs_rule_state;
 
 // The new λ_i of row i from its step; nonneg: bounds [0, +∞), lo and hi unused.
@@ -419,10 +420,13 @@ static inline double cs_rule_apply(cs_rule rule, const cs_rule_state* st, int i,
         st->x[i] = x;
         return st->s * cs_clamp(x, lo, hi);
     }
-    // The two-sided form (docs/amgs.md (a)): e = (2/γ)x − λ is the part of y the box cut off.
-    x -= f * step + kappa * (st->s * x - old);
-    st->x[i] = x;
+    // The two-sided form (docs/amgs.md (a)), x ← x − (f·step + κ·e) with e = (2/γ)x − λ the part of y
+    // the box cut off, written for y = (2/γ)x: y ← [y − (2/γ)κ·e] − (2/γ)f·step. The bracket does not
+    // depend on the step, so only one multiply and one subtraction wait for it (the sweep's dependency
+    // chain); x = (γ/2)y is stored for the next sweep.
     double y = st->s * x;
+    y = (y - (st->s * kappa) * (y - old)) - (st->s * f) * step;
+    st->x[i] = st->half_gamma * y;
     return nonneg ? cs_clamp_lower_branch(y, 0.0) : cs_clamp_branch(y, lo, hi);
 }
 
