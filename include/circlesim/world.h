@@ -126,6 +126,11 @@ extern "C"
     void cs_world_set_solver_params(cs_world* world, const cs_solver_params* params);
     const cs_solver_params* cs_world_solver_params(const cs_world* world);
     void cs_world_set_frictionless(cs_world* world, bool frictionless);
+    // Threads per step: 1 (default) or 2. With 2 the split-impulse position solve runs on a second thread
+    // while the velocity solve runs (when it is big enough to repay the hand-over); the results are the
+    // same bits as with 1. Returns false, changing nothing, for any other count.
+    bool cs_world_set_threads(cs_world* world, int threads);
+    int cs_world_threads(const cs_world* world);
 
     // Residual per iteration of the last velocity solve (off by default; allocates when turned on).
     cs_status cs_world_set_record_history(cs_world* world, bool on, cs_error* err);

@@ -46,6 +46,8 @@ static void help(FILE* out)
             "  --steps N             steps per run (default: the suite's)\n"
             "  --repeat R            timed repeats per case (default 3)\n"
             "  --warmup N            warm-up steps before the repeats (default 60)\n"
+            "  --threads N           1 (default) or 2: the position solve on a second thread\n"
+            "                        (cs_world_set_threads; the same results)\n"
             "  --scene-dir DIR       where the paper suite's scenes are (default: scenes/, else the\n"
             "                        scenes/ directory next to the binary's parent)\n"
             "  --csv FILE            write the CSV to FILE ('-': to stdout, instead of the table)\n"
@@ -130,7 +132,7 @@ static cs_world* pool_world(int count, int columns, cs_error* err)
     return w;
 }
 
-static cs_world* make_world(const bench_scene* scene, const cs_variant* variant, int iterations,
+static cs_world* make_world(const bench_scene* scene, const cs_variant* variant, int iterations, int threads,
                             cs_error* err)
 {
     cs_world* w;
@@ -155,16 +157,17 @@ static cs_world* make_world(const bench_scene* scene, const cs_variant* variant,
     params.tolerance = 0.0;
     cs_world_set_solver(w, variant->solver);
     cs_world_set_solver_params(w, &params);
+    cs_world_set_threads(w, threads);
     return w;
 }
 
 // One run of `steps` steps from a fresh world; with measure_heap, the heap the world holds afterwards.
-static bool run_once(const bench_scene* scene, const cs_variant* variant, int iterations, int steps,
-                     bool measure_heap, bench_result* out)
+static bool run_once(const bench_scene* scene, const cs_variant* variant, int iterations, int threads,
+                     int steps, bool measure_heap, bench_result* out)
 {
     cs_error err = {CS_OK, ""};
     size_t heap0 = heap_in_use();
-    cs_world* w = make_world(scene, variant, iterations, &err);
+    cs_world* w = make_world(scene, variant, iterations, threads, &err);
     if (w == NULL)
     {
         fprintf(stderr, "%s\n", err.message);
@@ -216,18 +219,18 @@ static int compare_seconds(const void* a, const void* b)
 
 // Warm-up, then the repeats; *out is the median repeat (by wall time). Returns 0, or 1 on a failed run or
 // repeats that did not end in the same state.
-static int run_case(const bench_scene* scene, const cs_variant* variant, int iterations, int steps,
-                    int repeat, int warmup, bench_result* out)
+static int run_case(const bench_scene* scene, const cs_variant* variant, int iterations, int threads,
+                    int steps, int repeat, int warmup, bench_result* out)
 {
     bench_result runs[MAX_REPEAT];
-    if (warmup > 0 && !run_once(scene, variant, iterations, warmup, false, &runs[0]))
+    if (warmup > 0 && !run_once(scene, variant, iterations, threads, warmup, false, &runs[0]))
     {
         return 1;
     }
     double bytes = 0.0;
     for (int r = 0; r < repeat; ++r)
     {
-        if (!run_once(scene, variant, iterations, steps, r == 0, &runs[r]))
+        if (!run_once(scene, variant, iterations, threads, steps, r == 0, &runs[r]))
         {
             return 1;
         }
@@ -319,7 +322,7 @@ int cs_cmd_bench(int argc, char** argv)
 {
     const char* cmd = "bench";
     const char *suite = "paper", *scene_list = NULL, *sizes_list = NULL, *csv_path = NULL, *scene_dir = NULL;
-    int steps = -1, repeat = 3, warmup = 60;
+    int steps = -1, repeat = 3, warmup = 60, threads = 1;
     bool quiet = false;
     int solvers[CS_MAX_VARIANTS] = {cs_solver_find("pgs"), cs_solver_find("amgs")};
     int solver_count = 0; // 0: the suite's default
@@ -367,6 +370,8 @@ int cs_cmd_bench(int argc, char** argv)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, MAX_REPEAT, &repeat);
         else if (strcmp(a, "--warmup") == 0)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 0, 100000000, &warmup);
+        else if (strcmp(a, "--threads") == 0)
+            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 2, &threads);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--quiet") == 0)
@@ -502,7 +507,8 @@ int cs_cmd_bench(int argc, char** argv)
             for (int k = 0; k < variant_count && status == 0; ++k)
             {
                 bench_result r;
-                status = run_case(scenes + s, variants + k, iterations[it], steps, repeat, warmup, &r);
+                status =
+                    run_case(scenes + s, variants + k, iterations[it], threads, steps, repeat, warmup, &r);
                 if (status != 0)
                 {
                     break;

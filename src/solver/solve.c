@@ -250,8 +250,8 @@ static void residuals(const cs_solve_ctx* ctx, double* res_lcp, double* res_nat)
     cs_residuals(ctx->p, ctx->work->v, ctx->lambda, res_lcp, res_nat);
 }
 
-cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
-                   double* lambda, cs_solver_stats* stats, cs_error* err)
+cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
+                         double* lambda, cs_solve_run* run, cs_error* err)
 {
     const cs_solver_entry* method = cs_solver_entry_at(solver);
     if (method == NULL)
@@ -263,7 +263,8 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
     {
         return cs_fail(err, CS_ERR_USAGE, "iterations must be >= 0, got %d", params->iterations);
     }
-    double t0 = cs_seconds();
+    run->t0 = cs_seconds();
+    run->method = method;
     cs_status s = work_reserve(work, p->body_count, p->row_count, err);
     if (s != CS_OK)
     {
@@ -285,11 +286,19 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
     precompute_rows(p, work, lambda, (method->info.flags & CS_SOLVER_DENSE) != 0);
 
     cs_solve_ctx ctx = {.p = p, .params = params, .work = work, .lambda = lambda};
-    if (method->begin != NULL && (s = method->begin(&ctx, err)) != CS_OK)
+    run->ctx = ctx;
+    if (method->begin != NULL)
     {
-        return s;
+        return method->begin(&run->ctx, err);
     }
+    return CS_OK;
+}
 
+void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
+{
+    cs_solve_ctx* ctx = &run->ctx;
+    const cs_solver_params* params = ctx->params;
+    cs_solver_work* work = ctx->work;
     bool history = work->record_history && work->history_capacity > 0;
     bool tolerance = params->tolerance > 0.0;
     // Residuals recorded only for the history are an observation, not part of the method: their
@@ -299,14 +308,14 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
     if (history)
     {
         double t = cs_seconds();
-        residuals(&ctx, &work->history_lcp[0], &work->history_nat[0]);
+        residuals(ctx, &work->history_lcp[0], &work->history_nat[0]);
         history_count = 1;
         observe_seconds += cs_seconds() - t;
     }
     int done = 0;
     while (done < params->iterations)
     {
-        method->sweep(&ctx);
+        run->method->sweep(ctx);
         done += 1;
         if (!history && !tolerance)
         {
@@ -314,7 +323,7 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
         }
         double t = cs_seconds();
         double r_lcp, r_nat;
-        residuals(&ctx, &r_lcp, &r_nat);
+        residuals(ctx, &r_lcp, &r_nat);
         if (history && done < work->history_capacity)
         {
             work->history_lcp[done] = r_lcp;
@@ -330,14 +339,26 @@ cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, 
             break;
         }
     }
-    double seconds = cs_seconds() - t0 - observe_seconds;
+    double seconds = cs_seconds() - run->t0 - observe_seconds;
 
     if (stats != NULL)
     {
         stats->iterations = done;
         stats->seconds = seconds;
         stats->history_count = history_count;
-        residuals(&ctx, &stats->res_lcp, &stats->res_nat);
+        residuals(ctx, &stats->res_lcp, &stats->res_nat);
     }
+}
+
+cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
+                   double* lambda, cs_solver_stats* stats, cs_error* err)
+{
+    cs_solve_run run;
+    cs_status s = cs_solve_start(p, solver, params, work, lambda, &run, err);
+    if (s != CS_OK)
+    {
+        return s;
+    }
+    cs_solve_finish(&run, stats);
     return CS_OK;
 }

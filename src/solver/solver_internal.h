@@ -103,6 +103,21 @@ void cs_amgs_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_amgs_dense_sweep(cs_solve_ctx* ctx);
 
+// cs_solve in two halves, so that a caller can do other work on the packed rows between them (the
+// world's split-impulse solve on a second thread): cs_solve_start checks the arguments, packs the rows,
+// sets the start point and runs the method's begin; cs_solve_finish runs the sweeps and fills stats
+// (stats->seconds counts from the start). cs_solve is exactly start then finish.
+typedef struct cs_solve_run
+{
+    cs_solve_ctx ctx;
+    const cs_solver_entry* method;
+    double t0;
+} cs_solve_run;
+
+cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
+                         double* lambda, cs_solve_run* run, cs_error* err);
+void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats);
+
 // A row of the split-impulse problem, copied from the velocity problem's packed normal row (80 of its 128
 // bytes: at 50 000 circles the 20 position sweeps stream these from memory).
 typedef struct cs_split_row

@@ -88,6 +88,7 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
         return NULL;
     }
     w->def = d;
+    w->threads = 1;
     return w;
 }
 
@@ -97,6 +98,7 @@ void cs_world_destroy(cs_world* w)
     {
         return;
     }
+    cs_helper_stop(&w->helper);
     double** arrays[] = {&w->px,          &w->py,       &w->angle,       &w->v,    &w->v_pre,
                          &w->fx,          &w->fy,       &w->radius,      &w->mass, &w->inv_mass,
                          &w->inv_inertia, &w->friction, &w->restitution, &w->reach};
@@ -273,6 +275,21 @@ void cs_world_set_solver_params(cs_world* w, const cs_solver_params* params)
 const cs_solver_params* cs_world_solver_params(const cs_world* w)
 {
     return &w->def.solver_params;
+}
+
+bool cs_world_set_threads(cs_world* w, int threads)
+{
+    if (threads != 1 && threads != 2)
+    {
+        return false;
+    }
+    w->threads = threads;
+    return true;
+}
+
+int cs_world_threads(const cs_world* w)
+{
+    return w->threads;
 }
 
 void cs_world_set_frictionless(cs_world* w, bool frictionless)

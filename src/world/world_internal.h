@@ -2,10 +2,38 @@
 #ifndef CS_WORLD_INTERNAL_H
 #define CS_WORLD_INTERNAL_H
 
+#include <threads.h>
+
 #include "circlesim/world.h"
 #include "contact/broadphase.h"
 #include "contact/contact.h"
 #include "solver/solver_internal.h"
+
+// A second thread for the split-impulse position solve (cs_world_set_threads): it depends on the velocity
+// solve's packed rows only, so it runs while the velocity sweeps run and the results are the same bits as
+// on one thread. The thread is started on first use and sleeps between steps.
+typedef struct cs_split_job
+{
+    const cs_solver_work* solved;
+    int bodies, first, stride, count, iterations;
+    const double* bias;
+    cs_split_row* rows;
+    double* lambda;
+    double* v;
+    double seconds; // wall time of the solve, measured on the thread that ran it
+} cs_split_job;
+
+typedef struct cs_helper
+{
+    bool running; // thread, lock and conditions exist
+    thrd_t thread;
+    mtx_t lock;
+    cnd_t wake; // a job was posted, or quit
+    cnd_t done; // the posted job is finished
+    bool posted;
+    bool quit;
+    cs_split_job job;
+} cs_helper;
 
 typedef struct cs_contact_list
 {
@@ -55,9 +83,14 @@ struct cs_world
     int position_capacity;
     double* pseudo_v; // 3 per body + the zero slot: the position problem's velocities
     int pseudo_v_capacity;
+    int threads; // 1, or 2: the position solve runs on `helper` when it is big enough
+    cs_helper helper;
 
     cs_step_stats stats;
     cs_error last_error; // a failed step (out of memory) leaves the world unchanged and says why here
 };
+
+// step.c: stops and joins the helper thread (world destruction).
+void cs_helper_stop(cs_helper* h);
 
 #endif
