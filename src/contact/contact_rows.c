@@ -101,7 +101,8 @@ static double position_bias(const cs_contact* c, const cs_row_params* rp)
 {
     double h = rp->time_step;
     double C = c->gap + rp->linear_slop;
-    return C >= 0.0 ? C / h : fmax(rp->baumgarte * C, -rp->max_correction) / h;
+    double correction = rp->baumgarte * C; // < 0, capped at −max_correction (a comparison: no fmax call)
+    return C >= 0.0 ? C / h : (correction > -rp->max_correction ? correction : -rp->max_correction) / h;
 }
 
 void cs_contact_position_bias(const cs_contact* contacts, int count, const cs_row_params* rp, double* bias)

@@ -10,6 +10,12 @@
 #include "core/array.h"
 #include "world/world_internal.h"
 
+// max of two finite numbers; fmax is a library call without -ffinite-math-only.
+static inline double cs_max(double x, double y)
+{
+    return x > y ? x : y;
+}
+
 static bool push_contact(cs_contact_list* list, const cs_contact* c)
 {
     if (!CS_GROW(list->items, list->capacity, list->count + 1))
@@ -32,7 +38,7 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
                                margin, &c))
         {
             c.friction = sqrt(w->friction[a] * w->friction[b]);
-            c.restitution = fmax(w->restitution[a], w->restitution[b]);
+            c.restitution = cs_max(w->restitution[a], w->restitution[b]);
             if (!push_contact(&w->contacts, &c))
             {
                 return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
@@ -53,7 +59,7 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
             if (cs_collide_wall(wall, k, b, w->px[b], w->py[b], w->radius[b], reach, &c))
             {
                 c.friction = sqrt(wall->friction * w->friction[b]);
-                c.restitution = fmax(wall->restitution, w->restitution[b]);
+                c.restitution = cs_max(wall->restitution, w->restitution[b]);
                 if (!push_contact(&w->contacts, &c))
                 {
                     return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
@@ -366,7 +372,7 @@ static cs_status step(cs_world* w, cs_error* err)
         double g = w->contacts.items[k].gap;
         if (g < 0.0)
         {
-            max_pen = fmax(max_pen, -g);
+            max_pen = cs_max(max_pen, -g);
             sum_pen += -g;
             touching += 1;
         }
