@@ -3,20 +3,24 @@
 # prints both side by side with ratios (peer µs/step ÷ circlesim µs/step: > 1 means circlesim is faster).
 #
 #   scripts/bench-vs-peers.sh [--suite paper|scale] [--steps N] [--repeat R] [--iterations LIST]
-#                             [--sizes LIST] [--scenes LIST] [--out DIR] [--plot FILE.png] [--build DIR]
+#                             [--sizes LIST] [--scenes LIST] [--engines box2d,chipmunk] [--out DIR]
+#                             [--plot FILE.png] [--build DIR] [--no-run]
 #
 # Installs libbox2d-dev and libchipmunk-dev with apt-get when missing (through sudo when not root), builds
 # circlesim in build/ (scripts/build.sh; --build DIR: an existing Release build instead) and the peers in
 # BUILD/peers/, writes OUT/circlesim-SUITE.csv, OUT/peers-SUITE.csv and OUT/compare-SUITE.csv (default OUT:
-# BUILD/bench). --plot draws µs/step/body against N (scale suite) with
-# gnuplot. Timings are single-threaded wall times on whatever else the machine is doing: run it on a quiet
-# machine and read docs/PERFORMANCE.md for how the numbers there were taken.
+# BUILD/bench). --plot draws µs/step/body against N (scale suite) with gnuplot. --no-run compares and plots
+# the CSVs already in OUT (e.g. peers run with other repeats, docs/perf/). The peers are slow at scale:
+# Box2D takes ~3 minutes per 300-step run of 50 000 circles. Timings are single-threaded wall times on
+# whatever else the machine is doing: run it on a quiet machine, and read docs/PERFORMANCE.md for how the
+# numbers there were taken.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 suite=paper
 build=""
 out=""
+run=1
 plot=""
 common=()   # options both programs take
 ours=()     # circlesim-cli bench only
@@ -40,47 +44,54 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --plot) plot="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
+    --engines) peers+=(--engines "$2"); shift 2 ;;
+    --no-run) run=0; shift ;;
     -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-vs-peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 case "$suite" in paper|scale) ;; *) echo "bench-vs-peers: --suite: paper or scale, got '$suite'" >&2; exit 2 ;; esac
 
-need=()
-for p in libbox2d-dev libchipmunk-dev g++; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    need+=("$p")
-  fi
-done
-if [ -n "$plot" ] && ! command -v gnuplot >/dev/null; then
-  need+=(gnuplot-nox)
-fi
-if [ ${#need[@]} -gt 0 ]; then
-  echo "bench-vs-peers: installing ${need[*]}" >&2
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
-
-if [ -z "$build" ]; then
-  build=build
-  bash scripts/build.sh >/dev/null
-fi
-test -x "$build/circlesim-cli" || { echo "bench-vs-peers: no $build/circlesim-cli" >&2; exit 1; }
-out="${out:-$build/bench}"
-cmake -S bench/peers -B "$build/peers" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build/peers" -j"$(nproc)" >/dev/null
-test -x "$build/peers/circlesim-peers" || { echo "bench-vs-peers: circlesim-peers was not built" >&2; exit 1; }
-
-mkdir -p "$out"
+out="${out:-${build:-build}/bench}"
 ours_csv="$out/circlesim-$suite.csv"
 peers_csv="$out/peers-$suite.csv"
 compare_csv="$out/compare-$suite.csv"
-echo "== circlesim ($(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
-"$build/circlesim-cli" bench "${common[@]}" "${ours[@]}" --csv "$ours_csv" --quiet
-echo "== Box2D 2.4.1 and Chipmunk 7.0.3"
-"$build/peers/circlesim-peers" "${common[@]}" "${peers[@]}" --csv "$peers_csv" 2>/dev/null >/dev/null
+if [ "$run" = 1 ]; then
+  need=()
+  for p in libbox2d-dev libchipmunk-dev g++; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      need+=("$p")
+    fi
+  done
+  if [ -n "$plot" ] && ! command -v gnuplot >/dev/null; then
+    need+=(gnuplot-nox)
+  fi
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "bench-vs-peers: installing ${need[*]}" >&2
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  fi
+
+  if [ -z "$build" ]; then
+    build=build
+    bash scripts/build.sh >/dev/null
+  fi
+  test -x "$build/circlesim-cli" || { echo "bench-vs-peers: no $build/circlesim-cli" >&2; exit 1; }
+  cmake -S bench/peers -B "$build/peers" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build/peers" -j"$(nproc)" >/dev/null
+  test -x "$build/peers/circlesim-peers" || { echo "bench-vs-peers: circlesim-peers was not built" >&2; exit 1; }
+
+  mkdir -p "$out"
+  echo "== circlesim ($(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+  "$build/circlesim-cli" bench "${common[@]}" "${ours[@]}" --csv "$ours_csv" --quiet
+  echo "== Box2D 2.4.1 and Chipmunk 7.0.3"
+  "$build/peers/circlesim-peers" "${common[@]}" "${peers[@]}" --csv "$peers_csv" 2>/dev/null >/dev/null
+fi
+for f in "$ours_csv" "$peers_csv"; do
+  test -r "$f" || { echo "bench-vs-peers: no $f" >&2; exit 1; }
+done
 
 # One line per (scene, iterations): µs/step of each circlesim solver and each peer, and the ratios.
 awk -F, -v OFS=, '
