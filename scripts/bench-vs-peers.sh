@@ -125,13 +125,14 @@ echo "(µs/step, median of the repeats; ratios are peer ÷ circlesim; files in $
 if [ -n "$plot" ]; then
   # µs/step/body against N for every engine and solver of the scale suite.
   data="$out/scaling-$suite.dat"
-  awk -F, 'FNR == 1 { next } { label = $2 ($3 != "" ? "-alpha" $3 : ""); print label, $6, $10 / $6 }' \
+  awk -F, 'FNR == 1 { next }
+    { label = (FILENAME ~ /peers-/ ? "" : "circlesim-") $2 ($3 != "" ? "-alpha" $3 : ""); print label, $6, $10 / $6 }' \
     "$ours_csv" "$peers_csv" | sort -k1,1 -k2,2n >"$data"
   labels=$(cut -d' ' -f1 "$data" | uniq)
   cmd="set terminal pngcairo size 900,560 font 'DejaVu Sans,11'; set output '$plot';"
-  cmd="$cmd set logscale x; set logscale y; set grid; set key top left;"
+  cmd="$cmd set logscale x; set logscale y; set grid; set key top left; set xrange [500:200000];"
   cmd="$cmd set xlabel 'circles N'; set ylabel 'µs per step per circle';"
-  cmd="$cmd set title 'Cost per circle and step (10 iterations, h = 1/60, one thread)'; plot"
+  cmd="$cmd set title 'Cost per circle and step (pools of r = 0.21 m circles, 10 iterations, h = 1/60)'; plot"
   sep=""
   for l in $labels; do
     cmd="$cmd$sep '$data' using (strcol(1) eq '$l' ? \$2 : NaN):3 with linespoints lw 2 title '$l'"
