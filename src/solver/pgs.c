@@ -19,6 +19,7 @@ static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, in
                         int count, double* lambda, double* v)
 {
     cs_rule_state none = {0};
+    cs_halves last = {.ia = -1, .ib = -1}; // the previous compact row's halves (cs_halves_carry)
     for (int k = 0; k < count; ++k)
     {
         const cs_split_row* r = split + k;
@@ -27,15 +28,18 @@ static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, in
         {
             cs_halves h;
             cs_halves_load_xy(&h, v, r->a, r->b);
+            cs_halves_carry(&h, &last, false, true);
             cs_v2 sum = cs_halves_sum_xy(r->ja, r->jb, &h);
             double step = (r->bias + sum[0]) + sum[1];
             double next = cs_rule_apply(CS_RULE_PGS, &none, k, step, old, 0.0, INFINITY, true);
             cs_halves_apply_xy(r->ma, r->mb, &h, next - old);
             cs_halves_store(&h, v, true);
             lambda[k] = next;
+            last = h;
         }
         else
         {
+            last.ia = last.ib = -1; // the generic path writes through memory
             const cs_packed_row* p = rows + first + (size_t)k * (size_t)stride;
             if (!(p->kind & CS_PACK_SKIP))
             {

@@ -323,6 +323,47 @@ static inline void cs_halves_store(const cs_halves* h, double* v, bool linear)
     }
 }
 
+// Takes the bodies h shares with `last` (the previous row's halves as it stored them) from there rather
+// than from the loads: the same bits, but a row that shares a body with the one before (the pools' rows
+// share body a, a stack's rows a with b) does not wait for the store-to-load round trip. ω is taken only
+// when last has it (it was not a linear row) and h wants it.
+static inline void cs_halves_carry(cs_halves* h, const cs_halves* last, bool last_w, bool linear)
+{
+    bool w = last_w && !linear;
+    if (h->ia == last->ia)
+    {
+        h->a = last->a;
+        if (w)
+        {
+            h->w[1] = last->w[1];
+        }
+    }
+    else if (h->ia == last->ib)
+    {
+        h->a = last->b;
+        if (w)
+        {
+            h->w[1] = last->w[0];
+        }
+    }
+    if (h->ib == last->ib)
+    {
+        h->b = last->b;
+        if (w)
+        {
+            h->w[0] = last->w[0];
+        }
+    }
+    else if (h->ib == last->ia)
+    {
+        h->b = last->a;
+        if (w)
+        {
+            h->w[0] = last->w[1];
+        }
+    }
+}
+
 // w_i / A_ii = (J_i·v + b_i) / A_ii with bias = b_i / A_ii (r->bias, or another right-hand side on the
 // same rows: the split-impulse problem), summed as
 //     (bias + ((jbx·vbx + jby·vby) + jbw·ωb)) + ((jax·vax + jay·vay) + jaw·ωa)
@@ -459,6 +500,8 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
                             double* v, double* lambda)
 {
     const int m = p->row_count;
+    cs_halves last = {.ia = -1, .ib = -1}; // the previous fast-path row's halves (cs_halves_carry)
+    bool last_w = false;
     for (int i = 0; i < m; ++i)
     {
         const cs_packed_row* r = rows + i;
@@ -468,8 +511,12 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
             case CS_PACK_NORMAL_ROW:
             {
                 cs_halves_load(&h, v, r, true);
+                cs_halves_carry(&h, &last, last_w, true);
                 lambda[i] = cs_sweep_row(rule, st, r, i, &h, lambda[i], 0.0, INFINITY, true, true);
                 cs_halves_store(&h, v, true);
+                // Its ω were not loaded: a later row takes them from memory, where they are current.
+                last = h;
+                last_w = false;
                 break;
             }
             case CS_PACK_NORMAL_ROW | CS_PACK_PAIR:
@@ -479,6 +526,7 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
                 // times Δλ_i (exact up to rounding), so it need not wait for the updated velocities.
                 const cs_packed_row* f = r + 1;
                 cs_halves_load(&h, v, r, false);
+                cs_halves_carry(&h, &last, last_w, false);
                 double f_step = cs_halves_step(f, f->bias, &h, false);
                 double old = lambda[i];
                 double n = cs_sweep_row(rule, st, r, i, &h, old, 0.0, INFINITY, true, true);
@@ -490,6 +538,8 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
                 cs_halves_apply(f, &h, f_next - f_old, false);
                 lambda[i + 1] = f_next;
                 cs_halves_store(&h, v, false);
+                last = h;
+                last_w = true;
                 i += 1;
                 break;
             }
@@ -497,8 +547,11 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
             {
                 double limit = cs_friction_limit(r->mu, lambda[r->link]); // the CURRENT λ[link]
                 cs_halves_load(&h, v, r, false);
+                cs_halves_carry(&h, &last, last_w, false);
                 lambda[i] = cs_sweep_row(rule, st, r, i, &h, lambda[i], -limit, limit, false, false);
                 cs_halves_store(&h, v, false);
+                last = h;
+                last_w = true;
                 break;
             }
             default:
@@ -513,6 +566,7 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
                 double next = cs_rule_apply(rule, st, i, cs_pack_step(r, r->bias, v), old, lo, hi, false);
                 lambda[i] = next;
                 cs_pack_apply(r, next - old, v);
+                last.ia = last.ib = -1; // it wrote through memory: nothing to carry
                 break;
             }
         }
