@@ -2,6 +2,7 @@
 // Written once here so that every method (registry.c) only supplies a sweep.
 #include "circlesim/solver.h"
 
+#include "core/array.h"
 #include "solver/solver_internal.h"
 
 #include <stdlib.h>
@@ -22,23 +23,13 @@ cs_solver_params cs_solver_params_default(void)
     return params;
 }
 
-static int grown_capacity(int old, int needed)
-{
-    int cap = old > 0 ? old : 16;
-    while (cap < needed)
-    {
-        cap = cap > (1 << 29) ? needed : 2 * cap;
-    }
-    return cap;
-}
-
 cs_status cs_grow_doubles(double** array, int* capacity, int needed, cs_error* err)
 {
     if (needed <= *capacity && *array != NULL)
     {
         return CS_OK;
     }
-    int cap = grown_capacity(*capacity, needed);
+    int cap = cs_grow_capacity(*capacity, needed);
     double* q = realloc(*array, (size_t)cap * sizeof(double));
     if (q == NULL)
     {
@@ -65,7 +56,7 @@ static cs_status work_reserve(cs_solver_work* w, int bodies, int rows, cs_error*
 {
     if (bodies > w->body_capacity || w->v == NULL)
     {
-        int cap = grown_capacity(w->body_capacity, bodies);
+        int cap = cs_grow_capacity(w->body_capacity, bodies);
         // One body more: the zero slot static halves of packed rows point at.
         if (!grow_raw(&w->v, 3 * ((size_t)cap + 1)))
         {
@@ -75,7 +66,7 @@ static cs_status work_reserve(cs_solver_work* w, int bodies, int rows, cs_error*
     }
     if (rows > w->row_capacity || w->mjt == NULL)
     {
-        int cap = grown_capacity(w->row_capacity, rows);
+        int cap = cs_grow_capacity(w->row_capacity, rows);
         size_t n = (size_t)cap;
         if (!grow_raw(&w->mjt, 6 * n) || !grow_raw(&w->diag, n) || !grow_raw(&w->inv_diag, n) ||
             !grow_raw(&w->x, n) || !grow_raw(&w->scratch, n))
