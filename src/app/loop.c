@@ -112,6 +112,19 @@ static bool open_window(app* a, const app_config* c, char* err, size_t err_size)
                    a->headless ? "" : " (no display? --headless renders off-screen)");
         return false;
     }
+    // Without a display SDL falls back to a driver that draws nowhere: a window nobody sees would run
+    // forever, so say so (an explicit SDL_VIDEODRIVER is the user's choice and is kept).
+    const char* driver = SDL_GetCurrentVideoDriver();
+    if (!a->headless && getenv("SDL_VIDEODRIVER") == NULL && driver != NULL &&
+        (strcmp(driver, "offscreen") == 0 || strcmp(driver, "dummy") == 0))
+    {
+        app_format(err, err_size,
+                   "no display found (SDL fell back to its '%s' video driver): run it on a desktop, "
+                   "under xvfb-run, or with --headless",
+                   driver);
+        SDL_Quit();
+        return false;
+    }
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);

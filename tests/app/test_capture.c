@@ -211,6 +211,22 @@ static void test_bad_scene_at_startup(void** state)
 }
 
 // N/P/R onto a broken scene keep the last good world running and show the error.
+// No display and no explicit driver: SDL would fall back to a driver that draws nowhere; the viewer must say
+// so and exit instead of running an invisible window forever.
+static void test_no_display_is_a_clear_error(void** state)
+{
+    (void)state;
+    char out[4096];
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "env -u SDL_VIDEODRIVER -u DISPLAY -u WAYLAND_DISPLAY timeout 20 %s %s", VIEWER,
+             cs_test_source_path("scenes/stacking.json"));
+    int code = cs_test_run(cmd, out, sizeof out);
+    if (code != 1 || strstr(out, "no display found") == NULL)
+    {
+        fail_msg("exit %d, output: %s", code, out);
+    }
+}
+
 static void test_bad_scene_keeps_last_good_world(void** state)
 {
     (void)state;
@@ -342,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_record_option_60_frames),
         cmocka_unit_test(test_record_without_ffmpeg_writes_pngs),
         cmocka_unit_test(test_bad_scene_at_startup),
+        cmocka_unit_test(test_no_display_is_a_clear_error),
         cmocka_unit_test(test_bad_scene_keeps_last_good_world),
         cmocka_unit_test(test_script_reproduces_library_run),
         cmocka_unit_test(test_options_match_cli_run),
