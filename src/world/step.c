@@ -34,8 +34,10 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     for (int k = 0; k < bp->pair_count; ++k)
     {
         int a = bp->pairs[k].a, b = bp->pairs[k].b;
+        // The broad phase's predicate: the gap may close by both circles' travel this step.
+        double reach = margin + (w->reach[a] - w->radius[a]) + (w->reach[b] - w->radius[b]);
         if (cs_collide_circles(a, b, w->px[a], w->py[a], w->radius[a], w->px[b], w->py[b], w->radius[b],
-                               margin, &c))
+                               reach, &c))
         {
             c.friction = sqrt(w->friction[a] * w->friction[b]);
             c.restitution = cs_max(w->restitution[a], w->restitution[b]);
