@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file.h"
 #include "scene/scene_internal.h"
 
 #define CS_SCENE_MAX_FILE_BYTES (64L * 1024L * 1024L)
@@ -239,60 +240,12 @@ cs_world* cs_scene_load(const char* path, cs_scene_info* info, cs_error* err)
         cs_fail(err, CS_ERR_USAGE, "no scene path given");
         return NULL;
     }
-    FILE* f = fopen(path, "rb");
-    if (f == NULL)
+    char* text = NULL;
+    size_t used = 0;
+    if (cs_read_file(path, (size_t)CS_SCENE_MAX_FILE_BYTES, &text, &used, err) != CS_OK)
     {
-        cs_fail(err, CS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    size_t capacity = 4096, used = 0;
-    char* text = malloc(capacity);
-    bool failed = text == NULL;
-    while (!failed)
-    {
-        if (used + 1 >= capacity)
-        {
-            if (capacity >= (size_t)CS_SCENE_MAX_FILE_BYTES)
-            {
-                fclose(f);
-                free(text);
-                cs_fail(err, CS_ERR_IO, "%s: cannot read: larger than %ld MiB", path,
-                        CS_SCENE_MAX_FILE_BYTES / (1024L * 1024L));
-                return NULL;
-            }
-            char* grown = realloc(text, capacity * 2);
-            if (grown == NULL)
-            {
-                failed = true;
-                break;
-            }
-            text = grown;
-            capacity *= 2;
-        }
-        size_t n = fread(text + used, 1, capacity - 1 - used, f);
-        used += n;
-        if (n == 0)
-        {
-            break;
-        }
-    }
-    if (failed)
-    {
-        fclose(f);
-        free(text);
-        cs_fail(err, CS_ERR_MEMORY, "%s: out of memory reading the file", path);
-        return NULL;
-    }
-    if (ferror(f))
-    {
-        int e = errno;
-        fclose(f);
-        free(text);
-        cs_fail(err, CS_ERR_IO, "%s: cannot read: %s", path, strerror(e));
-        return NULL;
-    }
-    fclose(f);
-    text[used] = '\0';
     if (strlen(text) != used)
     {
         // cJSON stops at a NUL byte; the rest of the file would be ignored silently.

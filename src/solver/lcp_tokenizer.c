@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file.h"
+
 void cs_lcp_reader_init(cs_lcp_reader* r, const char* path, const char* text, size_t length, cs_error* err)
 {
     memset(r, 0, sizeof *r);
@@ -20,60 +22,11 @@ void cs_lcp_reader_init(cs_lcp_reader* r, const char* path, const char* text, si
     r->err = err != NULL ? err : &r->local;
 }
 
-// Reads a whole file into a NUL-terminated buffer (*length excludes the terminator).
-static cs_status slurp(const char* path, char** text, size_t* length, cs_error* err)
-{
-    FILE* f = fopen(path, "rb");
-    if (f == NULL)
-    {
-        return cs_fail(err, CS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    }
-    size_t capacity = 1 << 16;
-    size_t used = 0;
-    char* buffer = malloc(capacity);
-    while (buffer != NULL)
-    {
-        if (used + 1 >= capacity)
-        {
-            char* q = realloc(buffer, capacity * 2);
-            if (q == NULL)
-            {
-                free(buffer);
-                buffer = NULL;
-                break;
-            }
-            buffer = q;
-            capacity *= 2;
-        }
-        size_t n = fread(buffer + used, 1, capacity - 1 - used, f);
-        used += n;
-        if (n == 0)
-        {
-            break;
-        }
-    }
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (buffer == NULL)
-    {
-        return cs_fail(err, CS_ERR_MEMORY, "%s: out of memory reading the file", path);
-    }
-    if (bad)
-    {
-        free(buffer);
-        return cs_fail(err, CS_ERR_IO, "%s: read error", path);
-    }
-    buffer[used] = '\0';
-    *text = buffer;
-    *length = used;
-    return CS_OK;
-}
-
 cs_status cs_lcp_reader_open(cs_lcp_reader* r, const char* path, cs_error* err)
 {
     char* text = NULL;
     size_t length = 0;
-    cs_status s = slurp(path, &text, &length, err);
+    cs_status s = cs_read_file(path, 0, &text, &length, err);
     if (s != CS_OK)
     {
         return s;
