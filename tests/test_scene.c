@@ -669,6 +669,15 @@ static void test_error_unknown_solver(void** state)
                     "solver.tolerance_on", "must be \"lcp\" or \"nat\"");
 }
 
+static void test_error_unknown_row_order(void** state)
+{
+    (void)state;
+    expect_error_at("{\"bodies\": [" BODY "],\n \"world\": {\"row_order\": \"zigzag\"}}", "\"zigzag\"",
+                    "world.row_order", "unknown row order \"zigzag\" (coloured, key)");
+    expect_error_at("{\"bodies\": [" BODY "],\n \"world\": {\"row_order\": true}}", "true}",
+                    "world.row_order", "a row order");
+}
+
 static void test_error_iterations_below_one(void** state)
 {
     (void)state;
@@ -842,6 +851,7 @@ int main(void)
         cmocka_unit_test(test_error_degenerate_wall),
         cmocka_unit_test(test_error_unknown_material),
         cmocka_unit_test(test_error_unknown_solver),
+        cmocka_unit_test(test_error_unknown_row_order),
         cmocka_unit_test(test_error_iterations_below_one),
         cmocka_unit_test(test_error_time_step_not_positive),
         cmocka_unit_test(test_error_alpha_not_positive),

@@ -11,6 +11,25 @@ extern "C"
 
     typedef struct cs_world cs_world;
 
+    // The order the velocity and position sweeps take the contacts in. Gauss-Seidel is a different
+    // method for each row order (the iterates differ, the solution does not); the order is part of the
+    // frozen problem, whose rows come in it.
+    typedef enum cs_row_order
+    {
+        // Default. Blocks of 64 consecutive contacts (key order) are greedily coloured so that no two
+        // contacts of a colour share a body, and each block is swept colour by colour: consecutive rows are
+        // independent, so the CPU overlaps their updates (docs/PERFORMANCE.md).
+        CS_ROW_ORDER_COLOURED,
+        // Contact-key order (body a-major, then wall contacts), as the narrow phase finds them.
+        CS_ROW_ORDER_KEY,
+        CS_ROW_ORDER_COUNT
+    } cs_row_order;
+
+    // "coloured" / "key"; NULL for a value out of range.
+    const char* cs_row_order_name(cs_row_order order);
+    // The order named `name`, or -1.
+    int cs_row_order_find(const char* name);
+
     typedef struct cs_world_def
     {
         cs_vec2 gravity;              // default (0, -9.80665) m/s²
@@ -22,6 +41,7 @@ extern "C"
         int position_iterations;      // PGS sweeps of the split-impulse position problem; default 20
         double restitution_threshold; // restitution applies above this approach speed; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)
+        cs_row_order row_order;       // default CS_ROW_ORDER_COLOURED
         int solver;                   // registry index; default pgs
         cs_solver_params solver_params;
     } cs_world_def;
@@ -126,6 +146,8 @@ extern "C"
     void cs_world_set_solver_params(cs_world* world, const cs_solver_params* params);
     const cs_solver_params* cs_world_solver_params(const cs_world* world);
     void cs_world_set_frictionless(cs_world* world, bool frictionless);
+    // Takes effect from the next step; false, changing nothing, for a value out of range.
+    bool cs_world_set_row_order(cs_world* world, cs_row_order order);
     // Threads per step: 1 (default) or 2. With 2 the split-impulse position solve runs on a second thread
     // while the velocity solve runs (when it is big enough to repay the hand-over); the results are the
     // same bits as with 1. Returns false, changing nothing, for any other count.

@@ -54,7 +54,8 @@ int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
     if (a->world != NULL)
     {
         const cs_step_stats* s = cs_world_stats(a->world);
-        LINE("bodies %d  contacts %d  rows %d", cs_world_body_count(a->world), s->contacts, s->rows);
+        LINE("bodies %d  contacts %d  rows %d (%s order)", cs_world_body_count(a->world), s->contacts,
+             s->rows, cs_row_order_name(cs_world_get_def(a->world)->row_order));
         LINE("res_lcp %.3e  res_nat %.3e", s->res_lcp, s->res_nat);
         LINE("step %.2f ms  solver %.2f ms", a->step_ms, a->solver_ms);
         LINE("t %.2f s  step %lld  %.0f FPS", s->time, (long long)s->step, a->fps);

@@ -11,6 +11,7 @@ static const app_key_help key_help[] = {
     {"[ / ]", "halve / double iterations per step"},
     {"W", "warm start on/off"},
     {"F", "friction on/off (frictionless rows)"},
+    {"O", "row order: coloured / key (the sweep order)"},
     {"Space", "pause / run"},
     {".", "single step (pauses)"},
     {", / /", "slower / faster: speed ×¼ … ×4"},
@@ -113,6 +114,16 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
                 bool frictionless = !cs_world_get_def(a->world)->frictionless;
                 cs_world_set_frictionless(a->world, frictionless);
                 app_message(a, "friction %s", frictionless ? "off" : "on");
+            }
+            break;
+        case SDLK_o:
+            if (a->world != NULL)
+            {
+                cs_row_order order = cs_world_get_def(a->world)->row_order == CS_ROW_ORDER_KEY
+                                         ? CS_ROW_ORDER_COLOURED
+                                         : CS_ROW_ORDER_KEY;
+                cs_world_set_row_order(a->world, order);
+                app_message(a, "row order %s", cs_row_order_name(order));
             }
             break;
         case SDLK_SPACE:

@@ -1,5 +1,7 @@
 #include "cli/args.h"
 
+#include "circlesim/world.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -71,6 +73,24 @@ bool cs_arg_next_double(const char* cmd, int argc, char** argv, int* i, double m
     const char* opt = argv[*i];
     const char* v = cs_arg_value(cmd, argc, argv, i);
     return v != NULL && cs_arg_double(cmd, opt, v, min_exclusive, out);
+}
+
+bool cs_arg_next_row_order(const char* cmd, int argc, char** argv, int* i, int* out)
+{
+    const char* opt = argv[*i];
+    const char* v = cs_arg_value(cmd, argc, argv, i);
+    if (v == NULL)
+    {
+        return false;
+    }
+    int order = cs_row_order_find(v);
+    if (order < 0)
+    {
+        fprintf(stderr, "circlesim-cli %s: %s: unknown row order '%s' (coloured, key)\n", cmd, opt, v);
+        return false;
+    }
+    *out = order;
+    return true;
 }
 
 bool cs_arg_is_help(const char* arg)

@@ -18,6 +18,11 @@ const char* cs_arg_value(const char* cmd, int argc, char** argv, int* i);
 bool cs_arg_next_int(const char* cmd, int argc, char** argv, int* i, int min, int max, int* out);
 bool cs_arg_next_double(const char* cmd, int argc, char** argv, int* i, double min_exclusive, double* out);
 
+// "--row-order coloured|key" at argv[*i] (cs_row_order, world.h).
+bool cs_arg_next_row_order(const char* cmd, int argc, char** argv, int* i, int* out);
+#define CS_ARG_ROW_ORDER_HELP                                                                                 \
+    "  --row-order ORDER   coloured (default) or key: the order the sweeps take the contacts in\n"
+
 // True for "--help" and "-h".
 bool cs_arg_is_help(const char* arg);
 // The last case of a command's option loop: arg is none of its options, so it must be the one

@@ -48,12 +48,14 @@ static void help(FILE* out)
             "  --warmup N            warm-up steps before the repeats (default 60)\n"
             "  --threads N           1 (default) or 2: the position solve on a second thread\n"
             "                        (cs_world_set_threads; the same results)\n"
+            "  --row-order ORDER     coloured (default) or key: the order the sweeps take the contacts in\n"
             "  --scene-dir DIR       where the paper suite's scenes are (default: scenes/, else the\n"
             "                        scenes/ directory next to the binary's parent)\n"
             "  --csv FILE            write the CSV to FILE ('-': to stdout, instead of the table)\n"
             "  --quiet               no table\n"
             "CSV columns: scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,\n"
-            "us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body\n"
+            "us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,"
+            "row_order\n"
             "(the *_us phase columns are means per step; solver_us is the velocity solve, position_us the\n"
             "split-impulse position solve; bytes_per_body is the heap the world holds after the run).\n");
 }
@@ -132,8 +134,15 @@ static cs_world* pool_world(int count, int columns, cs_error* err)
     return w;
 }
 
-static cs_world* make_world(const bench_scene* scene, const cs_variant* variant, int iterations, int threads,
-                            cs_error* err)
+// World settings every case of a run shares.
+typedef struct bench_setup
+{
+    int threads;
+    cs_row_order row_order;
+} bench_setup;
+
+static cs_world* make_world(const bench_scene* scene, const cs_variant* variant, int iterations,
+                            const bench_setup* setup, cs_error* err)
 {
     cs_world* w;
     if (scene->path != NULL)
@@ -157,17 +166,18 @@ static cs_world* make_world(const bench_scene* scene, const cs_variant* variant,
     params.tolerance = 0.0;
     cs_world_set_solver(w, variant->solver);
     cs_world_set_solver_params(w, &params);
-    cs_world_set_threads(w, threads);
+    cs_world_set_threads(w, setup->threads);
+    cs_world_set_row_order(w, setup->row_order);
     return w;
 }
 
 // One run of `steps` steps from a fresh world; with measure_heap, the heap the world holds afterwards.
-static bool run_once(const bench_scene* scene, const cs_variant* variant, int iterations, int threads,
-                     int steps, bool measure_heap, bench_result* out)
+static bool run_once(const bench_scene* scene, const cs_variant* variant, int iterations,
+                     const bench_setup* setup, int steps, bool measure_heap, bench_result* out)
 {
     cs_error err = {CS_OK, ""};
     size_t heap0 = heap_in_use();
-    cs_world* w = make_world(scene, variant, iterations, threads, &err);
+    cs_world* w = make_world(scene, variant, iterations, setup, &err);
     if (w == NULL)
     {
         fprintf(stderr, "%s\n", err.message);
@@ -219,18 +229,18 @@ static int compare_seconds(const void* a, const void* b)
 
 // Warm-up, then the repeats; *out is the median repeat (by wall time). Returns 0, or 1 on a failed run or
 // repeats that did not end in the same state.
-static int run_case(const bench_scene* scene, const cs_variant* variant, int iterations, int threads,
-                    int steps, int repeat, int warmup, bench_result* out)
+static int run_case(const bench_scene* scene, const cs_variant* variant, int iterations,
+                    const bench_setup* setup, int steps, int repeat, int warmup, bench_result* out)
 {
     bench_result runs[MAX_REPEAT];
-    if (warmup > 0 && !run_once(scene, variant, iterations, threads, warmup, false, &runs[0]))
+    if (warmup > 0 && !run_once(scene, variant, iterations, setup, warmup, false, &runs[0]))
     {
         return 1;
     }
     double bytes = 0.0;
     for (int r = 0; r < repeat; ++r)
     {
-        if (!run_once(scene, variant, iterations, threads, steps, r == 0, &runs[r]))
+        if (!run_once(scene, variant, iterations, setup, steps, r == 0, &runs[r]))
         {
             return 1;
         }
@@ -322,7 +332,9 @@ int cs_cmd_bench(int argc, char** argv)
 {
     const char* cmd = "bench";
     const char *suite = "paper", *scene_list = NULL, *sizes_list = NULL, *csv_path = NULL, *scene_dir = NULL;
-    int steps = -1, repeat = 3, warmup = 60, threads = 1;
+    int steps = -1, repeat = 3, warmup = 60;
+    bench_setup setup = {.threads = 1, .row_order = CS_ROW_ORDER_COLOURED};
+    int row_order = -1;
     bool quiet = false;
     int solvers[CS_MAX_VARIANTS] = {cs_solver_find("pgs"), cs_solver_find("amgs")};
     int solver_count = 0; // 0: the suite's default
@@ -371,7 +383,9 @@ int cs_cmd_bench(int argc, char** argv)
         else if (strcmp(a, "--warmup") == 0)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 0, 100000000, &warmup);
         else if (strcmp(a, "--threads") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 2, &threads);
+            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 2, &setup.threads);
+        else if (strcmp(a, "--row-order") == 0)
+            ok = cs_arg_next_row_order(cmd, argc, argv, &i, &row_order);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--quiet") == 0)
@@ -387,6 +401,10 @@ int cs_cmd_bench(int argc, char** argv)
         }
     }
     bool scale = strcmp(suite, "scale") == 0;
+    if (row_order >= 0)
+    {
+        setup.row_order = (cs_row_order)row_order;
+    }
     if (csv_path != NULL && strcmp(csv_path, "-") == 0)
     {
         quiet = true; // stdout carries the CSV alone
@@ -488,8 +506,10 @@ int cs_cmd_bench(int argc, char** argv)
             fprintf(stderr, "%s: cannot open for writing\n", csv_path);
             return 1;
         }
-        fprintf(csv, "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
-                     "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body\n");
+        fprintf(
+            csv,
+            "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
+            "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,row_order\n");
         fflush(csv);
     }
     if (!quiet)
@@ -508,7 +528,7 @@ int cs_cmd_bench(int argc, char** argv)
             {
                 bench_result r;
                 status =
-                    run_case(scenes + s, variants + k, iterations[it], threads, steps, repeat, warmup, &r);
+                    run_case(scenes + s, variants + k, iterations[it], &setup, steps, repeat, warmup, &r);
                 if (status != 0)
                 {
                     break;
@@ -530,10 +550,10 @@ int cs_cmd_bench(int argc, char** argv)
                 {
                     fprintf(csv, "%s,%s,", scenes[s].label, cs_solver_at(variants[k].solver)->name);
                     cs_variant_print_alpha(csv, variants + k);
-                    fprintf(csv, ",%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.2f\n",
+                    fprintf(csv, ",%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.2f,%s\n",
                             iterations[it], steps, r.bodies, r.mean_contacts, r.mean_rows, r.seconds, us,
                             r.broadphase_us, r.narrowphase_us, r.solver_us, r.position_us, r.bytes_per_body,
-                            ns_body);
+                            ns_body, cs_row_order_name(setup.row_order));
                     fflush(csv);
                 }
             }

@@ -23,7 +23,7 @@ static void help(FILE* out)
         "  --solvers LIST        comma-separated (default pgs,amgs-dense,amgs-omega,amgs)\n"
         "  --alphas LIST         alpha values for the solvers that use alpha (default 0.5)\n"
         "  --gamma G             AMGS gamma (default 2)\n"
-        "  --frictionless        no friction rows (the paper's Table 1 setting)\n"
+        "  --frictionless        no friction rows (the paper's Table 1 setting)\n" CS_ARG_ROW_ORDER_HELP
         "  --max-iterations K    give up after K iterations (default 100000)\n"
         "  --repeat R            time each fixed-iteration re-solve R times, report the median (default 3)\n"
         "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged\n"
@@ -46,6 +46,7 @@ int cs_cmd_converge(int argc, char** argv)
     int at_step = -1, max_iterations = 100000, repeat = 3;
     double tol = -1.0, gamma = 2.0;
     bool frictionless = false;
+    int row_order = -1; // the scene's
     int solvers[CS_MAX_VARIANTS];
     int solver_count = 0;
     double alphas[CS_MAX_VARIANTS] = {0.5};
@@ -85,6 +86,8 @@ int cs_cmd_converge(int argc, char** argv)
             ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
         else if (strcmp(a, "--frictionless") == 0)
             frictionless = true;
+        else if (strcmp(a, "--row-order") == 0)
+            ok = cs_arg_next_row_order(cmd, argc, argv, &i, &row_order);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--history") == 0)
@@ -120,6 +123,10 @@ int cs_cmd_converge(int argc, char** argv)
     if (frictionless)
     {
         cs_world_set_frictionless(w, true);
+    }
+    if (row_order >= 0)
+    {
+        cs_world_set_row_order(w, (cs_row_order)row_order);
     }
     for (int s = 0; s < at_step; ++s)
     {

@@ -24,7 +24,7 @@ static void help(FILE* out)
         "Runs SCENE (a scenes/*.json file) headless and prints a summary.\n"
         "  --steps N           number of steps (default: the scene's \"steps\")\n"
         "%s"
-        "  --frictionless      no friction rows\n"
+        "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
         "                      narrowphase_us,solver_us,position_us,step_us\n"
@@ -71,6 +71,7 @@ int cs_cmd_run(int argc, char** argv)
     long steps = -1;
     bool quiet = false, frictionless = false;
     int solver = -1;
+    int row_order = -1; // the scene's
     cs_solver_params params;
     bool params_touched = false;
     dump_request dumps[MAX_DUMPS];
@@ -110,6 +111,13 @@ int cs_cmd_run(int argc, char** argv)
         else if (strcmp(a, "--frictionless") == 0)
         {
             frictionless = true;
+        }
+        else if (strcmp(a, "--row-order") == 0)
+        {
+            if (!cs_arg_next_row_order(cmd, argc, argv, &i, &row_order))
+            {
+                return 2;
+            }
         }
         else if (strcmp(a, "--quiet") == 0)
         {
@@ -193,6 +201,10 @@ int cs_cmd_run(int argc, char** argv)
     if (frictionless)
     {
         cs_world_set_frictionless(w, true);
+    }
+    if (row_order >= 0)
+    {
+        cs_world_set_row_order(w, (cs_row_order)row_order);
     }
     if (steps < 0)
     {
@@ -292,7 +304,8 @@ int cs_cmd_run(int argc, char** argv)
             printf(", alpha %g", p->alpha);
         if (si->flags & CS_SOLVER_USES_GAMMA)
             printf(", gamma %g", p->gamma);
-        printf("%s\n", cs_world_get_def(w)->frictionless ? ", frictionless" : "");
+        printf("%s, %s row order\n", cs_world_get_def(w)->frictionless ? ", frictionless" : "",
+               cs_row_order_name(cs_world_get_def(w)->row_order));
         printf("steps        %lld (%.3f s simulated)\n", (long long)st->step, st->time);
         printf("bodies       %d\n", st->bodies);
         printf("last step    contacts %d, rows %d, res_lcp %.3e, res_nat %.3e\n", st->contacts, st->rows,

@@ -19,7 +19,7 @@ static void help(FILE* out)
         "  --iterations K     iterations per step (default 200)\n"
         "  --solvers LIST     comma-separated (default pgs,amgs)\n"
         "  --alphas LIST      default 0.1,0.2,0.3,0.4,0.5,0.6\n"
-        "  --frictionless     no friction rows\n"
+        "  --frictionless     no friction rows\n" CS_ARG_ROW_ORDER_HELP
         "  --csv FILE         scene,solver,alpha,seconds,mean_rows,solver_seconds,res_lcp_mean,res_nat_mean\n"
         "'seconds' is the wall time of all steps (the paper's 'entire computation time'); solver_seconds "
         "the\n"
@@ -32,6 +32,7 @@ int cs_cmd_table2(int argc, char** argv)
     const char *scene = NULL, *csv_path = NULL;
     int steps = 1000, iterations = 200;
     bool frictionless = false;
+    int row_order = -1; // the scene's
     int solvers[CS_MAX_VARIANTS] = {cs_solver_find("pgs"), cs_solver_find("amgs")};
     int solver_count = solvers[1] >= 0 ? 2 : 1;
     double alphas[CS_MAX_VARIANTS] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
@@ -55,6 +56,8 @@ int cs_cmd_table2(int argc, char** argv)
             ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
         else if (strcmp(a, "--frictionless") == 0)
             frictionless = true;
+        else if (strcmp(a, "--row-order") == 0)
+            ok = cs_arg_next_row_order(cmd, argc, argv, &i, &row_order);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else
@@ -104,6 +107,10 @@ int cs_cmd_table2(int argc, char** argv)
         if (frictionless)
         {
             cs_world_set_frictionless(w, true);
+        }
+        if (row_order >= 0)
+        {
+            cs_world_set_row_order(w, (cs_row_order)row_order);
         }
         double rows = 0.0, solver_seconds = 0.0, res_lcp = 0.0, res_nat = 0.0;
         double t0 = cs_seconds();

@@ -4,6 +4,7 @@
 #include "contact/contact_rows.h"
 
 #include <math.h>
+#include <stddef.h>
 
 static void set_row(cs_lcp* p, int row, const cs_contact* c, double jx, double jy, double jwa, double jwb)
 {
@@ -27,8 +28,8 @@ static void set_row(cs_lcp* p, int row, const cs_contact* c, double jx, double j
     j[5] = jwb;
 }
 
-cs_status cs_contact_rows_velocity(const cs_contact* contacts, int count, const double* v_pre,
-                                   const cs_row_params* rp, cs_lcp* p, cs_error* err)
+cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count,
+                                   const double* v_pre, const cs_row_params* rp, cs_lcp* p, cs_error* err)
 {
     int per = rp->frictionless ? 1 : 2;
     cs_status st = cs_lcp_reserve(p, p->body_count, count * per, err);
@@ -40,7 +41,7 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, int count, const 
     int row = 0;
     for (int k = 0; k < count; ++k)
     {
-        const cs_contact* c = contacts + k;
+        const cs_contact* c = contacts + (order != NULL ? order[k] : k);
         double nx = c->nx, ny = c->ny;
 
         // Approach speeds along n: before external forces (restitution) and of v* (does it close this step?).
@@ -105,11 +106,12 @@ static double position_bias(const cs_contact* c, const cs_row_params* rp)
     return C >= 0.0 ? C / h : (correction > -rp->max_correction ? correction : -rp->max_correction) / h;
 }
 
-void cs_contact_position_bias(const cs_contact* contacts, int count, const cs_row_params* rp, double* bias)
+void cs_contact_position_bias(const cs_contact* contacts, const int* order, int count,
+                              const cs_row_params* rp, double* bias)
 {
     for (int k = 0; k < count; ++k)
     {
-        bias[k] = position_bias(contacts + k, rp);
+        bias[k] = position_bias(contacts + (order != NULL ? order[k] : k), rp);
     }
 }
 

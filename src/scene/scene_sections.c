@@ -57,6 +57,29 @@ bool cs_scene_read_surface(cs_scene_loader* l, const cs_jval* object, double* fr
            cs_jread_number(&l->c, object, "restitution", false, CS_JR_UNIT, restitution);
 }
 
+// "row_order": "coloured" | "key" (cs_row_order).
+static bool read_row_order(cs_scene_loader* l, const cs_jval* world, cs_row_order* order)
+{
+    cs_jval at;
+    if (!cs_jval_member(world, "row_order", &at))
+    {
+        return true;
+    }
+    if (!cs_jcheck_type(&l->c, &at, cJSON_String, "a row order (\"coloured\" or \"key\")"))
+    {
+        return false;
+    }
+    int index = cs_row_order_find(at.json->valuestring);
+    if (index < 0)
+    {
+        char quoted[64];
+        cs_json_quote(at.json->valuestring, quoted, sizeof quoted);
+        return cs_jfail(&l->c, &at, "unknown row order %s (coloured, key)", quoted);
+    }
+    *order = (cs_row_order)index;
+    return true;
+}
+
 bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* def)
 {
     cs_jval w;
@@ -64,11 +87,20 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
     {
         return true;
     }
-    static const char* const keys[] = {
-        "gravity",        "time_step",           "speculative_margin",    "linear_slop",  "baumgarte",
-        "max_correction", "position_iterations", "restitution_threshold", "frictionless", NULL};
+    static const char* const keys[] = {"gravity",
+                                       "time_step",
+                                       "speculative_margin",
+                                       "linear_slop",
+                                       "baumgarte",
+                                       "max_correction",
+                                       "position_iterations",
+                                       "restitution_threshold",
+                                       "frictionless",
+                                       "row_order",
+                                       NULL};
     const cs_jctx* c = &l->c;
-    return cs_jcheck_object(c, &w, keys) && cs_jread_vec2(c, &w, "gravity", false, &def->gravity) &&
+    return cs_jcheck_object(c, &w, keys) && read_row_order(l, &w, &def->row_order) &&
+           cs_jread_vec2(c, &w, "gravity", false, &def->gravity) &&
            cs_jread_number(c, &w, "time_step", false, CS_JR_POSITIVE, &def->time_step) &&
            cs_jread_number(c, &w, "speculative_margin", false, CS_JR_NONNEG, &def->speculative_margin) &&
            cs_jread_number(c, &w, "linear_slop", false, CS_JR_NONNEG, &def->linear_slop) &&

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "contact/contact_order.h"
 #include "contact/contact_rows.h"
 #include "contact/narrowphase.h"
 #include "core/array.h"
@@ -260,6 +261,16 @@ static cs_status step(cs_world* w, cs_error* err)
         return st;
     }
     warm_start(&w->contacts, &w->previous);
+    const int* order = NULL; // key order
+    if (w->def.row_order == CS_ROW_ORDER_COLOURED)
+    {
+        st = cs_contact_order_build(&w->order, w->contacts.items, w->contacts.count, n, CS_ORDER_BLOCK, err);
+        if (st != CS_OK)
+        {
+            return st;
+        }
+        order = w->order.order;
+    }
     double t2 = cs_seconds();
 
     // 4–5. Rows, bias, warm start λ⁰.
@@ -271,8 +282,8 @@ static cs_status step(cs_world* w, cs_error* err)
                         w->def.frictionless};
     cs_lcp* vp = &w->velocity_problem;
     if ((st = fill_bodies(vp, w, err)) != CS_OK ||
-        (st = cs_contact_rows_velocity(w->contacts.items, w->contacts.count, w->v_pre, &rp, vp, err)) !=
-            CS_OK)
+        (st = cs_contact_rows_velocity(w->contacts.items, order, w->contacts.count, w->v_pre, &rp, vp,
+                                       err)) != CS_OK)
     {
         return st;
     }
@@ -309,7 +320,7 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    cs_contact_position_bias(w->contacts.items, count, &rp, w->position_bias);
+    cs_contact_position_bias(w->contacts.items, order, count, &rp, w->position_bias);
     cs_split_job job = {&w->work,
                         n,
                         0,
@@ -336,8 +347,9 @@ static cs_status step(cs_world* w, cs_error* err)
     memcpy(w->v, w->work.v, (size_t)(3 * n) * sizeof(double));
     for (int k = 0; k < w->contacts.count; ++k)
     {
-        w->contacts.items[k].normal_impulse = w->lambda[per * k];
-        w->contacts.items[k].friction_impulse = per == 2 ? w->lambda[per * k + 1] : 0.0;
+        cs_contact* c = w->contacts.items + (order != NULL ? order[k] : k);
+        c->normal_impulse = w->lambda[per * k];
+        c->friction_impulse = per == 2 ? w->lambda[per * k + 1] : 0.0;
     }
     if (parallel)
     {

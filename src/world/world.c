@@ -20,9 +20,29 @@ cs_world_def cs_world_def_default(void)
     d.position_iterations = 20;
     d.restitution_threshold = 1.0;
     d.frictionless = false;
+    d.row_order = CS_ROW_ORDER_COLOURED;
     d.solver = cs_solver_find("pgs");
     d.solver_params = cs_solver_params_default();
     return d;
+}
+
+static const char* const row_order_names[CS_ROW_ORDER_COUNT] = {"coloured", "key"};
+
+const char* cs_row_order_name(cs_row_order order)
+{
+    return (int)order >= 0 && order < CS_ROW_ORDER_COUNT ? row_order_names[order] : NULL;
+}
+
+int cs_row_order_find(const char* name)
+{
+    for (int i = 0; name != NULL && i < CS_ROW_ORDER_COUNT; ++i)
+    {
+        if (strcmp(name, row_order_names[i]) == 0)
+        {
+            return i;
+        }
+    }
+    return -1;
 }
 
 cs_circle_def cs_circle_def_default(void)
@@ -71,6 +91,11 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
                 cs_solver_names());
         return NULL;
     }
+    if (cs_row_order_name(d.row_order) == NULL)
+    {
+        cs_fail(err, CS_ERR_VALUE, "world: no such row order %d (coloured, key)", (int)d.row_order);
+        return NULL;
+    }
     if (d.position_iterations < 1)
     {
         cs_fail(err, CS_ERR_VALUE, "world: position_iterations must be >= 1");
@@ -109,6 +134,7 @@ void cs_world_destroy(cs_world* w)
     free(w->walls);
     cs_broadphase_free(&w->broadphase);
     free(w->contacts.items);
+    cs_contact_order_free(&w->order);
     free(w->previous.items);
     cs_lcp_free(&w->velocity_problem);
     free(w->lambda);
@@ -290,6 +316,16 @@ bool cs_world_set_threads(cs_world* w, int threads)
 int cs_world_threads(const cs_world* w)
 {
     return w->threads;
+}
+
+bool cs_world_set_row_order(cs_world* w, cs_row_order order)
+{
+    if (cs_row_order_name(order) == NULL)
+    {
+        return false;
+    }
+    w->def.row_order = order;
+    return true;
 }
 
 void cs_world_set_frictionless(cs_world* w, bool frictionless)

@@ -7,6 +7,7 @@
 #include "circlesim/world.h"
 #include "contact/broadphase.h"
 #include "contact/contact.h"
+#include "contact/contact_order.h"
 #include "solver/solver_internal.h"
 
 // A second thread for the split-impulse position solve (cs_world_set_threads): it depends on the velocity
@@ -71,6 +72,7 @@ struct cs_world
     cs_broadphase broadphase;
     cs_contact_list contacts; // this step's, sorted by key
     cs_contact_list previous; // last step's, for the warm start
+    cs_contact_order order;   // the order the solver sweeps this step's contacts in (contact_order.h)
 
     cs_lcp velocity_problem;
     double* lambda;

@@ -206,8 +206,12 @@ static void test_pause_step_and_switches_are_exact(void** state)
     push_key(SDLK_MINUS, KMOD_NONE);
     push_key(SDLK_RIGHTBRACKET, KMOD_NONE);
     push_key(SDLK_w, KMOD_NONE);
+    push_key(SDLK_o, KMOD_NONE);
     app_frame(&a);
     assert_int_equal(cs_world_stats(a.world)->step, 33);
+    assert_int_equal(cs_world_get_def(a.world)->row_order, CS_ROW_ORDER_KEY);
+    assert_true(hud_contains("(key order)"));
+    cs_world_set_row_order(r.world, CS_ROW_ORDER_KEY);
     r.solver = amgs;
     r.params.alpha = round((r.params.alpha - 0.1) * 10.0) / 10.0;
     r.params.iterations *= 2;

@@ -1,0 +1,35 @@
+// The order the solver sweeps contacts in. Gauss-Seidel updates a row from the velocities the rows
+// before it left, so two consecutive rows on a common body form a dependency chain the CPU cannot
+// overlap (~30 cycles a row, docs/PERFORMANCE.md). The narrow phase emits contacts sorted by key
+// (body a-major): nearly every contact shares a body with the one before. Here each block of
+// consecutive contacts is greedily coloured (a colour is a set of contacts with no common body; walls are
+// not bodies) and swept colour by colour, so that neighbouring rows are independent and the CPU
+// overlaps them, while a block still touches only the bodies of its neighbourhood (cache locality).
+// The order is a permutation of the contacts: the sweep is still Gauss-Seidel, in another row order.
+#ifndef CS_CONTACT_ORDER_H
+#define CS_CONTACT_ORDER_H
+
+#include "circlesim/base.h"
+#include "contact/contact.h"
+
+// Contacts per coloured block. Measured (docs/PERFORMANCE.md): 16–256 give the same speed on Pool 1;
+// one block of all contacts loses ~10 % at 50 000 circles, where a colour's rows then span all bodies.
+#define CS_ORDER_BLOCK 64
+
+typedef struct cs_contact_order
+{
+    int* order; // order[k]: the contact swept k-th
+    int order_capacity;
+    uint8_t* colour; // per contact: its colour in its block
+    uint32_t* used; // per body: colours taken in the current block (all zero between calls)
+    int used_capacity;
+} cs_contact_order;
+
+// Fills o->order with a permutation of [0, count) for contacts on body_count bodies; block = contacts per
+// coloured block (<= 0: the whole list is one block). Grows only when count or body_count grow.
+cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts, int count, int body_count,
+                                 int block, cs_error* err);
+
+void cs_contact_order_free(cs_contact_order* o);
+
+#endif
