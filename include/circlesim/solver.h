@@ -25,7 +25,14 @@ extern "C"
         double gamma;      // AMGS: γ (default 2)
         double relaxation; // PSOR: ω (default 1)
         bool amgs_literal; // AMGS: the paper's literal Method 3.2 for box rows (comparison only)
+        // Update runs of four consecutive independent rows (no common body; the coloured row order makes
+        // them) with 4-wide vector instructions where the CPU has them (AVX2). The same operations in the
+        // same order per row: results are bit for bit those of simd = false. Default true.
+        bool simd;
     } cs_solver_params;
+
+    // True when this CPU runs the vector sweeps (x86-64 with AVX2); params.simd is ignored otherwise.
+    bool cs_solver_simd_available(void);
 
     cs_solver_params cs_solver_params_default(void);
 
@@ -61,6 +68,13 @@ extern "C"
         // Internal to src/solver (solve.c): each row packed into one record for the sweeps, row_capacity
         // records. v has one extra body slot, always zero, that static halves point at.
         void* packed;
+        // Internal (simd.h): the sweep schedule (runs of rows, and quads of independent rows in lanes) of
+        // methods with vector sweeps, when params.simd is on and the CPU has them; schedule_count 0 = none.
+        void* quads;
+        void* schedule;
+        int quad_capacity;
+        int schedule_count;
+        int schedule_capacity;
     } cs_solver_work;
 
     void cs_solver_work_free(cs_solver_work* w);
@@ -74,6 +88,7 @@ extern "C"
         CS_SOLVER_USES_GAMMA = 1u << 1,
         CS_SOLVER_USES_RELAXATION = 1u << 2,
         CS_SOLVER_DENSE = 1u << 3, // forms A explicitly (slow; small problems and baselines only)
+        CS_SOLVER_SIMD = 1u << 4,  // has vector sweeps (cs_solver_params.simd)
     };
 
     typedef struct cs_solver_info

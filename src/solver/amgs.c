@@ -9,6 +9,7 @@
 // Method 3.2 (params->amgs_literal, kept for comparison) does not have.
 // The sweep costs O(nnz(J)) like PGS (cs_sweep, solver_internal.h, with the AMGS rule): the per-row
 // step γ/(A_ii + γΩ_ii) is precomputed once per solve (for Ω = αD it is a constant times 1/A_ii).
+#include "solver/simd.h"
 #include "solver/solver_internal.h"
 
 // The coefficients (cs_rule_state, solver_internal.h) live in the context between begin and the sweeps:
@@ -121,16 +122,20 @@ void cs_amgs_sweep(cs_solve_ctx* ctx)
         // The paper's Method 3.2 as printed; for normal rows it is Method 3.1 (identical iterates), for a
         // friction row a negative x inside the box is treated as "below zero", which moves the fixed
         // point (docs/amgs.md; tests/test_solver_amgs.c shows it failing to converge).
-        cs_sweep(CS_RULE_AMGS_LITERAL, &st, ctx->p, rows, w->v, ctx->lambda);
+        cs_sweep(CS_RULE_AMGS_LITERAL, &st, ctx->p, rows, w->v, ctx->lambda, 0, ctx->p->row_count);
+    }
+    else if (w->schedule_count > 0)
+    {
+        cs_sweep_lanes(CS_RULE_AMGS, &st, ctx); // runs of independent pairs in vector lanes (simd.h)
     }
     else if (st.c != NULL)
     {
-        cs_sweep(CS_RULE_AMGS, &st, ctx->p, rows, w->v, ctx->lambda);
+        cs_sweep(CS_RULE_AMGS, &st, ctx->p, rows, w->v, ctx->lambda, 0, ctx->p->row_count);
     }
     else
     {
         cs_rule_state alpha_d = st;
         alpha_d.c = NULL; // visibly constant here, so this call site gets constant f and κ
-        cs_sweep(CS_RULE_AMGS, &alpha_d, ctx->p, rows, w->v, ctx->lambda);
+        cs_sweep(CS_RULE_AMGS, &alpha_d, ctx->p, rows, w->v, ctx->lambda, 0, ctx->p->row_count);
     }
 }

@@ -2,6 +2,9 @@
 // product (Aλ)_i is J_i·v with v = v* + M⁻¹Jᵀλ kept current, so a sweep costs O(nnz(J)) and A is
 // never formed. Rows are swept in file order (cs_sweep, solver_internal.h):
 //     λ_i ← clamp(λ_i − (J_i·v + b_i)/A_ii, l_i, u_i),   v ← v + M⁻¹J_iᵀ Δλ_i
+// With a vector schedule (simd.h) runs of four independent pairs are updated in the lanes of one vector;
+// the order of the updates, and so every bit of the result, is the same.
+#include "solver/simd.h"
 #include "solver/solver_internal.h"
 
 #include <string.h>
@@ -9,18 +12,24 @@
 void cs_pgs_sweep(cs_solve_ctx* ctx)
 {
     cs_rule_state none = {0};
-    cs_sweep(CS_RULE_PGS, &none, ctx->p, cs_packed_rows(ctx->work), ctx->work->v, ctx->lambda);
+    if (ctx->work->schedule_count > 0)
+    {
+        cs_sweep_lanes(CS_RULE_PGS, &none, ctx);
+        return;
+    }
+    cs_sweep(CS_RULE_PGS, &none, ctx->p, cs_packed_rows(ctx->work), ctx->work->v, ctx->lambda, 0,
+             ctx->p->row_count);
 }
 
 // The split-impulse sweep (cs_solve_split): circle normal rows from their compact copies, with the same
 // operations as cs_sweep's NORMAL_ROW path, so the result equals a PGS solve of those rows packed as a
-// problem of their own; any other row from its packed record (rows + first + k·stride).
+// problem of their own; any other row from its packed record (rows + first + k·stride). Rows [begin, end).
 static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, int first, int stride,
-                        int count, double* lambda, double* v)
+                        int begin, int end, double* lambda, double* v)
 {
     cs_rule_state none = {0};
     cs_halves last = {.ia = -1, .ib = -1}; // the previous compact row's halves (cs_halves_carry)
-    for (int k = 0; k < count; ++k)
+    for (int k = begin; k < end; ++k)
     {
         const cs_split_row* r = split + k;
         double old = lambda[k];
@@ -53,9 +62,11 @@ static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, in
 }
 
 void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
-                    const double* b, int iterations, cs_split_row* split, double* lambda, double* v)
+                    const double* b, int iterations, bool simd, cs_split_work* work, double* lambda,
+                    double* v)
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
+    cs_split_row* split = work->rows;
     for (int k = 0; k < count; ++k)
     {
         size_t i = (size_t)first + (size_t)k * (size_t)stride;
@@ -79,8 +90,31 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
         lambda[k] = 0.0;
     }
     memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
+#if CS_SIMD_X86
+    if (simd && cs_simd_cpu())
+    {
+        cs_schedule_split(work, count, 3 * bodies);
+        for (int s = 0; s < iterations; ++s)
+        {
+            for (int k = 0; k < work->item_count; ++k)
+            {
+                const cs_sweep_item* it = work->items + k;
+                if (it->quad >= 0)
+                {
+                    cs_avx2_split_quad(work->quads + it->quad, lambda + it->first, v);
+                }
+                else
+                {
+                    split_sweep(split, rows, first, stride, it->first, it->first + it->count, lambda, v);
+                }
+            }
+        }
+        return;
+    }
+#endif
+    (void)simd;
     for (int s = 0; s < iterations; ++s)
     {
-        split_sweep(split, rows, first, stride, count, lambda, v);
+        split_sweep(split, rows, first, stride, 0, count, lambda, v);
     }
 }

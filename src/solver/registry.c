@@ -9,13 +9,14 @@
 // One line per method; the order is the order of menus and key cycling (append new ones).
 // clang-format off
 static const cs_solver_entry solvers[] = {
-    {{"pgs", "PGS", "projected Gauss-Seidel in velocity form (sequential impulses), paper eq. (4)", 0},
+    {{"pgs", "PGS", "projected Gauss-Seidel in velocity form (sequential impulses), paper eq. (4)",
+      CS_SOLVER_SIMD},
      NULL, cs_pgs_sweep},
     {{"amgs", "AMGS", "accelerated modulus-based Gauss-Seidel, Method 3.1 in velocity form, Omega = alpha D",
-      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA},
+      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
      cs_amgs_begin, cs_amgs_sweep},
     {{"amgs-omega", "AMGS-wE", "AMGS with Omega = w E, w = mean(A_ii)/gamma per problem (Remark 4.5)",
-      CS_SOLVER_USES_GAMMA},
+      CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
      cs_amgs_omega_begin, cs_amgs_sweep},
     {{"amgs-dense", "AMGS-dense", "AMGS Method 2.2 on the explicit dense A (the paper's O(m^2) baseline)",
       CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_DENSE},

@@ -3,6 +3,7 @@
 #include "circlesim/solver.h"
 
 #include "core/array.h"
+#include "solver/simd.h"
 #include "solver/solver_internal.h"
 
 #include <stdlib.h>
@@ -19,8 +20,14 @@ cs_solver_params cs_solver_params_default(void)
         .gamma = 2.0,
         .relaxation = 1.0,
         .amgs_literal = false,
+        .simd = true,
     };
     return params;
+}
+
+bool cs_solver_simd_available(void)
+{
+    return cs_simd_cpu();
 }
 
 cs_status cs_grow_doubles(double** array, int* capacity, int needed, cs_error* err)
@@ -96,6 +103,8 @@ void cs_solver_work_free(cs_solver_work* w)
     free(w->history_lcp);
     free(w->history_nat);
     free(w->packed);
+    free(w->quads);
+    free(w->schedule);
     memset(w, 0, sizeof *w);
 }
 
@@ -275,6 +284,16 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     }
     memcpy(work->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
     precompute_rows(p, work, lambda, (method->info.flags & CS_SOLVER_DENSE) != 0);
+    work->schedule_count = 0;
+    // (Not for AMGS's literal variant, whose rule has no vector form.)
+    if ((method->info.flags & CS_SOLVER_SIMD) && params->simd && !params->amgs_literal && cs_simd_cpu())
+    {
+        s = cs_schedule_pairs(p, work, err);
+        if (s != CS_OK)
+        {
+            return s;
+        }
+    }
 
     cs_solve_ctx ctx = {.p = p, .params = params, .work = work, .lambda = lambda};
     run->ctx = ctx;

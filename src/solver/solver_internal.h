@@ -134,10 +134,30 @@ _Static_assert(sizeof(cs_split_row) == 80, "a split row is 80 bytes");
 // the `count` rows first, first + stride, … (normal rows, bounds [0, +∞)) with the right-hand side
 // b[k] in place of theirs, v* = 0 and λ⁰ = 0, for `iterations` sweeps in that order. The result is
 // bit for bit what cs_solve with pgs gives on those rows as a problem of their own (their J, A_ii and
-// packed records are the same), without building or packing it again. rows (count entries) is
-// workspace; lambda (count entries) and v (3·bodies + 3, the last three the zero slot) are outputs.
+// packed records are the same), without building or packing it again. lambda (count entries) and v
+// (3·bodies + 3, the last three the zero slot) are outputs.
+// Workspace of cs_solve_split, grown by cs_split_work_reserve (nothing allocated in the steady state).
+typedef struct cs_split_work
+{
+    cs_split_row* rows;          // per row
+    struct cs_split_quad* quads; // runs of four independent rows, by lane (simd.h)
+    struct cs_sweep_item* items; // the sweep's schedule
+    int item_count;
+    int capacity; // rows
+} cs_split_work;
+
+cs_status cs_split_work_reserve(cs_split_work* work, int count, cs_error* err);
+void cs_split_work_free(cs_split_work* work);
+
+// schedule.c: the vector-lane schedule of a packed problem's normal/friction pairs (into work->schedule and
+// work->quads), and of the split problem's compact rows (work->rows → work->items and work->quads).
+cs_status cs_schedule_pairs(const cs_lcp* p, cs_solver_work* w, cs_error* err);
+void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot);
+
+// simd: put runs of four consecutive independent rows in vector lanes (cs_solver_params.simd; the same bits).
 void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
-                    const double* b, int iterations, cs_split_row* rows, double* lambda, double* v);
+                    const double* b, int iterations, bool simd, cs_split_work* work, double* lambda,
+                    double* v);
 
 // residual.c: cs_residual_lcp and cs_residual_nat in one pass.
 void cs_residuals(const cs_lcp* p, const double* v, const double* lambda, double* res_lcp, double* res_nat);
@@ -495,14 +515,13 @@ static inline double cs_sweep_row(cs_rule rule, const cs_rule_state* st, const c
     return next;
 }
 
-// One sweep over rows [0, m) of p in file order.
+// One sweep over rows [begin, end) of p in file order (a PAIR's two rows both inside).
 static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp* p, const cs_packed_row* rows,
-                            double* v, double* lambda)
+                            double* v, double* lambda, int begin, int end)
 {
-    const int m = p->row_count;
     cs_halves last = {.ia = -1, .ib = -1}; // the previous fast-path row's halves (cs_halves_carry)
     bool last_w = false;
-    for (int i = 0; i < m; ++i)
+    for (int i = begin; i < end; ++i)
     {
         const cs_packed_row* r = rows + i;
         cs_halves h;

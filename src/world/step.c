@@ -124,7 +124,7 @@ static void run_split_job(cs_split_job* job)
 {
     double t0 = cs_seconds();
     cs_solve_split(job->solved, job->bodies, job->first, job->stride, job->count, job->bias, job->iterations,
-                   job->rows, job->lambda, job->v);
+                   job->simd, job->work, job->lambda, job->v);
     job->seconds = cs_seconds() - t0;
 }
 
@@ -309,12 +309,15 @@ static cs_status step(cs_world* w, cs_error* err)
     if (count > w->position_capacity)
     {
         int cap = cs_grow_capacity(w->position_capacity, count);
-        if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap) ||
-            !CS_RESIZE(w->split_rows, cap))
+        if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
         }
         w->position_capacity = cap;
+    }
+    if ((st = cs_split_work_reserve(&w->split_work, count, err)) != CS_OK)
+    {
+        return st;
     }
     if (!CS_GROW(w->pseudo_v, w->pseudo_v_capacity, 3 * n + 3))
     {
@@ -328,7 +331,8 @@ static cs_status step(cs_world* w, cs_error* err)
                         count,
                         w->def.position_iterations,
                         w->position_bias,
-                        w->split_rows,
+                        params->simd,
+                        &w->split_work,
                         w->position_lambda,
                         w->pseudo_v,
                         0.0};

@@ -141,7 +141,7 @@ void cs_world_destroy(cs_world* w)
     cs_solver_work_free(&w->work);
     free(w->position_bias);
     free(w->position_lambda);
-    free(w->split_rows);
+    cs_split_work_free(&w->split_work);
     free(w->pseudo_v);
     free(w);
 }

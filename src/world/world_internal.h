@@ -18,7 +18,8 @@ typedef struct cs_split_job
     const cs_solver_work* solved;
     int bodies, first, stride, count, iterations;
     const double* bias;
-    cs_split_row* rows;
+    bool simd;
+    cs_split_work* work;
     double* lambda;
     double* v;
     double seconds; // wall time of the solve, measured on the thread that ran it
@@ -81,7 +82,7 @@ struct cs_world
     // Split impulses, solved on the velocity problem's packed normal rows (cs_solve_split).
     double* position_bias;    // per contact
     double* position_lambda;  // per contact
-    cs_split_row* split_rows; // per contact: the normal rows in the split solve's compact form
+    cs_split_work split_work; // the split solve's compact rows and schedule
     int position_capacity;
     double* pseudo_v; // 3 per body + the zero slot: the position problem's velocities
     int pseudo_v_capacity;

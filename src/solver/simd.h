@@ -1,0 +1,75 @@
+// Four independent rows at once. A sweep is Gauss-Seidel in row order; when four consecutive rows (or
+// normal/friction pairs) touch four different bodies, updating them one after the other or side by side
+// in the lanes of one vector gives the same numbers, so the sweep may do the latter. The coloured row order
+// (cs_row_order) makes such runs common. This file has the lane layouts, the schedule that says which rows
+// go in lanes, and the kernels (simd_avx2.c: x86-64 AVX2, compiled for that target and picked at run time;
+// every other CPU takes the scalar sweeps, which give the same bits).
+#ifndef CS_SOLVER_SIMD_H
+#define CS_SOLVER_SIMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "solver/solver_internal.h"
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define CS_SIMD_X86 1
+#else
+#define CS_SIMD_X86 0
+#endif
+
+enum
+{
+    CS_LANES = 4
+};
+
+// A run of a sweep: rows [first, first + count) one by one (quad < 0), or the CS_LANES rows (position
+// problem) or CS_LANES normal/friction pairs (velocity problem, 2·CS_LANES rows) from `first` in the lanes
+// of record `quad`.
+typedef struct cs_sweep_item
+{
+    int32_t first;
+    int32_t count;
+    int32_t quad;
+} cs_sweep_item;
+
+// Four split-impulse rows (circle normal rows, cs_split_row) by lane.
+typedef struct cs_split_quad
+{
+    double jax[CS_LANES], jay[CS_LANES], jbx[CS_LANES], jby[CS_LANES]; // J / A_ii
+    double max[CS_LANES], may[CS_LANES], mbx[CS_LANES], mby[CS_LANES]; // M⁻¹Jᵀ
+    double bias[CS_LANES];
+    int32_t a[CS_LANES], b[CS_LANES]; // 3·body; distinct across lanes except the zero slot
+} cs_split_quad;
+
+// Four normal/friction pairs (CS_PACK_NORMAL_ROW | CS_PACK_PAIR and its friction row) by lane, in the
+// lane order of their λ: pairs 0, 2, 1, 3 (so that two loads of the interleaved λ_n, λ_f unpack into
+// vectors of λ_n and λ_f). Fields as in cs_packed_row.
+typedef struct cs_pair_quad
+{
+    double nax[CS_LANES], nay[CS_LANES], nbx[CS_LANES], nby[CS_LANES];
+    double nmax[CS_LANES], nmay[CS_LANES], nmbx[CS_LANES], nmby[CS_LANES];
+    double nbias[CS_LANES], coupling[CS_LANES];
+    double fax[CS_LANES], fay[CS_LANES], fbx[CS_LANES], fby[CS_LANES], fwb[CS_LANES], fwa[CS_LANES];
+    double fmax[CS_LANES], fmay[CS_LANES], fmbx[CS_LANES], fmby[CS_LANES], fmwb[CS_LANES], fmwa[CS_LANES];
+    double fbias[CS_LANES], mu[CS_LANES];
+    int32_t a[CS_LANES], b[CS_LANES];
+} cs_pair_quad;
+
+// True when the AVX2 kernels can run here (checked once).
+bool cs_simd_cpu(void);
+
+// One sweep of ctx's problem with rule (CS_RULE_PGS or CS_RULE_AMGS) along work->schedule: quads in lanes,
+// the rest one row at a time (cs_sweep). Only when work->schedule_count > 0.
+void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx);
+
+#if CS_SIMD_X86
+// One PGS sweep of the four rows of q, λ at lambda[0..3].
+void cs_avx2_split_quad(const cs_split_quad* q, double* lambda, double* v);
+// One update of the four pairs of q (rows first .. first + 7 of lambda, and of st->x, st->c, st->diag for
+// AMGS) with rule CS_RULE_PGS or CS_RULE_AMGS (cs_rule, solver_internal.h; not the literal variant).
+void cs_avx2_pair_quad(cs_rule rule, const cs_rule_state* st, const cs_pair_quad* q, int first,
+                       double* lambda, double* v);
+#endif
+
+#endif

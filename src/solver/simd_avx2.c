@@ -1,0 +1,228 @@
+// AVX2 kernels of simd.h. Each lane does exactly the scalar sweep's operations for its row, in the same
+// order (solver_internal.h: cs_halves_step, cs_rule_apply, cs_halves_apply), with separate multiplies and
+// adds (no FMA: the library is built with -ffp-contract=off and these functions do not enable FMA), so a
+// lane's result has the scalar path's bits. Clamps are max/min in the operand order that reproduces the
+// scalar branches, signed zeros and NaN included:
+//     x < lo ? lo : x            = max(lo, x)      (maxpd returns its second operand unless first > second)
+//     x > hi ? hi : x            = min(hi, x)
+#include "solver/simd.h"
+
+#if CS_SIMD_X86
+
+#include <immintrin.h>
+
+#define CS_AVX2 __attribute__((target("avx2")))
+
+// (x, y) of four bodies at v + idx[l] → a vector of x and one of y.
+static inline CS_AVX2 void gather_xy(const double* v, const int32_t* idx, __m256d* x, __m256d* y)
+{
+    __m256d t0 =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(v + idx[0])), _mm_loadu_pd(v + idx[2]), 1);
+    __m256d t1 =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(v + idx[1])), _mm_loadu_pd(v + idx[3]), 1);
+    *x = _mm256_unpacklo_pd(t0, t1);
+    *y = _mm256_unpackhi_pd(t0, t1);
+}
+
+static inline CS_AVX2 void scatter_xy(double* v, const int32_t* idx, __m256d x, __m256d y)
+{
+    __m256d t0 = _mm256_unpacklo_pd(x, y); // x0 y0 x2 y2
+    __m256d t1 = _mm256_unpackhi_pd(x, y); // x1 y1 x3 y3
+    _mm_storeu_pd(v + idx[0], _mm256_castpd256_pd128(t0));
+    _mm_storeu_pd(v + idx[1], _mm256_castpd256_pd128(t1));
+    _mm_storeu_pd(v + idx[2], _mm256_extractf128_pd(t0, 1));
+    _mm_storeu_pd(v + idx[3], _mm256_extractf128_pd(t1, 1));
+}
+
+// ω of four bodies (v + idx[l] + 2).
+static inline CS_AVX2 __m256d gather_w(const double* v, const int32_t* idx)
+{
+    return _mm256_set_pd(v[idx[3] + 2], v[idx[2] + 2], v[idx[1] + 2], v[idx[0] + 2]);
+}
+
+static inline CS_AVX2 void scatter_w(double* v, const int32_t* idx, __m256d w)
+{
+    __m128d lo = _mm256_castpd256_pd128(w), hi = _mm256_extractf128_pd(w, 1);
+    _mm_storel_pd(v + idx[0] + 2, lo);
+    _mm_storeh_pd(v + idx[1] + 2, lo);
+    _mm_storel_pd(v + idx[2] + 2, hi);
+    _mm_storeh_pd(v + idx[3] + 2, hi);
+}
+
+#define LD(field) _mm256_loadu_pd(field)
+#define ADD       _mm256_add_pd
+#define SUB       _mm256_sub_pd
+#define MUL       _mm256_mul_pd
+
+// (bias + (jbx·vbx + jby·vby)) + (jax·vax + jay·vay): cs_halves_sum_xy then cs_halves_step's sum.
+CS_AVX2 void cs_avx2_split_quad(const cs_split_quad* q, double* lambda, double* v)
+{
+    __m256d vax, vay, vbx, vby;
+    gather_xy(v, q->a, &vax, &vay);
+    gather_xy(v, q->b, &vbx, &vby);
+    __m256d pb = ADD(MUL(LD(q->jbx), vbx), MUL(LD(q->jby), vby));
+    __m256d pa = ADD(MUL(LD(q->jax), vax), MUL(LD(q->jay), vay));
+    __m256d step = ADD(ADD(LD(q->bias), pb), pa);
+    __m256d old = _mm256_loadu_pd(lambda);
+    __m256d next = _mm256_max_pd(_mm256_setzero_pd(), SUB(old, step)); // y < 0 ? 0 : y
+    __m256d d = SUB(next, old);
+    _mm256_storeu_pd(lambda, next);
+    vax = ADD(vax, MUL(LD(q->max), d));
+    vay = ADD(vay, MUL(LD(q->may), d));
+    vbx = ADD(vbx, MUL(LD(q->mbx), d));
+    vby = ADD(vby, MUL(LD(q->mby), d));
+    scatter_xy(v, q->a, vax, vay);
+    scatter_xy(v, q->b, vbx, vby);
+}
+
+// Values of rows first .. first + 7 (four pairs, n and f interleaved) → n and f by lane (0, 2, 1, 3).
+static inline CS_AVX2 void load_pairs(const double* a, __m256d* n, __m256d* f)
+{
+    __m256d l0 = _mm256_loadu_pd(a), l1 = _mm256_loadu_pd(a + 4);
+    *n = _mm256_unpacklo_pd(l0, l1);
+    *f = _mm256_unpackhi_pd(l0, l1);
+}
+
+static inline CS_AVX2 void store_pairs(double* a, __m256d n, __m256d f)
+{
+    _mm256_storeu_pd(a, _mm256_unpacklo_pd(n, f));
+    _mm256_storeu_pd(a + 4, _mm256_unpackhi_pd(n, f));
+}
+
+// cs_rule_apply's AMGS rule by lane, with (2/γ)κ_i and (2/γ)f_i in sk and sf:
+//     y = (2/γ)x,  y ← (y − sk·(y − λ)) − sf·step,  x ← (γ/2)y;  the caller clamps y.
+static inline CS_AVX2 __m256d amgs_y(__m256d* x, __m256d old, __m256d step, __m256d s, __m256d sk, __m256d sf,
+                                     __m256d half_gamma)
+{
+    __m256d y = MUL(s, *x);
+    y = SUB(SUB(y, MUL(sk, SUB(y, old))), MUL(sf, step));
+    *x = MUL(half_gamma, y);
+    return y;
+}
+
+// The CS_PACK_NORMAL_ROW | CS_PACK_PAIR path of cs_sweep, four pairs at once, for the PGS rule and the
+// two-sided AMGS rule (Ω = αD with constant coefficients, or Ω = ω̄E with c_i per row).
+static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule, bool per_row,
+                                                                    const cs_rule_state* st,
+                                                                    const cs_pair_quad* q, int first,
+                                                                    double* lambda, double* v)
+{
+    __m256d vax, vay, vbx, vby;
+    gather_xy(v, q->a, &vax, &vay);
+    gather_xy(v, q->b, &vbx, &vby);
+    __m256d wa = gather_w(v, q->a), wb = gather_w(v, q->b);
+    __m256d n_old, f_old;
+    load_pairs(lambda + first, &n_old, &f_old);
+
+    // The friction row's step before the normal row moves v (cs_halves_step, not linear).
+    __m256d f_sb = ADD(ADD(MUL(LD(q->fbx), vbx), MUL(LD(q->fby), vby)), MUL(LD(q->fwb), wb));
+    __m256d f_sa = ADD(ADD(MUL(LD(q->fax), vax), MUL(LD(q->fay), vay)), MUL(LD(q->fwa), wa));
+    __m256d f_step = ADD(ADD(LD(q->fbias), f_sb), f_sa);
+
+    // The normal row.
+    __m256d n_sb = ADD(MUL(LD(q->nbx), vbx), MUL(LD(q->nby), vby));
+    __m256d n_sa = ADD(MUL(LD(q->nax), vax), MUL(LD(q->nay), vay));
+    __m256d n_step = ADD(ADD(LD(q->nbias), n_sb), n_sa);
+    __m256d zero = _mm256_setzero_pd();
+    __m256d n, n_y, f_y;
+    __m256d xn = zero, xf = zero, s = zero, skn = zero, sfn = zero, skf = zero, sff = zero, hg = zero;
+    if (rule == CS_RULE_PGS)
+    {
+        n_y = SUB(n_old, n_step);
+    }
+    else
+    {
+        load_pairs(st->x + first, &xn, &xf);
+        s = _mm256_set1_pd(st->s);
+        hg = _mm256_set1_pd(st->half_gamma);
+        if (per_row)
+        {
+            // f_i = c_i·A_ii, κ_i = h·c_i (cs_rule_apply), then (2/γ)κ_i and (2/γ)f_i.
+            __m256d cn, cf, dn, df;
+            load_pairs(st->c + first, &cn, &cf);
+            load_pairs(st->diag + first, &dn, &df);
+            __m256d h = _mm256_set1_pd(st->h);
+            skn = MUL(s, MUL(h, cn));
+            skf = MUL(s, MUL(h, cf));
+            sfn = MUL(s, MUL(cn, dn));
+            sff = MUL(s, MUL(cf, df));
+        }
+        else
+        {
+            skn = skf = _mm256_set1_pd(st->s * st->g);
+            sfn = sff = _mm256_set1_pd(st->s * st->f);
+        }
+        n_y = amgs_y(&xn, n_old, n_step, s, skn, sfn, hg);
+    }
+    n = _mm256_max_pd(zero, n_y); // y < 0 ? 0 : y
+    __m256d dn = SUB(n, n_old);
+    vax = ADD(vax, MUL(LD(q->nmax), dn));
+    vay = ADD(vay, MUL(LD(q->nmay), dn));
+    vbx = ADD(vbx, MUL(LD(q->nmbx), dn));
+    vby = ADD(vby, MUL(LD(q->nmby), dn));
+
+    // The friction row: step plus the coupling, box ±μ·n (0 unless n > 0), clamp as branches do.
+    f_step = ADD(f_step, MUL(LD(q->coupling), SUB(n, n_old)));
+    __m256d limit = _mm256_and_pd(_mm256_cmp_pd(n, zero, _CMP_GT_OQ), MUL(LD(q->mu), n));
+    __m256d lo = _mm256_xor_pd(limit, _mm256_set1_pd(-0.0)); // −limit, as the scalar negation
+    if (rule == CS_RULE_PGS)
+    {
+        f_y = SUB(f_old, f_step);
+    }
+    else
+    {
+        f_y = amgs_y(&xf, f_old, f_step, s, skf, sff, hg);
+        store_pairs(st->x + first, xn, xf);
+    }
+    __m256d f = _mm256_min_pd(limit, _mm256_max_pd(lo, f_y));
+    __m256d df = SUB(f, f_old);
+    vax = ADD(vax, MUL(LD(q->fmax), df));
+    vay = ADD(vay, MUL(LD(q->fmay), df));
+    vbx = ADD(vbx, MUL(LD(q->fmbx), df));
+    vby = ADD(vby, MUL(LD(q->fmby), df));
+    wb = ADD(wb, MUL(LD(q->fmwb), df));
+    wa = ADD(wa, MUL(LD(q->fmwa), df));
+
+    store_pairs(lambda + first, n, f);
+    scatter_xy(v, q->a, vax, vay);
+    scatter_xy(v, q->b, vbx, vby);
+    scatter_w(v, q->a, wa);
+    scatter_w(v, q->b, wb);
+}
+
+CS_AVX2 void cs_avx2_pair_quad(cs_rule rule, const cs_rule_state* st, const cs_pair_quad* q, int first,
+                               double* lambda, double* v)
+{
+    if (rule == CS_RULE_PGS)
+    {
+        pair_quad(CS_RULE_PGS, false, st, q, first, lambda, v);
+    }
+    else if (st->c != NULL)
+    {
+        pair_quad(CS_RULE_AMGS, true, st, q, first, lambda, v);
+    }
+    else
+    {
+        pair_quad(CS_RULE_AMGS, false, st, q, first, lambda, v);
+    }
+}
+
+bool cs_simd_cpu(void)
+{
+    static int cached = -1;
+    if (cached < 0)
+    {
+        __builtin_cpu_init();
+        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    return cached == 1;
+}
+
+#else
+
+bool cs_simd_cpu(void)
+{
+    return false;
+}
+
+#endif

@@ -1,0 +1,201 @@
+// The vector sweeps (src/solver/simd.h) update runs of four independent rows in the lanes of one vector.
+// They are an implementation of the same Gauss-Seidel sweep, so every result must be bit for bit the one of
+// the one-row-at-a-time sweep (cs_solver_params.simd = false): whole worlds (hash of every body after
+// every step), frozen problems with start points that hit every clamp case, and the split-impulse solve.
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/simd.h"
+#include "solver/solver_internal.h"
+
+// The vector path must really run where it can: on x86-64 with AVX2 (every CI machine) these tests
+// would otherwise compare the scalar sweep with itself.
+static void the_vector_path_runs_here(void** state)
+{
+    (void)state;
+#if CS_SIMD_X86
+    __builtin_cpu_init();
+    assert_int_equal(cs_solver_simd_available(), __builtin_cpu_supports("avx2") != 0);
+#endif
+    print_message("# vector sweeps available: %s\n", cs_solver_simd_available() ? "yes (AVX2)" : "no");
+    if (!cs_solver_simd_available())
+    {
+        return;
+    }
+    cs_error err;
+    cs_scene_info info;
+    cs_world* w = cs_scene_load(cs_test_source_path("scenes/pool1.json"), &info, &err);
+    assert_non_null(w);
+    for (int s = 0; s < 100; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+    }
+    const cs_lcp* p = cs_world_last_problem(w);
+    cs_solver_params params = cs_solver_params_default();
+    cs_solver_work work = {0};
+    double* lambda = calloc((size_t)p->row_count, sizeof(double));
+    assert_int_equal(cs_solve(p, cs_solver_find("pgs"), &params, &work, lambda, NULL, &err), CS_OK);
+    int quads = 0, rows_in_quads = 0;
+    const cs_sweep_item* items = work.schedule;
+    for (int k = 0; k < work.schedule_count; ++k)
+    {
+        quads += items[k].quad >= 0;
+        rows_in_quads += items[k].quad >= 0 ? items[k].count : 0;
+    }
+    print_message("# pool1 step 100: %d of %d rows in %d quads\n", rows_in_quads, p->row_count, quads);
+    assert_true(rows_in_quads > 9 * p->row_count / 10); // the coloured order feeds the lanes
+    free(lambda);
+    cs_solver_work_free(&work);
+    cs_world_destroy(w);
+}
+
+typedef struct world_case
+{
+    const char* scene;
+    const char* solver;
+    bool frictionless;
+    cs_row_order order;
+    int steps;
+} world_case;
+
+static cs_world* load_case(const world_case* c, bool simd)
+{
+    cs_error err;
+    cs_scene_info info;
+    cs_world* w = cs_scene_load(cs_test_source_path(c->scene), &info, &err);
+    assert_non_null(w);
+    if (c->solver != NULL)
+    {
+        cs_world_set_solver(w, cs_solver_find(c->solver));
+    }
+    cs_solver_params params = *cs_world_solver_params(w);
+    params.simd = simd;
+    cs_world_set_solver_params(w, &params);
+    cs_world_set_frictionless(w, c->frictionless);
+    cs_world_set_row_order(w, c->order);
+    return w;
+}
+
+// Two worlds, vector sweeps on and off, step by step: the same bits after every step.
+static void worlds_are_bit_identical_with_and_without_lanes(void** state)
+{
+    (void)state;
+    const world_case cases[] = {
+        {"scenes/pool1.json", NULL, false, CS_ROW_ORDER_COLOURED, 300},
+        {"scenes/pool1.json", NULL, true, CS_ROW_ORDER_COLOURED, 150},
+        {"scenes/pool2.json", NULL, false, CS_ROW_ORDER_COLOURED, 300},
+        {"scenes/pool2.json", NULL, false, CS_ROW_ORDER_KEY, 100},
+        {"scenes/stacking.json", NULL, false, CS_ROW_ORDER_COLOURED, 300},
+        {"scenes/stacking150.json", NULL, false, CS_ROW_ORDER_COLOURED, 200},
+        {"scenes/pile.json", NULL, false, CS_ROW_ORDER_COLOURED, 200},
+        {"scenes/pool1.json", "amgs", false, CS_ROW_ORDER_COLOURED, 200},
+        {"scenes/pool2.json", "amgs-omega", false, CS_ROW_ORDER_COLOURED, 200},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+    {
+        const world_case* c = cases + k;
+        cs_world* on = load_case(c, true);
+        cs_world* off = load_case(c, false);
+        for (int s = 0; s < c->steps; ++s)
+        {
+            assert_int_equal(cs_world_step(on), CS_OK);
+            assert_int_equal(cs_world_step(off), CS_OK);
+            if (cs_world_hash(on) != cs_world_hash(off))
+            {
+                fail_msg("%s (%s%s, %s order): vector and scalar sweeps differ at step %d", c->scene,
+                         c->solver != NULL ? c->solver : "pgs", c->frictionless ? ", frictionless" : "",
+                         cs_row_order_name(c->order), s + 1);
+            }
+        }
+        const cs_lcp* p = cs_world_last_problem(on);
+        assert_memory_equal(cs_world_last_lambda(on), cs_world_last_lambda(off),
+                            (size_t)p->row_count * sizeof(double));
+        cs_world_destroy(on);
+        cs_world_destroy(off);
+    }
+}
+
+// A frozen Pool 2 problem from start points that reach every branch of the clamps: negative, zero and
+// signed-zero normal impulses (an empty friction box), friction at and beyond ±μλ_n, and large biases.
+static void frozen_problems_from_hard_start_points(void** state)
+{
+    (void)state;
+    cs_error err;
+    cs_scene_info info;
+    cs_world* w = cs_scene_load(cs_test_source_path("scenes/pool2.json"), &info, &err);
+    assert_non_null(w);
+    for (int s = 0; s < 60; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+    }
+    cs_lcp p = {0};
+    assert_int_equal(cs_lcp_copy(&p, cs_world_last_problem(w), &err), CS_OK);
+    cs_world_destroy(w);
+    int m = p.row_count;
+    uint64_t seed = 99;
+    const double specials[] = {0.0, -0.0, -1.0, 1e-300, 5.0};
+    double* v_star = malloc(3 * (size_t)p.body_count * sizeof(double));
+    memcpy(v_star, p.v, 3 * (size_t)p.body_count * sizeof(double));
+    for (int trial = 0; trial < 24; ++trial)
+    {
+        // The last four trials start at rest with zero biases, where steps are exactly 0 and signed zeros
+        // survive: max(0, −0 − 0) must stay −0, as the scalar branch leaves it.
+        bool at_rest = trial >= 20;
+        memcpy(p.v, v_star, 3 * (size_t)p.body_count * sizeof(double));
+        if (at_rest)
+        {
+            memset(p.v, 0, 3 * (size_t)p.body_count * sizeof(double));
+        }
+        for (int i = 0; i < m; ++i)
+        {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            double u = (double)(seed >> 11) / 9007199254740992.0;
+            int pick = (int)((seed >> 3) % 8);
+            p.lambda0[i] = pick < 5 ? specials[pick] : (u - 0.3) * 4.0;
+            if (at_rest)
+            {
+                p.lambda0[i] = trial == 20 ? -0.0 : specials[pick % 2];
+                p.bias[i] = 0.0;
+            }
+            else if (trial % 2 == 1)
+            {
+                p.bias[i] += (u - 0.5) * 2.0;
+            }
+        }
+        cs_solver_params params = cs_solver_params_default();
+        params.iterations = 1 + trial % 7;
+        double* lambda[2];
+        cs_solver_work work[2] = {{0}, {0}};
+        const char* solvers[] = {"pgs", "amgs", "amgs-omega"};
+        const char* solver = solvers[trial % 3];
+        for (int simd = 0; simd < 2; ++simd)
+        {
+            params.simd = simd == 1;
+            lambda[simd] = calloc((size_t)m, sizeof(double));
+            assert_int_equal(
+                cs_solve(&p, cs_solver_find(solver), &params, &work[simd], lambda[simd], NULL, &err), CS_OK);
+        }
+        assert_memory_equal(lambda[0], lambda[1], (size_t)m * sizeof(double));
+        assert_memory_equal(work[0].v, work[1].v, 3 * (size_t)p.body_count * sizeof(double));
+        for (int simd = 0; simd < 2; ++simd)
+        {
+            free(lambda[simd]);
+            cs_solver_work_free(&work[simd]);
+        }
+    }
+    free(v_star);
+    cs_lcp_free(&p);
+}
+
+int main(void)
+{
+    cs_test_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_vector_path_runs_here),
+        cmocka_unit_test(worlds_are_bit_identical_with_and_without_lanes),
+        cmocka_unit_test(frozen_problems_from_hard_start_points),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
