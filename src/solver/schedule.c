@@ -46,23 +46,6 @@ static void push_rows(cs_sweep_item* items, int* item_count, int first, int coun
     items[(*item_count)++] = (cs_sweep_item){first, count, -1};
 }
 
-static bool grow_bytes(void** p, int* capacity, int needed, size_t size)
-{
-    if (needed <= *capacity && *p != NULL)
-    {
-        return true;
-    }
-    int cap = cs_grow_capacity(*capacity, needed);
-    void* q = realloc(*p, (size_t)cap * size);
-    if (q == NULL)
-    {
-        return false;
-    }
-    *p = q;
-    *capacity = cap;
-    return true;
-}
-
 // The lane each of four consecutive pairs takes: the order two unpacks of their interleaved λ give.
 static const int pair_lane[CS_LANES] = {0, 2, 1, 3};
 
@@ -93,8 +76,8 @@ cs_status cs_schedule_pairs(const cs_lcp* p, cs_solver_work* w, cs_error* err)
     const int m = p->row_count;
     const cs_packed_row* rows = cs_packed_rows(w);
     const int32_t zero_slot = 3 * p->body_count;
-    if (!grow_bytes(&w->quads, &w->quad_capacity, m / (2 * CS_LANES) + 1, sizeof(cs_pair_quad)) ||
-        !grow_bytes(&w->schedule, &w->schedule_capacity, m + 1, sizeof(cs_sweep_item)))
+    if (!cs_grow(&w->quads, &w->quad_capacity, m / (2 * CS_LANES) + 1, sizeof(cs_pair_quad)) ||
+        !cs_grow(&w->schedule, &w->schedule_capacity, m + 1, sizeof(cs_sweep_item)))
     {
         return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
     }
