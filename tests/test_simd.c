@@ -4,10 +4,13 @@
 // every step), frozen problems with start points that hit every clamp case, and the split-impulse solve.
 #include "test_support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "solver/simd.h"
+
+#define CLI CS_BINARY_DIR "/circlesim-cli"
 #include "solver/solver_internal.h"
 
 // The vector path must really run where it can: on x86-64 with AVX2 (every CI machine) these tests
@@ -189,6 +192,39 @@ static void frozen_problems_from_hard_start_points(void** state)
     cs_lcp_free(&p);
 }
 
+// The CLI's --no-simd: the same solution file, byte for byte, from `lcp solve` both ways.
+static void cli_no_simd_gives_the_same_solution(void** state)
+{
+    (void)state;
+    const char* lcp = cs_test_temp_path(".lcp");
+    const char* sol[2] = {cs_test_temp_path(".sol"), cs_test_temp_path(".sol")};
+    char cmd[2048], out[4096];
+    snprintf(cmd, sizeof cmd, "%s run %s --steps 80 --quiet --dump-lcp 80:%s", CLI,
+             cs_test_source_path("scenes/pool2.json"), lcp);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    for (int k = 0; k < 2; ++k)
+    {
+        snprintf(cmd, sizeof cmd, "%s lcp solve %s --solver amgs --iterations 30 --out %s%s", CLI, lcp,
+                 sol[k], k == 1 ? " --no-simd" : "");
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    }
+    char* text[2];
+    size_t size[2];
+    for (int k = 0; k < 2; ++k)
+    {
+        FILE* f = fopen(sol[k], "rb");
+        assert_non_null(f);
+        text[k] = malloc(1 << 20);
+        size[k] = fread(text[k], 1, 1 << 20, f);
+        fclose(f);
+    }
+    assert_true(size[0] > 1000);
+    assert_int_equal(size[0], size[1]);
+    assert_memory_equal(text[0], text[1], size[0]);
+    free(text[0]);
+    free(text[1]);
+}
+
 int main(void)
 {
     cs_test_init();
@@ -196,6 +232,7 @@ int main(void)
         cmocka_unit_test(the_vector_path_runs_here),
         cmocka_unit_test(worlds_are_bit_identical_with_and_without_lanes),
         cmocka_unit_test(frozen_problems_from_hard_start_points),
+        cmocka_unit_test(cli_no_simd_gives_the_same_solution),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

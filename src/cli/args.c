@@ -156,6 +156,11 @@ int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* so
         params->warm_start = false;
         return 1;
     }
+    if (strcmp(opt, "--no-simd") == 0)
+    {
+        params->simd = false;
+        return 1;
+    }
     return 0;
 }
 
@@ -167,7 +172,8 @@ const char* cs_arg_solver_help(void)
            "  --gamma G           AMGS: gamma (> 0)\n"
            "  --relaxation W      PSOR: relaxation factor (> 0)\n"
            "  --literal           AMGS: the paper's literal Method 3.2 for box rows\n"
-           "  --no-warm-start     start every solve from lambda = 0\n";
+           "  --no-warm-start     start every solve from lambda = 0\n"
+           "  --no-simd           sweep one row at a time (no vector lanes; the same results)\n";
 }
 
 // Parses one list entry into element `index` of out; false (with a message) when it is bad.

@@ -20,8 +20,11 @@ bool cs_arg_next_double(const char* cmd, int argc, char** argv, int* i, double m
 
 // "--row-order coloured|key" at argv[*i] (cs_row_order, world.h).
 bool cs_arg_next_row_order(const char* cmd, int argc, char** argv, int* i, int* out);
-#define CS_ARG_ROW_ORDER_HELP                                                                                 \
+#define CS_ARG_ROW_ORDER_HELP                                                                                \
     "  --row-order ORDER   coloured (default) or key: the order the sweeps take the contacts in\n"
+
+#define CS_ARG_NO_SIMD_HELP                                                                                  \
+    "  --no-simd           sweep one row at a time (no vector lanes; the same results)\n"
 
 // True for "--help" and "-h".
 bool cs_arg_is_help(const char* arg);
@@ -31,7 +34,7 @@ bool cs_arg_is_help(const char* arg);
 bool cs_arg_scene(const char* cmd, const char* arg, const char** scene, bool name_both);
 
 // Solver options common to every command that runs a solver:
-// --solver NAME --iterations K --alpha A --gamma G --relaxation W --literal --no-warm-start
+// --solver NAME --iterations K --alpha A --gamma G --relaxation W --literal --no-warm-start --no-simd
 // Returns 1 when argv[*i] was one of them (consumed), 0 when not, -1 on a usage error.
 int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* solver,
                          cs_solver_params* params);

@@ -49,6 +49,7 @@ static void help(FILE* out)
             "  --threads N           1 (default) or 2: the position solve on a second thread\n"
             "                        (cs_world_set_threads; the same results)\n"
             "  --row-order ORDER     coloured (default) or key: the order the sweeps take the contacts in\n"
+            "  --no-simd             sweep one row at a time (no vector lanes; the same results)\n"
             "  --scene-dir DIR       where the paper suite's scenes are (default: scenes/, else the\n"
             "                        scenes/ directory next to the binary's parent)\n"
             "  --csv FILE            write the CSV to FILE ('-': to stdout, instead of the table)\n"
@@ -139,6 +140,7 @@ typedef struct bench_setup
 {
     int threads;
     cs_row_order row_order;
+    bool simd;
 } bench_setup;
 
 static cs_world* make_world(const bench_scene* scene, const cs_variant* variant, int iterations,
@@ -164,6 +166,7 @@ static cs_world* make_world(const bench_scene* scene, const cs_variant* variant,
     params.iterations = iterations;
     params.alpha = variant->alpha > 0.0 ? variant->alpha : params.alpha;
     params.tolerance = 0.0;
+    params.simd = setup->simd;
     cs_world_set_solver(w, variant->solver);
     cs_world_set_solver_params(w, &params);
     cs_world_set_threads(w, setup->threads);
@@ -333,7 +336,7 @@ int cs_cmd_bench(int argc, char** argv)
     const char* cmd = "bench";
     const char *suite = "paper", *scene_list = NULL, *sizes_list = NULL, *csv_path = NULL, *scene_dir = NULL;
     int steps = -1, repeat = 3, warmup = 60;
-    bench_setup setup = {.threads = 1, .row_order = CS_ROW_ORDER_COLOURED};
+    bench_setup setup = {.threads = 1, .row_order = CS_ROW_ORDER_COLOURED, .simd = true};
     int row_order = -1;
     bool quiet = false;
     int solvers[CS_MAX_VARIANTS] = {cs_solver_find("pgs"), cs_solver_find("amgs")};
@@ -384,6 +387,8 @@ int cs_cmd_bench(int argc, char** argv)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 0, 100000000, &warmup);
         else if (strcmp(a, "--threads") == 0)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 2, &setup.threads);
+        else if (strcmp(a, "--no-simd") == 0)
+            setup.simd = false;
         else if (strcmp(a, "--row-order") == 0)
             ok = cs_arg_next_row_order(cmd, argc, argv, &i, &row_order);
         else if (strcmp(a, "--csv") == 0)
@@ -506,10 +511,9 @@ int cs_cmd_bench(int argc, char** argv)
             fprintf(stderr, "%s: cannot open for writing\n", csv_path);
             return 1;
         }
-        fprintf(
-            csv,
-            "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
-            "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,row_order\n");
+        fprintf(csv, "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
+                     "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,row_"
+                     "order,simd\n");
         fflush(csv);
     }
     if (!quiet)
@@ -550,10 +554,11 @@ int cs_cmd_bench(int argc, char** argv)
                 {
                     fprintf(csv, "%s,%s,", scenes[s].label, cs_solver_at(variants[k].solver)->name);
                     cs_variant_print_alpha(csv, variants + k);
-                    fprintf(csv, ",%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.2f,%s\n",
+                    fprintf(csv, ",%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.2f,%s,%d\n",
                             iterations[it], steps, r.bodies, r.mean_contacts, r.mean_rows, r.seconds, us,
                             r.broadphase_us, r.narrowphase_us, r.solver_us, r.position_us, r.bytes_per_body,
-                            ns_body, cs_row_order_name(setup.row_order));
+                            ns_body, cs_row_order_name(setup.row_order),
+                            setup.simd && cs_solver_simd_available() ? 1 : 0);
                     fflush(csv);
                 }
             }

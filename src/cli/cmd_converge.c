@@ -45,7 +45,7 @@ int cs_cmd_converge(int argc, char** argv)
     const char *scene = NULL, *csv_path = NULL, *history_path = NULL, *lcp_out = NULL;
     int at_step = -1, max_iterations = 100000, repeat = 3;
     double tol = -1.0, gamma = 2.0;
-    bool frictionless = false;
+    bool frictionless = false, simd = true;
     int row_order = -1; // the scene's
     int solvers[CS_MAX_VARIANTS];
     int solver_count = 0;
@@ -86,6 +86,8 @@ int cs_cmd_converge(int argc, char** argv)
             ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
         else if (strcmp(a, "--frictionless") == 0)
             frictionless = true;
+        else if (strcmp(a, "--no-simd") == 0)
+            simd = false;
         else if (strcmp(a, "--row-order") == 0)
             ok = cs_arg_next_row_order(cmd, argc, argv, &i, &row_order);
         else if (strcmp(a, "--csv") == 0)
@@ -182,6 +184,7 @@ int cs_cmd_converge(int argc, char** argv)
         params.iterations = max_iterations;
         params.tolerance = tol;
         params.tolerance_on = kind;
+        params.simd = simd;
         cs_solver_stats stats;
         if (cs_solver_work_set_history(&work, hist != NULL, max_iterations, &err) != CS_OK ||
             cs_solve(&problem, var->solver, &params, &work, lambda, &stats, &err) != CS_OK)

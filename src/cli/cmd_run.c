@@ -192,6 +192,8 @@ int cs_cmd_run(int argc, char** argv)
             params.amgs_literal = true;
         if (!overrides.warm_start)
             params.warm_start = false;
+        if (!overrides.simd)
+            params.simd = false;
         cs_world_set_solver_params(w, &params);
     }
     if (solver >= 0)

@@ -31,7 +31,7 @@ int cs_cmd_table2(int argc, char** argv)
     const char* cmd = "table2";
     const char *scene = NULL, *csv_path = NULL;
     int steps = 1000, iterations = 200;
-    bool frictionless = false;
+    bool frictionless = false, simd = true;
     int row_order = -1; // the scene's
     int solvers[CS_MAX_VARIANTS] = {cs_solver_find("pgs"), cs_solver_find("amgs")};
     int solver_count = solvers[1] >= 0 ? 2 : 1;
@@ -56,6 +56,8 @@ int cs_cmd_table2(int argc, char** argv)
             ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
         else if (strcmp(a, "--frictionless") == 0)
             frictionless = true;
+        else if (strcmp(a, "--no-simd") == 0)
+            simd = false;
         else if (strcmp(a, "--row-order") == 0)
             ok = cs_arg_next_row_order(cmd, argc, argv, &i, &row_order);
         else if (strcmp(a, "--csv") == 0)
@@ -102,6 +104,7 @@ int cs_cmd_table2(int argc, char** argv)
         params.iterations = iterations;
         params.alpha = variants[k].alpha;
         params.tolerance = 0.0;
+        params.simd = simd;
         cs_world_set_solver(w, variants[k].solver);
         cs_world_set_solver_params(w, &params);
         if (frictionless)

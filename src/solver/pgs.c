@@ -61,6 +61,19 @@ static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, in
     }
 }
 
+typedef struct split_args
+{
+    const cs_split_row* split;
+    const cs_packed_row* rows;
+    int first, stride;
+} split_args;
+
+static void split_rows(const void* arg, int begin, int end, double* lambda, double* v)
+{
+    const split_args* a = arg;
+    split_sweep(a->split, a->rows, a->first, a->stride, begin, end, lambda, v);
+}
+
 void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
                     const double* b, int iterations, bool simd, cs_split_work* work, double* lambda,
                     double* v)
@@ -94,20 +107,10 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
     if (simd && cs_simd_cpu())
     {
         cs_schedule_split(work, count, 3 * bodies);
+        split_args args = {split, rows, first, stride};
         for (int s = 0; s < iterations; ++s)
         {
-            for (int k = 0; k < work->item_count; ++k)
-            {
-                const cs_sweep_item* it = work->items + k;
-                if (it->quad >= 0)
-                {
-                    cs_avx2_split_quad(work->quads + it->quad, lambda + it->first, v);
-                }
-                else
-                {
-                    split_sweep(split, rows, first, stride, it->first, it->first + it->count, lambda, v);
-                }
-            }
+            cs_avx2_sweep_split(work, lambda, v, split_rows, &args);
         }
         return;
     }

@@ -177,32 +177,25 @@ void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
     work->item_count = item_count;
 }
 
+static void scalar_rows(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int begin, int end)
+{
+    // One call site per rule, so that each is specialised.
+    cs_solver_work* w = ctx->work;
+    if (rule == CS_RULE_PGS)
+    {
+        cs_sweep(CS_RULE_PGS, st, ctx->p, cs_packed_rows(w), w->v, ctx->lambda, begin, end);
+    }
+    else
+    {
+        cs_sweep(CS_RULE_AMGS, st, ctx->p, cs_packed_rows(w), w->v, ctx->lambda, begin, end);
+    }
+}
+
 void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx)
 {
-    cs_solver_work* w = ctx->work;
-    const cs_packed_row* rows = cs_packed_rows(w);
-    const cs_sweep_item* items = w->schedule;
-    const cs_pair_quad* quads = w->quads;
-    for (int k = 0; k < w->schedule_count; ++k)
-    {
-        const cs_sweep_item* it = items + k;
 #if CS_SIMD_X86
-        if (it->quad >= 0)
-        {
-            cs_avx2_pair_quad(rule, st, quads + it->quad, it->first, ctx->lambda, w->v);
-            continue;
-        }
+    cs_avx2_sweep_pairs(rule, st, ctx, scalar_rows);
 #else
-        (void)quads;
+    scalar_rows(rule, st, ctx, 0, ctx->p->row_count); // no schedule is built without the vector kernels
 #endif
-        // One call site per rule, so that each is specialised.
-        if (rule == CS_RULE_PGS)
-        {
-            cs_sweep(CS_RULE_PGS, st, ctx->p, rows, w->v, ctx->lambda, it->first, it->first + it->count);
-        }
-        else
-        {
-            cs_sweep(CS_RULE_AMGS, st, ctx->p, rows, w->v, ctx->lambda, it->first, it->first + it->count);
-        }
-    }
 }

@@ -63,13 +63,19 @@ bool cs_simd_cpu(void);
 // the rest one row at a time (cs_sweep). Only when work->schedule_count > 0.
 void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx);
 
+// The scalar sweep of rows [begin, end), for the rows a vector schedule leaves out.
+typedef void (*cs_rows_fn)(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int begin, int end);
+typedef void (*cs_split_rows_fn)(const void* arg, int begin, int end, double* lambda, double* v);
+
 #if CS_SIMD_X86
-// One PGS sweep of the four rows of q, λ at lambda[0..3].
-void cs_avx2_split_quad(const cs_split_quad* q, double* lambda, double* v);
-// One update of the four pairs of q (rows first .. first + 7 of lambda, and of st->x, st->c, st->diag for
-// AMGS) with rule CS_RULE_PGS or CS_RULE_AMGS (cs_rule, solver_internal.h; not the literal variant).
-void cs_avx2_pair_quad(cs_rule rule, const cs_rule_state* st, const cs_pair_quad* q, int first,
-                       double* lambda, double* v);
+// One sweep along work->schedule: each quad's four pairs (rows first .. first + 7 of λ, and of st->x, st->c,
+// st->diag for AMGS) in lanes with rule CS_RULE_PGS or CS_RULE_AMGS (not the literal variant), other
+// items through `rows`.
+void cs_avx2_sweep_pairs(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows);
+// One PGS sweep of the split problem along work->items: quads (λ at lambda + first) in lanes, other items
+// through rows(rows_arg, …).
+void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, double* v, cs_split_rows_fn rows,
+                         const void* rows_arg);
 #endif
 
 #endif

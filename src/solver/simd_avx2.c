@@ -55,7 +55,8 @@ static inline CS_AVX2 void scatter_w(double* v, const int32_t* idx, __m256d w)
 #define MUL       _mm256_mul_pd
 
 // (bias + (jbx·vbx + jby·vby)) + (jax·vax + jay·vay): cs_halves_sum_xy then cs_halves_step's sum.
-CS_AVX2 void cs_avx2_split_quad(const cs_split_quad* q, double* lambda, double* v)
+static inline __attribute__((always_inline)) CS_AVX2 void split_quad(const cs_split_quad* q, double* lambda,
+                                                                     double* v)
 {
     __m256d vax, vay, vbx, vby;
     gather_xy(v, q->a, &vax, &vay);
@@ -190,20 +191,60 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     scatter_w(v, q->b, wb);
 }
 
-CS_AVX2 void cs_avx2_pair_quad(cs_rule rule, const cs_rule_state* st, const cs_pair_quad* q, int first,
-                               double* lambda, double* v)
+// The sweep loop lives here with the kernels, so that each quad's update is inlined (no call, no
+// vzeroupper, constants kept in registers); rows outside quads go back to the scalar sweep through `rows`.
+static inline __attribute__((always_inline)) CS_AVX2 void
+sweep_pairs(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
+{
+    cs_solver_work* w = ctx->work;
+    const cs_sweep_item* items = w->schedule;
+    const cs_pair_quad* quads = w->quads;
+    double* lambda = ctx->lambda;
+    double* v = w->v;
+    for (int k = 0; k < w->schedule_count; ++k)
+    {
+        const cs_sweep_item* it = items + k;
+        if (it->quad >= 0)
+        {
+            pair_quad(rule, per_row, st, quads + it->quad, it->first, lambda, v);
+        }
+        else
+        {
+            rows(rule, st, ctx, it->first, it->first + it->count);
+        }
+    }
+}
+
+CS_AVX2 void cs_avx2_sweep_pairs(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
 {
     if (rule == CS_RULE_PGS)
     {
-        pair_quad(CS_RULE_PGS, false, st, q, first, lambda, v);
+        sweep_pairs(CS_RULE_PGS, false, st, ctx, rows);
     }
     else if (st->c != NULL)
     {
-        pair_quad(CS_RULE_AMGS, true, st, q, first, lambda, v);
+        sweep_pairs(CS_RULE_AMGS, true, st, ctx, rows);
     }
     else
     {
-        pair_quad(CS_RULE_AMGS, false, st, q, first, lambda, v);
+        sweep_pairs(CS_RULE_AMGS, false, st, ctx, rows);
+    }
+}
+
+CS_AVX2 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, double* v, cs_split_rows_fn rows,
+                                 const void* rows_arg)
+{
+    for (int k = 0; k < work->item_count; ++k)
+    {
+        const cs_sweep_item* it = work->items + k;
+        if (it->quad >= 0)
+        {
+            split_quad(work->quads + it->quad, lambda + it->first, v);
+        }
+        else
+        {
+            rows(rows_arg, it->first, it->first + it->count, lambda, v);
+        }
     }
 }
 
