@@ -74,37 +74,94 @@ static void split_rows(const void* arg, int begin, int end, double* lambda, doub
     split_sweep(a->split, a->rows, a->first, a->stride, begin, end, lambda, v);
 }
 
+// The compact copy of split row k (velocity row i) with right-hand side b_k.
+static void compact_row(const cs_packed_row* p, double bias_k, double inv_diag, cs_split_row* r)
+{
+    r->bias = bias_k * inv_diag; // the product the packing does for a row's own bias
+    if ((p->kind & ~(uint32_t)CS_PACK_PAIR) == CS_PACK_NORMAL_ROW) // pairs belong to the velocity problem
+    {
+        r->ja = p->ja;
+        r->jb = p->jb;
+        r->ma = p->ma;
+        r->mb = p->mb;
+        r->a = p->a;
+        r->b = p->b;
+    }
+    else
+    {
+        r->a = -1;
+    }
+}
+
+#if CS_SIMD_X86
+// Split row k is velocity row 2k, so a velocity quad of pairs (rows i .. i + 7) holds split rows i/2 .. i/2 +
+// 3 in its normal fields, lanes in the order (0, 2, 1, 3): their split bias and λ are kept per quad in that
+// order, and the rows of the other items are compacted as usual.
+static void split_on_pairs(const cs_solver_work* solved, int count, const double* b, int iterations,
+                           cs_split_work* work, double* lambda, double* v)
+{
+    const cs_packed_row* rows = cs_packed_rows(solved);
+    const cs_sweep_item* items = solved->schedule;
+    static const int pair_of_lane[CS_LANES] = {0, 2, 1, 3};
+    for (int n = 0; n < solved->schedule_count; ++n)
+    {
+        const cs_sweep_item* it = items + n;
+        int k0 = it->first / 2, k1 = (it->first + it->count + 1) / 2;
+        if (it->quad >= 0)
+        {
+            for (int l = 0; l < CS_LANES; ++l)
+            {
+                int k = k0 + pair_of_lane[l];
+                work->quad_bias[CS_LANES * it->quad + l] = b[k] * solved->inv_diag[2 * k];
+                work->quad_lambda[CS_LANES * it->quad + l] = 0.0;
+            }
+            continue;
+        }
+        for (int k = k0; k < k1 && k < count; ++k)
+        {
+            compact_row(rows + 2 * k, b[k], solved->inv_diag[2 * k], work->rows + k);
+            lambda[k] = 0.0;
+        }
+    }
+    split_args args = {work->rows, rows, 0, 2};
+    for (int s = 0; s < iterations; ++s)
+    {
+        cs_avx2_sweep_split_pairs(solved, work, lambda, v, split_rows, &args);
+    }
+    for (int n = 0; n < solved->schedule_count; ++n)
+    {
+        const cs_sweep_item* it = items + n;
+        for (int l = 0; it->quad >= 0 && l < CS_LANES; ++l)
+        {
+            lambda[it->first / 2 + pair_of_lane[l]] = work->quad_lambda[CS_LANES * it->quad + l];
+        }
+    }
+}
+#endif
+
 void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
                     const double* b, int iterations, bool simd, cs_split_work* work, double* lambda,
                     double* v)
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
+    memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
+#if CS_SIMD_X86
+    bool lanes = simd && cs_simd_cpu();
+    if (lanes && solved->schedule_count > 0 && first == 0 && stride == 2)
+    {
+        split_on_pairs(solved, count, b, iterations, work, lambda, v);
+        return;
+    }
+#endif
     cs_split_row* split = work->rows;
     for (int k = 0; k < count; ++k)
     {
         size_t i = (size_t)first + (size_t)k * (size_t)stride;
-        const cs_packed_row* p = rows + i;
-        cs_split_row* r = split + k;
-        // The product the packing does for a row's own bias.
-        r->bias = b[k] * solved->inv_diag[i];
-        if ((p->kind & ~(uint32_t)CS_PACK_PAIR) == CS_PACK_NORMAL_ROW) // pairs belong to the velocity problem
-        {
-            r->ja = p->ja;
-            r->jb = p->jb;
-            r->ma = p->ma;
-            r->mb = p->mb;
-            r->a = p->a;
-            r->b = p->b;
-        }
-        else
-        {
-            r->a = -1;
-        }
+        compact_row(rows + i, b[k], solved->inv_diag[i], split + k);
         lambda[k] = 0.0;
     }
-    memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
 #if CS_SIMD_X86
-    if (simd && cs_simd_cpu())
+    if (lanes)
     {
         cs_schedule_split(work, count, 3 * bodies);
         split_args args = {split, rows, first, stride};

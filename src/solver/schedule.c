@@ -122,7 +122,8 @@ cs_status cs_split_work_reserve(cs_split_work* work, int count, cs_error* err)
     }
     int cap = cs_grow_capacity(work->capacity, count);
     if (!CS_RESIZE(work->rows, cap) || !CS_RESIZE(work->quads, cap / CS_LANES + 1) ||
-        !CS_RESIZE(work->items, cap + 1))
+        !CS_RESIZE(work->items, cap + 1) || !CS_RESIZE(work->quad_bias, cap + CS_LANES) ||
+        !CS_RESIZE(work->quad_lambda, cap + CS_LANES))
     {
         return cs_fail(err, CS_ERR_MEMORY, "out of memory: split-impulse work for %d rows", cap);
     }
@@ -135,6 +136,8 @@ void cs_split_work_free(cs_split_work* work)
     free(work->rows);
     free(work->quads);
     free(work->items);
+    free(work->quad_bias);
+    free(work->quad_lambda);
     *work = (cs_split_work){0};
 }
 

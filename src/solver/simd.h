@@ -76,6 +76,11 @@ void cs_avx2_sweep_pairs(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ct
 // through rows(rows_arg, …).
 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, double* v, cs_split_rows_fn rows,
                          const void* rows_arg);
+// The same along the velocity schedule of `solved` (split row k = velocity row 2k): quads from the velocity
+// pair quads' normal fields with work->quad_bias and work->quad_lambda (lane order), other items' split
+// rows through rows(rows_arg, …).
+void cs_avx2_sweep_split_pairs(const cs_solver_work* solved, const cs_split_work* work, double* lambda,
+                               double* v, cs_split_rows_fn rows, const void* rows_arg);
 #endif
 
 #endif

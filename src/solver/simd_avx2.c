@@ -248,6 +248,48 @@ CS_AVX2 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, doub
     }
 }
 
+// split_quad on the normal fields of a velocity pair quad, with the split problem's own bias and λ.
+static inline __attribute__((always_inline)) CS_AVX2 void
+split_pair_quad(const cs_pair_quad* q, const double* bias, double* lambda, double* v)
+{
+    __m256d vax, vay, vbx, vby;
+    gather_xy(v, q->a, &vax, &vay);
+    gather_xy(v, q->b, &vbx, &vby);
+    __m256d pb = ADD(MUL(LD(q->nbx), vbx), MUL(LD(q->nby), vby));
+    __m256d pa = ADD(MUL(LD(q->nax), vax), MUL(LD(q->nay), vay));
+    __m256d step = ADD(ADD(LD(bias), pb), pa);
+    __m256d old = _mm256_loadu_pd(lambda);
+    __m256d next = _mm256_max_pd(_mm256_setzero_pd(), SUB(old, step));
+    __m256d d = SUB(next, old);
+    _mm256_storeu_pd(lambda, next);
+    vax = ADD(vax, MUL(LD(q->nmax), d));
+    vay = ADD(vay, MUL(LD(q->nmay), d));
+    vbx = ADD(vbx, MUL(LD(q->nmbx), d));
+    vby = ADD(vby, MUL(LD(q->nmby), d));
+    scatter_xy(v, q->a, vax, vay);
+    scatter_xy(v, q->b, vbx, vby);
+}
+
+CS_AVX2 void cs_avx2_sweep_split_pairs(const cs_solver_work* solved, const cs_split_work* work,
+                                       double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg)
+{
+    const cs_sweep_item* items = solved->schedule;
+    const cs_pair_quad* quads = solved->quads;
+    for (int k = 0; k < solved->schedule_count; ++k)
+    {
+        const cs_sweep_item* it = items + k;
+        if (it->quad >= 0)
+        {
+            size_t at = (size_t)CS_LANES * (size_t)it->quad;
+            split_pair_quad(quads + it->quad, work->quad_bias + at, work->quad_lambda + at, v);
+        }
+        else
+        {
+            rows(rows_arg, it->first / 2, (it->first + it->count + 1) / 2, lambda, v);
+        }
+    }
+}
+
 bool cs_simd_cpu(void)
 {
     static int cached = -1;

@@ -142,6 +142,8 @@ typedef struct cs_split_work
     cs_split_row* rows;          // per row
     struct cs_split_quad* quads; // runs of four independent rows, by lane (simd.h)
     struct cs_sweep_item* items; // the sweep's schedule
+    double* quad_bias;           // split rows in the velocity problem's pair quads: b / A_ii by lane
+    double* quad_lambda;         // and their λ by lane
     int item_count;
     int capacity; // rows
 } cs_split_work;
