@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Reproduces the AMGS paper's Tables 1-2 and Figures 3-8 with circlesim-cli and gnuplot.
 #   scripts/plot-paper.sh [OUTDIR]     (default docs/paper; needs build/circlesim-cli: scripts/build.sh)
+# CIRCLESIM_CLI=path runs another build's binary (e.g. one kept apart from a tree being rebuilt).
 # Writes CSVs (data) and PNGs (figures) into OUTDIR; docs/REPRODUCTION.md discusses them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/paper}
-cli=build/circlesim-cli
+cli=${CIRCLESIM_CLI:-build/circlesim-cli}
 [ -x "$cli" ] || bash scripts/build.sh
 command -v gnuplot >/dev/null || bash scripts/setup.sh
 mkdir -p "$out"
