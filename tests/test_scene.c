@@ -353,11 +353,11 @@ static void test_solver_and_world_settings_reach_the_world(void** state)
         "{\"world\": {\"gravity\": [1.5, -2], \"time_step\": 0.01, \"speculative_margin\": 0.03,\n"
         " \"linear_slop\": 0.002, \"baumgarte\": 0.3, \"max_correction\": 0.1, \"position_iterations\": 7,\n "
         "\"restitution_threshold\": 0.5,\n"
-        " \"frictionless\": true},\n"
+        " \"frictionless\": true, \"row_order\": \"key\"},\n"
         " \"solver\": {\"name\": \"%s\", \"iterations\": 37, \"tolerance\": 1e-5, \"tolerance_on\": "
         "\"nat\",\n"
         "  \"warm_start\": false, \"alpha\": 0.3, \"gamma\": 1.5, \"relaxation\": 1.2, "
-        "\"amgs_literal\": true},\n"
+        "\"amgs_literal\": true, \"simd\": false},\n"
         " \"bodies\": [{\"position\": [0, 1], \"radius\": 0.5, \"mass\": 2}]}",
         last);
     cs_scene_info info;
@@ -366,8 +366,9 @@ static void test_solver_and_world_settings_reach_the_world(void** state)
     const cs_solver_params* p = cs_world_solver_params(w);
     assert_int_equal(p->iterations, 37);
     assert_true(p->tolerance == 1e-5 && p->tolerance_on == CS_RES_NAT && !p->warm_start);
-    assert_true(p->alpha == 0.3 && p->gamma == 1.5 && p->relaxation == 1.2 && p->amgs_literal);
+    assert_true(p->alpha == 0.3 && p->gamma == 1.5 && p->relaxation == 1.2 && p->amgs_literal && !p->simd);
     const cs_world_def* d = cs_world_get_def(w);
+    assert_int_equal(d->row_order, CS_ROW_ORDER_KEY);
     assert_true(d->gravity.x == 1.5 && d->gravity.y == -2.0 && d->time_step == 0.01);
     assert_true(d->speculative_margin == 0.03 && d->linear_slop == 0.002 && d->baumgarte == 0.3);
     assert_true(d->max_correction == 0.1 && d->restitution_threshold == 0.5 && d->frictionless);
@@ -384,6 +385,7 @@ static void test_solver_and_world_settings_reach_the_world(void** state)
     cs_world_def def = cs_world_def_default();
     d = cs_world_get_def(w);
     assert_true(d->time_step == def.time_step && d->gravity.y == def.gravity.y && !d->frictionless);
+    assert_true(d->row_order == CS_ROW_ORDER_COLOURED && cs_world_solver_params(w)->simd);
     assert_int_equal(cs_world_solver(w), cs_solver_find("pgs"));
     assert_int_equal(cs_world_solver_params(w)->iterations, def.solver_params.iterations);
     assert_true(fabs(cs_world_body(w, 0).mass - 2.0 * 3.14159265358979323846 * 0.25) < 1e-12);

@@ -140,8 +140,9 @@ bool cs_scene_read_solver(cs_scene_loader* l, const cs_jval* root, cs_world_def*
     {
         return check_solver_name(l, &s, &def->solver); // "solver": "amgs" is short for {"name": "amgs"}
     }
-    static const char* const keys[] = {"name",  "iterations", "tolerance",  "tolerance_on", "warm_start",
-                                       "alpha", "gamma",      "relaxation", "amgs_literal", NULL};
+    static const char* const keys[] = {"name",         "iterations", "tolerance", "tolerance_on",
+                                       "warm_start",   "alpha",      "gamma",     "relaxation",
+                                       "amgs_literal", "simd",       NULL};
     const cs_jctx* c = &l->c;
     if (!cs_jcheck_object(c, &s, keys))
     {
@@ -159,7 +160,7 @@ bool cs_scene_read_solver(cs_scene_loader* l, const cs_jval* root, cs_world_def*
         !cs_jread_number(c, &s, "alpha", false, CS_JR_POSITIVE, &p->alpha) ||
         !cs_jread_number(c, &s, "gamma", false, CS_JR_POSITIVE, &p->gamma) ||
         !cs_jread_number(c, &s, "relaxation", false, CS_JR_RELAX, &p->relaxation) ||
-        !cs_jread_bool(c, &s, "amgs_literal", &p->amgs_literal))
+        !cs_jread_bool(c, &s, "amgs_literal", &p->amgs_literal) || !cs_jread_bool(c, &s, "simd", &p->simd))
     {
         return false;
     }
