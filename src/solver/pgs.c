@@ -102,7 +102,6 @@ static void split_on_pairs(const cs_solver_work* solved, int count, const double
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
     const cs_sweep_item* items = solved->schedule;
-    static const int pair_of_lane[CS_LANES] = {0, 2, 1, 3};
     for (int n = 0; n < solved->schedule_count; ++n)
     {
         const cs_sweep_item* it = items + n;
@@ -111,7 +110,7 @@ static void split_on_pairs(const cs_solver_work* solved, int count, const double
         {
             for (int l = 0; l < CS_LANES; ++l)
             {
-                int k = k0 + pair_of_lane[l];
+                int k = k0 + cs_pair_lane(l);
                 work->quad_bias[CS_LANES * it->quad + l] = b[k] * solved->inv_diag[2 * k];
                 work->quad_lambda[CS_LANES * it->quad + l] = 0.0;
             }
@@ -133,7 +132,7 @@ static void split_on_pairs(const cs_solver_work* solved, int count, const double
         const cs_sweep_item* it = items + n;
         for (int l = 0; it->quad >= 0 && l < CS_LANES; ++l)
         {
-            lambda[it->first / 2 + pair_of_lane[l]] = work->quad_lambda[CS_LANES * it->quad + l];
+            lambda[it->first / 2 + cs_pair_lane(l)] = work->quad_lambda[CS_LANES * it->quad + l];
         }
     }
 }

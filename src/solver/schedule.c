@@ -46,16 +46,13 @@ static void push_rows(cs_sweep_item* items, int* item_count, int first, int coun
     items[(*item_count)++] = (cs_sweep_item){first, count, -1};
 }
 
-// The lane each of four consecutive pairs takes: the order two unpacks of their interleaved λ give.
-static const int pair_lane[CS_LANES] = {0, 2, 1, 3};
-
 static void fill_pair_quad(cs_pair_quad* q, const cs_packed_row* rows)
 {
     for (int k = 0; k < CS_LANES; ++k)
     {
         const cs_packed_row* r = rows + 2 * k;
         const cs_packed_row* f = r + 1;
-        int l = pair_lane[k];
+        int l = cs_pair_lane(k);
         q->nax[l] = r->ja[0], q->nay[l] = r->ja[1], q->nbx[l] = r->jb[0], q->nby[l] = r->jb[1];
         q->nmax[l] = r->ma[0], q->nmay[l] = r->ma[1], q->nmbx[l] = r->mb[0], q->nmby[l] = r->mb[1];
         q->nbias[l] = r->bias;

@@ -56,6 +56,13 @@ typedef struct cs_pair_quad
     int32_t a[CS_LANES], b[CS_LANES];
 } cs_pair_quad;
 
+// The lane pair k (0..3) of a run takes in a cs_pair_quad: 0, 2, 1, 3 (its own inverse: also the pair in lane
+// k).
+static inline int cs_pair_lane(int k)
+{
+    return ((k & 1) << 1) | (k >> 1);
+}
+
 // True when the AVX2 kernels can run here (checked once).
 bool cs_simd_cpu(void);
 
