@@ -54,26 +54,33 @@ static inline CS_AVX2 void scatter_w(double* v, const int32_t* idx, __m256d w)
 #define SUB       _mm256_sub_pd
 #define MUL       _mm256_mul_pd
 
-// (bias + (jbx·vbx + jby·vby)) + (jax·vax + jay·vay): cs_halves_sum_xy then cs_halves_step's sum.
-static inline __attribute__((always_inline)) CS_AVX2 void split_quad(const cs_split_quad* q, double* lambda,
-                                                                     double* v)
+// One PGS update of four circle normal rows side by side: J/A_ii (ja, jb) and M⁻¹Jᵀ (ma, mb) by lane as
+// x/y vectors, b/A_ii, λ, and the halves' body slots. The step is cs_halves_sum_xy then cs_halves_step's
+// sum: (bias + (jbx·vbx + jby·vby)) + (jax·vax + jay·vay).
+typedef struct normal_lanes
+{
+    const double *jax, *jay, *jbx, *jby, *max, *may, *mbx, *mby;
+} normal_lanes;
+
+static inline __attribute__((always_inline)) CS_AVX2 void
+normal_quad(normal_lanes r, const double* bias, const int32_t* a, const int32_t* b, double* lambda, double* v)
 {
     __m256d vax, vay, vbx, vby;
-    gather_xy(v, q->a, &vax, &vay);
-    gather_xy(v, q->b, &vbx, &vby);
-    __m256d pb = ADD(MUL(LD(q->jbx), vbx), MUL(LD(q->jby), vby));
-    __m256d pa = ADD(MUL(LD(q->jax), vax), MUL(LD(q->jay), vay));
-    __m256d step = ADD(ADD(LD(q->bias), pb), pa);
+    gather_xy(v, a, &vax, &vay);
+    gather_xy(v, b, &vbx, &vby);
+    __m256d pb = ADD(MUL(LD(r.jbx), vbx), MUL(LD(r.jby), vby));
+    __m256d pa = ADD(MUL(LD(r.jax), vax), MUL(LD(r.jay), vay));
+    __m256d step = ADD(ADD(LD(bias), pb), pa);
     __m256d old = _mm256_loadu_pd(lambda);
     __m256d next = _mm256_max_pd(_mm256_setzero_pd(), SUB(old, step)); // y < 0 ? 0 : y
     __m256d d = SUB(next, old);
     _mm256_storeu_pd(lambda, next);
-    vax = ADD(vax, MUL(LD(q->max), d));
-    vay = ADD(vay, MUL(LD(q->may), d));
-    vbx = ADD(vbx, MUL(LD(q->mbx), d));
-    vby = ADD(vby, MUL(LD(q->mby), d));
-    scatter_xy(v, q->a, vax, vay);
-    scatter_xy(v, q->b, vbx, vby);
+    vax = ADD(vax, MUL(LD(r.max), d));
+    vay = ADD(vay, MUL(LD(r.may), d));
+    vbx = ADD(vbx, MUL(LD(r.mbx), d));
+    vby = ADD(vby, MUL(LD(r.mby), d));
+    scatter_xy(v, a, vax, vay);
+    scatter_xy(v, b, vbx, vby);
 }
 
 // Values of rows first .. first + 7 (four pairs, n and f interleaved) → n and f by lane (0, 2, 1, 3).
@@ -239,35 +246,15 @@ CS_AVX2 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, doub
         const cs_sweep_item* it = work->items + k;
         if (it->quad >= 0)
         {
-            split_quad(work->quads + it->quad, lambda + it->first, v);
+            const cs_split_quad* q = work->quads + it->quad;
+            normal_lanes r = {q->jax, q->jay, q->jbx, q->jby, q->max, q->may, q->mbx, q->mby};
+            normal_quad(r, q->bias, q->a, q->b, lambda + it->first, v);
         }
         else
         {
             rows(rows_arg, it->first, it->first + it->count, lambda, v);
         }
     }
-}
-
-// split_quad on the normal fields of a velocity pair quad, with the split problem's own bias and λ.
-static inline __attribute__((always_inline)) CS_AVX2 void
-split_pair_quad(const cs_pair_quad* q, const double* bias, double* lambda, double* v)
-{
-    __m256d vax, vay, vbx, vby;
-    gather_xy(v, q->a, &vax, &vay);
-    gather_xy(v, q->b, &vbx, &vby);
-    __m256d pb = ADD(MUL(LD(q->nbx), vbx), MUL(LD(q->nby), vby));
-    __m256d pa = ADD(MUL(LD(q->nax), vax), MUL(LD(q->nay), vay));
-    __m256d step = ADD(ADD(LD(bias), pb), pa);
-    __m256d old = _mm256_loadu_pd(lambda);
-    __m256d next = _mm256_max_pd(_mm256_setzero_pd(), SUB(old, step));
-    __m256d d = SUB(next, old);
-    _mm256_storeu_pd(lambda, next);
-    vax = ADD(vax, MUL(LD(q->nmax), d));
-    vay = ADD(vay, MUL(LD(q->nmay), d));
-    vbx = ADD(vbx, MUL(LD(q->nmbx), d));
-    vby = ADD(vby, MUL(LD(q->nmby), d));
-    scatter_xy(v, q->a, vax, vay);
-    scatter_xy(v, q->b, vbx, vby);
 }
 
 CS_AVX2 void cs_avx2_sweep_split_pairs(const cs_solver_work* solved, const cs_split_work* work,
@@ -280,8 +267,11 @@ CS_AVX2 void cs_avx2_sweep_split_pairs(const cs_solver_work* solved, const cs_sp
         const cs_sweep_item* it = items + k;
         if (it->quad >= 0)
         {
+            // The normal fields of a velocity pair quad, with the split problem's own bias and λ.
+            const cs_pair_quad* q = quads + it->quad;
             size_t at = (size_t)CS_LANES * (size_t)it->quad;
-            split_pair_quad(quads + it->quad, work->quad_bias + at, work->quad_lambda + at, v);
+            normal_lanes r = {q->nax, q->nay, q->nbx, q->nby, q->nmax, q->nmay, q->nmbx, q->nmby};
+            normal_quad(r, work->quad_bias + at, q->a, q->b, work->quad_lambda + at, v);
         }
         else
         {
