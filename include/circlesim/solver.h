@@ -70,9 +70,11 @@ extern "C"
         void* packed;
         // Internal (simd.h): the sweep schedule (runs of rows, and quads of independent rows in lanes) of
         // methods with vector sweeps, when params.simd is on and the CPU has them; schedule_count 0 = none.
-        void* quads;
+        void* quads;        // cs_pair_quad
+        void* normal_quads; // cs_normal_quad
         void* schedule;
         int quad_capacity;
+        int normal_quad_capacity;
         int schedule_count;
         int schedule_capacity;
     } cs_solver_work;

@@ -94,45 +94,52 @@ static void compact_row(const cs_packed_row* p, double bias_k, double inv_diag, 
 }
 
 #if CS_SIMD_X86
-// Split row k is velocity row 2k, so a velocity quad of pairs (rows i .. i + 7) holds split rows i/2 .. i/2 +
-// 3 in its normal fields, lanes in the order (0, 2, 1, 3): their split bias and λ are kept per quad in that
-// order, and the rows of the other items are compacted as usual.
-static void split_on_pairs(const cs_solver_work* solved, int count, const double* b, int iterations,
-                           cs_split_work* work, double* lambda, double* v)
+// Split row k is velocity row k·stride. A velocity quad of four pairs (stride 2, rows i .. i + 7) holds split
+// rows i/2 .. i/2 + 3 in its normal fields, lanes in the order (0, 2, 1, 3); a quad of four normal rows
+// (stride 1) holds rows i .. i + 3 in row order. Those are swept on the velocity quads with their split bias
+// and λ kept per quad by lane; the rows of the other items are compacted as usual (cs_split_lanes).
+static int split_row_of_lane(const cs_sweep_item* it, int stride, int lane)
+{
+    return stride == 2 ? it->first / 2 + cs_pair_lane(lane) : it->first + lane;
+}
+
+static void split_on_velocity(const cs_solver_work* solved, int stride, const double* b, int iterations,
+                              cs_split_work* work, double* lambda, double* v)
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
     const cs_sweep_item* items = solved->schedule;
     for (int n = 0; n < solved->schedule_count; ++n)
     {
         const cs_sweep_item* it = items + n;
-        int k0 = it->first / 2, k1 = (it->first + it->count + 1) / 2;
-        if (it->quad >= 0)
+        if (cs_split_lanes(it, stride) != CS_SPLIT_ROWS)
         {
             for (int l = 0; l < CS_LANES; ++l)
             {
-                int k = k0 + cs_pair_lane(l);
-                work->quad_bias[CS_LANES * it->quad + l] = b[k] * solved->inv_diag[2 * k];
+                int k = split_row_of_lane(it, stride, l);
+                work->quad_bias[CS_LANES * it->quad + l] = b[k] * solved->inv_diag[stride * k];
                 work->quad_lambda[CS_LANES * it->quad + l] = 0.0;
             }
             continue;
         }
-        for (int k = k0; k < k1 && k < count; ++k)
+        int k0, k1;
+        cs_split_range(it, stride, &k0, &k1);
+        for (int k = k0; k < k1; ++k)
         {
-            compact_row(rows + 2 * k, b[k], solved->inv_diag[2 * k], work->rows + k);
+            compact_row(rows + stride * k, b[k], solved->inv_diag[stride * k], work->rows + k);
             lambda[k] = 0.0;
         }
     }
-    split_args args = {work->rows, rows, 0, 2};
+    split_args args = {work->rows, rows, 0, stride};
     for (int s = 0; s < iterations; ++s)
     {
-        cs_avx2_sweep_split_pairs(solved, work, lambda, v, split_rows, &args);
+        cs_avx2_sweep_split_on(solved, stride, work, lambda, v, split_rows, &args);
     }
     for (int n = 0; n < solved->schedule_count; ++n)
     {
         const cs_sweep_item* it = items + n;
-        for (int l = 0; it->quad >= 0 && l < CS_LANES; ++l)
+        for (int l = 0; cs_split_lanes(it, stride) != CS_SPLIT_ROWS && l < CS_LANES; ++l)
         {
-            lambda[it->first / 2 + cs_pair_lane(l)] = work->quad_lambda[CS_LANES * it->quad + l];
+            lambda[split_row_of_lane(it, stride, l)] = work->quad_lambda[CS_LANES * it->quad + l];
         }
     }
 }
@@ -146,9 +153,11 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
     memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
 #if CS_SIMD_X86
     bool lanes = simd && cs_simd_cpu();
-    if (lanes && solved->schedule_count > 0 && first == 0 && stride == 2)
+    // On the velocity problem's own schedule when the split rows are all of its rows (stride 1) or all of
+    // its normal rows (stride 2, pairs); count is then its row count / stride.
+    if (lanes && solved->schedule_count > 0 && first == 0 && (stride == 1 || stride == 2))
     {
-        split_on_pairs(solved, count, b, iterations, work, lambda, v);
+        split_on_velocity(solved, stride, b, iterations, work, lambda, v);
         return;
     }
 #endif

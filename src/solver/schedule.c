@@ -68,37 +68,64 @@ static void fill_pair_quad(cs_pair_quad* q, const cs_packed_row* rows)
     }
 }
 
-cs_status cs_schedule_pairs(const cs_lcp* p, cs_solver_work* w, cs_error* err)
+static void fill_normal_quad(cs_normal_quad* q, const cs_packed_row* rows)
+{
+    for (int l = 0; l < CS_LANES; ++l)
+    {
+        const cs_packed_row* r = rows + l;
+        q->jax[l] = r->ja[0], q->jay[l] = r->ja[1], q->jbx[l] = r->jb[0], q->jby[l] = r->jb[1];
+        q->max[l] = r->ma[0], q->may[l] = r->ma[1], q->mbx[l] = r->mb[0], q->mby[l] = r->mb[1];
+        q->bias[l] = r->bias;
+        q->a[l] = r->a;
+        q->b[l] = r->b;
+    }
+}
+
+// Whether the CS_LANES records from `rows`, `stride` apart, are all of `kind` and independent.
+static bool quad_fits(const cs_packed_row* rows, int stride, uint32_t kind, int32_t zero_slot)
+{
+    int32_t a[CS_LANES], b[CS_LANES];
+    for (int l = 0; l < CS_LANES; ++l)
+    {
+        const cs_packed_row* r = rows + l * stride;
+        if (r->kind != kind)
+        {
+            return false;
+        }
+        a[l] = r->a;
+        b[l] = r->b;
+    }
+    return lanes_independent(a, b, zero_slot);
+}
+
+cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
 {
     const int m = p->row_count;
     const cs_packed_row* rows = cs_packed_rows(w);
     const int32_t zero_slot = 3 * p->body_count;
     if (!cs_grow(&w->quads, &w->quad_capacity, m / (2 * CS_LANES) + 1, sizeof(cs_pair_quad)) ||
+        !cs_grow(&w->normal_quads, &w->normal_quad_capacity, m / CS_LANES + 1, sizeof(cs_normal_quad)) ||
         !cs_grow(&w->schedule, &w->schedule_capacity, m + 1, sizeof(cs_sweep_item)))
     {
         return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
     }
-    cs_pair_quad* quads = w->quads;
     cs_sweep_item* items = w->schedule;
-    int item_count = 0, quad_count = 0;
+    int item_count = 0, pair_count = 0, normal_count = 0;
     const uint32_t pair = CS_PACK_NORMAL_ROW | CS_PACK_PAIR;
     int i = 0;
     while (i < m)
     {
-        bool quad = i + 2 * CS_LANES <= m;
-        int32_t a[CS_LANES], b[CS_LANES];
-        for (int k = 0; quad && k < CS_LANES; ++k)
+        if (i + 2 * CS_LANES <= m && quad_fits(rows + i, 2, pair, zero_slot))
         {
-            const cs_packed_row* r = rows + i + 2 * k;
-            quad = r->kind == pair;
-            a[k] = r->a;
-            b[k] = r->b;
-        }
-        if (quad && lanes_independent(a, b, zero_slot))
-        {
-            fill_pair_quad(quads + quad_count, rows + i);
-            items[item_count++] = (cs_sweep_item){i, 2 * CS_LANES, quad_count++};
+            fill_pair_quad((cs_pair_quad*)w->quads + pair_count, rows + i);
+            items[item_count++] = (cs_sweep_item){i, 2 * CS_LANES, pair_count++};
             i += 2 * CS_LANES;
+        }
+        else if (i + CS_LANES <= m && quad_fits(rows + i, 1, CS_PACK_NORMAL_ROW, zero_slot))
+        {
+            fill_normal_quad((cs_normal_quad*)w->normal_quads + normal_count, rows + i);
+            items[item_count++] = (cs_sweep_item){i, CS_LANES, normal_count++};
+            i += CS_LANES;
         }
         else
         {
@@ -155,7 +182,7 @@ void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
         }
         if (quad && lanes_independent(a, b, zero_slot))
         {
-            cs_split_quad* q = work->quads + quad_count;
+            cs_normal_quad* q = work->quads + quad_count;
             for (int l = 0; l < CS_LANES; ++l)
             {
                 const cs_split_row* r = rows + k + l;
@@ -194,7 +221,7 @@ static void scalar_rows(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx
 void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx)
 {
 #if CS_SIMD_X86
-    cs_avx2_sweep_pairs(rule, st, ctx, scalar_rows);
+    cs_avx2_sweep(rule, st, ctx, scalar_rows);
 #else
     scalar_rows(rule, st, ctx, 0, ctx->p->row_count); // no schedule is built without the vector kernels
 #endif

@@ -23,9 +23,9 @@ enum
     CS_LANES = 4
 };
 
-// A run of a sweep: rows [first, first + count) one by one (quad < 0), or the CS_LANES rows (position
-// problem) or CS_LANES normal/friction pairs (velocity problem, 2·CS_LANES rows) from `first` in the lanes
-// of record `quad`.
+// A run of a sweep: rows [first, first + count) one by one (quad < 0), or in the lanes of record `quad`:
+// count = CS_LANES circle normal rows (a cs_normal_quad) or count = 2·CS_LANES rows, CS_LANES
+// normal/friction pairs (a cs_pair_quad).
 typedef struct cs_sweep_item
 {
     int32_t first;
@@ -33,14 +33,15 @@ typedef struct cs_sweep_item
     int32_t quad;
 } cs_sweep_item;
 
-// Four split-impulse rows (circle normal rows, cs_split_row) by lane.
-typedef struct cs_split_quad
+// Four circle normal rows (CS_PACK_NORMAL_ROW: no angular terms, bounds [0, ∞)) by lane: the split-impulse
+// problem's rows, and a frictionless velocity problem's.
+typedef struct cs_normal_quad
 {
     double jax[CS_LANES], jay[CS_LANES], jbx[CS_LANES], jby[CS_LANES]; // J / A_ii
     double max[CS_LANES], may[CS_LANES], mbx[CS_LANES], mby[CS_LANES]; // M⁻¹Jᵀ
     double bias[CS_LANES];
     int32_t a[CS_LANES], b[CS_LANES]; // 3·body; distinct across lanes except the zero slot
-} cs_split_quad;
+} cs_normal_quad;
 
 // Four normal/friction pairs (CS_PACK_NORMAL_ROW | CS_PACK_PAIR and its friction row) by lane, in the
 // lane order of their λ: pairs 0, 2, 1, 3 (so that two loads of the interleaved λ_n, λ_f unpack into
@@ -74,20 +75,49 @@ void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx);
 typedef void (*cs_rows_fn)(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int begin, int end);
 typedef void (*cs_split_rows_fn)(const void* arg, int begin, int end, double* lambda, double* v);
 
+// How the split-impulse solve (split row k = velocity row first + k·stride, first = 0) uses a velocity
+// schedule item: the normal rows of a pair quad (stride 2), a normal quad (stride 1), or one split row
+// at a time for the rows in the item's range.
+typedef enum cs_split_lane_kind
+{
+    CS_SPLIT_ROWS,
+    CS_SPLIT_FROM_PAIRS,
+    CS_SPLIT_FROM_NORMALS,
+} cs_split_lane_kind;
+
+static inline cs_split_lane_kind cs_split_lanes(const cs_sweep_item* it, int stride)
+{
+    if (it->quad >= 0 && stride == 2 && it->count == 2 * CS_LANES)
+    {
+        return CS_SPLIT_FROM_PAIRS;
+    }
+    if (it->quad >= 0 && stride == 1 && it->count == CS_LANES)
+    {
+        return CS_SPLIT_FROM_NORMALS;
+    }
+    return CS_SPLIT_ROWS;
+}
+
+// The split rows [k0, k1) whose velocity rows k·stride lie in the item.
+static inline void cs_split_range(const cs_sweep_item* it, int stride, int* k0, int* k1)
+{
+    *k0 = (it->first + stride - 1) / stride;
+    *k1 = (it->first + it->count + stride - 1) / stride;
+}
+
 #if CS_SIMD_X86
 // One sweep along work->schedule: each quad's four pairs (rows first .. first + 7 of λ, and of st->x, st->c,
-// st->diag for AMGS) in lanes with rule CS_RULE_PGS or CS_RULE_AMGS (not the literal variant), other
-// items through `rows`.
-void cs_avx2_sweep_pairs(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows);
+// st->diag for AMGS) or four normal rows (rows first .. first + 3) in lanes with rule CS_RULE_PGS or
+// CS_RULE_AMGS (not the literal variant), other items through `rows`.
+void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows);
 // One PGS sweep of the split problem along work->items: quads (λ at lambda + first) in lanes, other items
 // through rows(rows_arg, …).
 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, double* v, cs_split_rows_fn rows,
                          const void* rows_arg);
-// The same along the velocity schedule of `solved` (split row k = velocity row 2k): quads from the velocity
-// pair quads' normal fields with work->quad_bias and work->quad_lambda (lane order), other items' split
-// rows through rows(rows_arg, …).
-void cs_avx2_sweep_split_pairs(const cs_solver_work* solved, const cs_split_work* work, double* lambda,
-                               double* v, cs_split_rows_fn rows, const void* rows_arg);
+// The same along the velocity schedule of `solved` (cs_split_lanes): quads from the velocity quads' normal
+// rows with work->quad_bias and work->quad_lambda (by lane), the other split rows through rows(rows_arg, …).
+void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
+                            double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg);
 #endif
 
 #endif

@@ -54,16 +54,51 @@ static inline CS_AVX2 void scatter_w(double* v, const int32_t* idx, __m256d w)
 #define SUB       _mm256_sub_pd
 #define MUL       _mm256_mul_pd
 
-// One PGS update of four circle normal rows side by side: J/A_ii (ja, jb) and M⁻¹Jᵀ (ma, mb) by lane as
-// x/y vectors, b/A_ii, λ, and the halves' body slots. The step is cs_halves_sum_xy then cs_halves_step's
-// sum: (bias + (jbx·vbx + jby·vby)) + (jax·vax + jay·vay).
+// The AMGS coefficients by lane: s = 2/γ, (2/γ)κ_i in sk, (2/γ)f_i in sf, γ/2 in hg (cs_rule_apply: for
+// Ω = αD the constants f and κ = g, for Ω = ω̄E f_i = c_i·A_ii and κ_i = h·c_i from c and diag).
+typedef struct amgs_lanes
+{
+    __m256d s, sk, sf, hg;
+} amgs_lanes;
+
+static inline CS_AVX2 amgs_lanes amgs_constants(const cs_rule_state* st)
+{
+    amgs_lanes k = {_mm256_set1_pd(st->s), _mm256_set1_pd(st->s * st->g), _mm256_set1_pd(st->s * st->f),
+                    _mm256_set1_pd(st->half_gamma)};
+    return k;
+}
+
+static inline CS_AVX2 amgs_lanes amgs_per_row(const cs_rule_state* st, __m256d c, __m256d diag)
+{
+    amgs_lanes k = {_mm256_set1_pd(st->s), _mm256_setzero_pd(), _mm256_setzero_pd(),
+                    _mm256_set1_pd(st->half_gamma)};
+    k.sk = MUL(k.s, MUL(_mm256_set1_pd(st->h), c));
+    k.sf = MUL(k.s, MUL(c, diag));
+    return k;
+}
+
+// cs_rule_apply's AMGS rule by lane, with (2/γ)κ_i and (2/γ)f_i in sk and sf:
+//     y = (2/γ)x,  y ← (y − sk·(y − λ)) − sf·step,  x ← (γ/2)y;  the caller clamps y.
+static inline CS_AVX2 __m256d amgs_y(__m256d* x, __m256d old, __m256d step, __m256d s, __m256d sk, __m256d sf,
+                                     __m256d half_gamma)
+{
+    __m256d y = MUL(s, *x);
+    y = SUB(SUB(y, MUL(sk, SUB(y, old))), MUL(sf, step));
+    *x = MUL(half_gamma, y);
+    return y;
+}
+
+// Four circle normal rows side by side: J/A_ii (ja, jb) and M⁻¹Jᵀ (ma, mb) by lane as x/y vectors, b/A_ii,
+// λ, and the halves' body slots; the rule's state for rows first .. first + 3 (AMGS). The step is
+// cs_halves_sum_xy then cs_halves_step's sum: (bias + (jbx·vbx + jby·vby)) + (jax·vax + jay·vay).
 typedef struct normal_lanes
 {
     const double *jax, *jay, *jbx, *jby, *max, *may, *mbx, *mby;
 } normal_lanes;
 
 static inline __attribute__((always_inline)) CS_AVX2 void
-normal_quad(normal_lanes r, const double* bias, const int32_t* a, const int32_t* b, double* lambda, double* v)
+normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, normal_lanes r,
+            const double* bias, const int32_t* a, const int32_t* b, double* lambda, double* v)
 {
     __m256d vax, vay, vbx, vby;
     gather_xy(v, a, &vax, &vay);
@@ -72,7 +107,20 @@ normal_quad(normal_lanes r, const double* bias, const int32_t* a, const int32_t*
     __m256d pa = ADD(MUL(LD(r.jax), vax), MUL(LD(r.jay), vay));
     __m256d step = ADD(ADD(LD(bias), pb), pa);
     __m256d old = _mm256_loadu_pd(lambda);
-    __m256d next = _mm256_max_pd(_mm256_setzero_pd(), SUB(old, step)); // y < 0 ? 0 : y
+    __m256d y;
+    if (rule == CS_RULE_PGS)
+    {
+        y = SUB(old, step);
+    }
+    else
+    {
+        amgs_lanes k =
+            per_row ? amgs_per_row(st, LD(st->c + first), LD(st->diag + first)) : amgs_constants(st);
+        __m256d x = LD(st->x + first);
+        y = amgs_y(&x, old, step, k.s, k.sk, k.sf, k.hg);
+        _mm256_storeu_pd(st->x + first, x);
+    }
+    __m256d next = _mm256_max_pd(_mm256_setzero_pd(), y); // y < 0 ? 0 : y
     __m256d d = SUB(next, old);
     _mm256_storeu_pd(lambda, next);
     vax = ADD(vax, MUL(LD(r.max), d));
@@ -81,6 +129,19 @@ normal_quad(normal_lanes r, const double* bias, const int32_t* a, const int32_t*
     vby = ADD(vby, MUL(LD(r.mby), d));
     scatter_xy(v, a, vax, vay);
     scatter_xy(v, b, vbx, vby);
+}
+
+static inline normal_lanes normal_fields(const cs_normal_quad* q)
+{
+    normal_lanes r = {q->jax, q->jay, q->jbx, q->jby, q->max, q->may, q->mbx, q->mby};
+    return r;
+}
+
+// The normal row of each pair of a pair quad.
+static inline normal_lanes pair_normal_fields(const cs_pair_quad* q)
+{
+    normal_lanes r = {q->nax, q->nay, q->nbx, q->nby, q->nmax, q->nmay, q->nmbx, q->nmby};
+    return r;
 }
 
 // Values of rows first .. first + 7 (four pairs, n and f interleaved) → n and f by lane (0, 2, 1, 3).
@@ -95,17 +156,6 @@ static inline CS_AVX2 void store_pairs(double* a, __m256d n, __m256d f)
 {
     _mm256_storeu_pd(a, _mm256_unpacklo_pd(n, f));
     _mm256_storeu_pd(a + 4, _mm256_unpackhi_pd(n, f));
-}
-
-// cs_rule_apply's AMGS rule by lane, with (2/γ)κ_i and (2/γ)f_i in sk and sf:
-//     y = (2/γ)x,  y ← (y − sk·(y − λ)) − sf·step,  x ← (γ/2)y;  the caller clamps y.
-static inline CS_AVX2 __m256d amgs_y(__m256d* x, __m256d old, __m256d step, __m256d s, __m256d sk, __m256d sf,
-                                     __m256d half_gamma)
-{
-    __m256d y = MUL(s, *x);
-    y = SUB(SUB(y, MUL(sk, SUB(y, old))), MUL(sf, step));
-    *x = MUL(half_gamma, y);
-    return y;
 }
 
 // The CS_PACK_NORMAL_ROW | CS_PACK_PAIR path of cs_sweep, four pairs at once, for the PGS rule and the
@@ -133,7 +183,8 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     __m256d n_step = ADD(ADD(LD(q->nbias), n_sb), n_sa);
     __m256d zero = _mm256_setzero_pd();
     __m256d n, n_y, f_y;
-    __m256d xn = zero, xf = zero, s = zero, skn = zero, sfn = zero, skf = zero, sff = zero, hg = zero;
+    __m256d xn = zero, xf = zero;
+    amgs_lanes kn = {zero, zero, zero, zero}, kf = kn;
     if (rule == CS_RULE_PGS)
     {
         n_y = SUB(n_old, n_step);
@@ -141,26 +192,19 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     else
     {
         load_pairs(st->x + first, &xn, &xf);
-        s = _mm256_set1_pd(st->s);
-        hg = _mm256_set1_pd(st->half_gamma);
         if (per_row)
         {
-            // f_i = c_i·A_ii, κ_i = h·c_i (cs_rule_apply), then (2/γ)κ_i and (2/γ)f_i.
             __m256d cn, cf, dn, df;
             load_pairs(st->c + first, &cn, &cf);
             load_pairs(st->diag + first, &dn, &df);
-            __m256d h = _mm256_set1_pd(st->h);
-            skn = MUL(s, MUL(h, cn));
-            skf = MUL(s, MUL(h, cf));
-            sfn = MUL(s, MUL(cn, dn));
-            sff = MUL(s, MUL(cf, df));
+            kn = amgs_per_row(st, cn, dn);
+            kf = amgs_per_row(st, cf, df);
         }
         else
         {
-            skn = skf = _mm256_set1_pd(st->s * st->g);
-            sfn = sff = _mm256_set1_pd(st->s * st->f);
+            kn = kf = amgs_constants(st);
         }
-        n_y = amgs_y(&xn, n_old, n_step, s, skn, sfn, hg);
+        n_y = amgs_y(&xn, n_old, n_step, kn.s, kn.sk, kn.sf, kn.hg);
     }
     n = _mm256_max_pd(zero, n_y); // y < 0 ? 0 : y
     __m256d dn = SUB(n, n_old);
@@ -179,7 +223,7 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     }
     else
     {
-        f_y = amgs_y(&xf, f_old, f_step, s, skf, sff, hg);
+        f_y = amgs_y(&xf, f_old, f_step, kf.s, kf.sk, kf.sf, kf.hg);
         store_pairs(st->x + first, xn, xf);
     }
     __m256d f = _mm256_min_pd(limit, _mm256_max_pd(lo, f_y));
@@ -201,40 +245,47 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
 // The sweep loop lives here with the kernels, so that each quad's update is inlined (no call, no
 // vzeroupper, constants kept in registers); rows outside quads go back to the scalar sweep through `rows`.
 static inline __attribute__((always_inline)) CS_AVX2 void
-sweep_pairs(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
+sweep_lanes(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
 {
     cs_solver_work* w = ctx->work;
     const cs_sweep_item* items = w->schedule;
-    const cs_pair_quad* quads = w->quads;
+    const cs_pair_quad* pairs = w->quads;
+    const cs_normal_quad* normals = w->normal_quads;
     double* lambda = ctx->lambda;
     double* v = w->v;
     for (int k = 0; k < w->schedule_count; ++k)
     {
         const cs_sweep_item* it = items + k;
-        if (it->quad >= 0)
+        if (it->quad < 0)
         {
-            pair_quad(rule, per_row, st, quads + it->quad, it->first, lambda, v);
+            rows(rule, st, ctx, it->first, it->first + it->count);
+        }
+        else if (it->count == 2 * CS_LANES)
+        {
+            pair_quad(rule, per_row, st, pairs + it->quad, it->first, lambda, v);
         }
         else
         {
-            rows(rule, st, ctx, it->first, it->first + it->count);
+            const cs_normal_quad* q = normals + it->quad;
+            normal_quad(rule, per_row, st, it->first, normal_fields(q), q->bias, q->a, q->b,
+                        lambda + it->first, v);
         }
     }
 }
 
-CS_AVX2 void cs_avx2_sweep_pairs(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
+CS_AVX2 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
 {
     if (rule == CS_RULE_PGS)
     {
-        sweep_pairs(CS_RULE_PGS, false, st, ctx, rows);
+        sweep_lanes(CS_RULE_PGS, false, st, ctx, rows);
     }
     else if (st->c != NULL)
     {
-        sweep_pairs(CS_RULE_AMGS, true, st, ctx, rows);
+        sweep_lanes(CS_RULE_AMGS, true, st, ctx, rows);
     }
     else
     {
-        sweep_pairs(CS_RULE_AMGS, false, st, ctx, rows);
+        sweep_lanes(CS_RULE_AMGS, false, st, ctx, rows);
     }
 }
 
@@ -246,9 +297,9 @@ CS_AVX2 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, doub
         const cs_sweep_item* it = work->items + k;
         if (it->quad >= 0)
         {
-            const cs_split_quad* q = work->quads + it->quad;
-            normal_lanes r = {q->jax, q->jay, q->jbx, q->jby, q->max, q->may, q->mbx, q->mby};
-            normal_quad(r, q->bias, q->a, q->b, lambda + it->first, v);
+            const cs_normal_quad* q = work->quads + it->quad;
+            normal_quad(CS_RULE_PGS, false, NULL, 0, normal_fields(q), q->bias, q->a, q->b,
+                        lambda + it->first, v);
         }
         else
         {
@@ -257,25 +308,40 @@ CS_AVX2 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, doub
     }
 }
 
-CS_AVX2 void cs_avx2_sweep_split_pairs(const cs_solver_work* solved, const cs_split_work* work,
-                                       double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg)
+CS_AVX2 void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
+                                    double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg)
 {
     const cs_sweep_item* items = solved->schedule;
-    const cs_pair_quad* quads = solved->quads;
+    const cs_pair_quad* pairs = solved->quads;
+    const cs_normal_quad* normals = solved->normal_quads;
     for (int k = 0; k < solved->schedule_count; ++k)
     {
         const cs_sweep_item* it = items + k;
-        if (it->quad >= 0)
+        // The velocity quad's normal rows, with the split problem's own bias and λ (kept per quad).
+        size_t at = (size_t)CS_LANES * (size_t)it->quad;
+        switch (cs_split_lanes(it, stride))
         {
-            // The normal fields of a velocity pair quad, with the split problem's own bias and λ.
-            const cs_pair_quad* q = quads + it->quad;
-            size_t at = (size_t)CS_LANES * (size_t)it->quad;
-            normal_lanes r = {q->nax, q->nay, q->nbx, q->nby, q->nmax, q->nmay, q->nmbx, q->nmby};
-            normal_quad(r, work->quad_bias + at, q->a, q->b, work->quad_lambda + at, v);
-        }
-        else
-        {
-            rows(rows_arg, it->first / 2, (it->first + it->count + 1) / 2, lambda, v);
+            case CS_SPLIT_FROM_PAIRS:
+            {
+                const cs_pair_quad* q = pairs + it->quad;
+                normal_quad(CS_RULE_PGS, false, NULL, 0, pair_normal_fields(q), work->quad_bias + at, q->a,
+                            q->b, work->quad_lambda + at, v);
+                break;
+            }
+            case CS_SPLIT_FROM_NORMALS:
+            {
+                const cs_normal_quad* q = normals + it->quad;
+                normal_quad(CS_RULE_PGS, false, NULL, 0, normal_fields(q), work->quad_bias + at, q->a, q->b,
+                            work->quad_lambda + at, v);
+                break;
+            }
+            default:
+            {
+                int k0, k1;
+                cs_split_range(it, stride, &k0, &k1);
+                rows(rows_arg, k0, k1, lambda, v);
+                break;
+            }
         }
     }
 }

@@ -104,6 +104,7 @@ void cs_solver_work_free(cs_solver_work* w)
     free(w->history_nat);
     free(w->packed);
     free(w->quads);
+    free(w->normal_quads);
     free(w->schedule);
     memset(w, 0, sizeof *w);
 }
@@ -288,7 +289,7 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     // (Not for AMGS's literal variant, whose rule has no vector form.)
     if ((method->info.flags & CS_SOLVER_SIMD) && params->simd && !params->amgs_literal && cs_simd_cpu())
     {
-        s = cs_schedule_pairs(p, work, err);
+        s = cs_schedule_rows(p, work, err);
         if (s != CS_OK)
         {
             return s;

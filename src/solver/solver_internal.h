@@ -139,11 +139,11 @@ _Static_assert(sizeof(cs_split_row) == 80, "a split row is 80 bytes");
 // Workspace of cs_solve_split, grown by cs_split_work_reserve (nothing allocated in the steady state).
 typedef struct cs_split_work
 {
-    cs_split_row* rows;          // per row
-    struct cs_split_quad* quads; // runs of four independent rows, by lane (simd.h)
-    struct cs_sweep_item* items; // the sweep's schedule
-    double* quad_bias;           // split rows in the velocity problem's pair quads: b / A_ii by lane
-    double* quad_lambda;         // and their λ by lane
+    cs_split_row* rows;           // per row
+    struct cs_normal_quad* quads; // runs of four independent rows, by lane (simd.h)
+    struct cs_sweep_item* items;  // the sweep's schedule
+    double* quad_bias;            // split rows in the velocity problem's pair quads: b / A_ii by lane
+    double* quad_lambda;          // and their λ by lane
     int item_count;
     int capacity; // rows
 } cs_split_work;
@@ -151,9 +151,10 @@ typedef struct cs_split_work
 cs_status cs_split_work_reserve(cs_split_work* work, int count, cs_error* err);
 void cs_split_work_free(cs_split_work* work);
 
-// schedule.c: the vector-lane schedule of a packed problem's normal/friction pairs (into work->schedule and
-// work->quads), and of the split problem's compact rows (work->rows → work->items and work->quads).
-cs_status cs_schedule_pairs(const cs_lcp* p, cs_solver_work* w, cs_error* err);
+// schedule.c: the vector-lane schedule of a packed problem's normal/friction pairs and normal rows (into
+// work->schedule, work->quads and work->normal_quads), and of the split problem's compact rows
+// (work->rows → work->items and work->quads).
+cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err);
 void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot);
 
 // simd: put runs of four consecutive independent rows in vector lanes (cs_solver_params.simd; the same bits).
