@@ -138,33 +138,6 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
     return CS_OK;
 }
 
-cs_status cs_split_work_reserve(cs_split_work* work, int count, cs_error* err)
-{
-    if (count <= work->capacity && work->rows != NULL)
-    {
-        return CS_OK;
-    }
-    int cap = cs_grow_capacity(work->capacity, count);
-    if (!CS_RESIZE(work->rows, cap) || !CS_RESIZE(work->quads, cap / CS_LANES + 1) ||
-        !CS_RESIZE(work->items, cap + 1) || !CS_RESIZE(work->quad_bias, cap + CS_LANES) ||
-        !CS_RESIZE(work->quad_lambda, cap + CS_LANES))
-    {
-        return cs_fail(err, CS_ERR_MEMORY, "out of memory: split-impulse work for %d rows", cap);
-    }
-    work->capacity = cap;
-    return CS_OK;
-}
-
-void cs_split_work_free(cs_split_work* work)
-{
-    free(work->rows);
-    free(work->quads);
-    free(work->items);
-    free(work->quad_bias);
-    free(work->quad_lambda);
-    *work = (cs_split_work){0};
-}
-
 void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
 {
     const cs_split_row* rows = work->rows;

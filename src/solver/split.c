@@ -1,0 +1,202 @@
+// Split impulses (docs/PHYSICS.md, step 7): PGS on the velocity problem's normal rows with the position
+// problem's right-hand side, v* = 0 and λ⁰ = 0 (cs_solve_split, solver_internal.h). It reads the rows the
+// velocity solve packed (and, with vector sweeps, its quads) and never builds a problem of its own.
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/array.h"
+#include "solver/simd.h"
+#include "solver/solver_internal.h"
+
+cs_status cs_split_work_reserve(cs_split_work* work, int count, cs_error* err)
+{
+    if (count <= work->capacity && work->rows != NULL)
+    {
+        return CS_OK;
+    }
+    int cap = cs_grow_capacity(work->capacity, count);
+    if (!CS_RESIZE(work->rows, cap) || !CS_RESIZE(work->quads, cap / CS_LANES + 1) ||
+        !CS_RESIZE(work->items, cap + 1) || !CS_RESIZE(work->quad_bias, cap + CS_LANES) ||
+        !CS_RESIZE(work->quad_lambda, cap + CS_LANES))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "out of memory: split-impulse work for %d rows", cap);
+    }
+    work->capacity = cap;
+    return CS_OK;
+}
+
+void cs_split_work_free(cs_split_work* work)
+{
+    free(work->rows);
+    free(work->quads);
+    free(work->items);
+    free(work->quad_bias);
+    free(work->quad_lambda);
+    *work = (cs_split_work){0};
+}
+
+// The split-impulse sweep (cs_solve_split): circle normal rows from their compact copies, with the same
+// operations as cs_sweep's NORMAL_ROW path, so the result equals a PGS solve of those rows packed as a
+// problem of their own; any other row from its packed record (rows + first + k·stride). Rows [begin, end).
+static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, int first, int stride,
+                        int begin, int end, double* lambda, double* v)
+{
+    cs_rule_state none = {0};
+    cs_halves last = {.ia = -1, .ib = -1}; // the previous compact row's halves (cs_halves_carry)
+    for (int k = begin; k < end; ++k)
+    {
+        const cs_split_row* r = split + k;
+        double old = lambda[k];
+        if (r->a >= 0)
+        {
+            cs_halves h;
+            cs_halves_load_xy(&h, v, r->a, r->b);
+            cs_halves_carry(&h, &last, false, true);
+            cs_v2 sum = cs_halves_sum_xy(r->ja, r->jb, &h);
+            double step = (r->bias + sum[0]) + sum[1];
+            double next = cs_rule_apply(CS_RULE_PGS, &none, k, step, old, 0.0, INFINITY, true);
+            cs_halves_apply_xy(r->ma, r->mb, &h, next - old);
+            cs_halves_store(&h, v, true);
+            lambda[k] = next;
+            last = h;
+        }
+        else
+        {
+            last.ia = last.ib = -1; // the generic path writes through memory
+            const cs_packed_row* p = rows + first + (size_t)k * (size_t)stride;
+            if (!(p->kind & CS_PACK_SKIP))
+            {
+                double next = cs_rule_apply(CS_RULE_PGS, &none, k, cs_pack_step(p, r->bias, v), old, 0.0,
+                                            INFINITY, false);
+                lambda[k] = next;
+                cs_pack_apply(p, next - old, v);
+            }
+        }
+    }
+}
+
+typedef struct split_args
+{
+    const cs_split_row* split;
+    const cs_packed_row* rows;
+    int first, stride;
+} split_args;
+
+static void split_rows(const void* arg, int begin, int end, double* lambda, double* v)
+{
+    const split_args* a = arg;
+    split_sweep(a->split, a->rows, a->first, a->stride, begin, end, lambda, v);
+}
+
+// The compact copy of split row k (velocity row i) with right-hand side b_k.
+static void compact_row(const cs_packed_row* p, double bias_k, double inv_diag, cs_split_row* r)
+{
+    r->bias = bias_k * inv_diag; // the product the packing does for a row's own bias
+    if ((p->kind & ~(uint32_t)CS_PACK_PAIR) == CS_PACK_NORMAL_ROW) // pairs belong to the velocity problem
+    {
+        r->ja = p->ja;
+        r->jb = p->jb;
+        r->ma = p->ma;
+        r->mb = p->mb;
+        r->a = p->a;
+        r->b = p->b;
+    }
+    else
+    {
+        r->a = -1;
+    }
+}
+
+#if CS_SIMD_X86
+// Split row k is velocity row k·stride. A velocity quad of four pairs (stride 2, rows i .. i + 7) holds split
+// rows i/2 .. i/2 + 3 in its normal fields, lanes in the order (0, 2, 1, 3); a quad of four normal rows
+// (stride 1) holds rows i .. i + 3 in row order. Those are swept on the velocity quads with their split bias
+// and λ kept per quad by lane; the rows of the other items are compacted as usual (cs_split_lanes).
+static int split_row_of_lane(const cs_sweep_item* it, int stride, int lane)
+{
+    return stride == 2 ? it->first / 2 + cs_pair_lane(lane) : it->first + lane;
+}
+
+static void split_on_velocity(const cs_solver_work* solved, int stride, const double* b, int iterations,
+                              cs_split_work* work, double* lambda, double* v)
+{
+    const cs_packed_row* rows = cs_packed_rows(solved);
+    const cs_sweep_item* items = solved->schedule;
+    for (int n = 0; n < solved->schedule_count; ++n)
+    {
+        const cs_sweep_item* it = items + n;
+        if (cs_split_lanes(it, stride) != CS_SPLIT_ROWS)
+        {
+            for (int l = 0; l < CS_LANES; ++l)
+            {
+                int k = split_row_of_lane(it, stride, l);
+                work->quad_bias[CS_LANES * it->quad + l] = b[k] * solved->inv_diag[stride * k];
+                work->quad_lambda[CS_LANES * it->quad + l] = 0.0;
+            }
+            continue;
+        }
+        int k0, k1;
+        cs_split_range(it, stride, &k0, &k1);
+        for (int k = k0; k < k1; ++k)
+        {
+            compact_row(rows + stride * k, b[k], solved->inv_diag[stride * k], work->rows + k);
+            lambda[k] = 0.0;
+        }
+    }
+    split_args args = {work->rows, rows, 0, stride};
+    for (int s = 0; s < iterations; ++s)
+    {
+        cs_avx2_sweep_split_on(solved, stride, work, lambda, v, split_rows, &args);
+    }
+    for (int n = 0; n < solved->schedule_count; ++n)
+    {
+        const cs_sweep_item* it = items + n;
+        for (int l = 0; cs_split_lanes(it, stride) != CS_SPLIT_ROWS && l < CS_LANES; ++l)
+        {
+            lambda[split_row_of_lane(it, stride, l)] = work->quad_lambda[CS_LANES * it->quad + l];
+        }
+    }
+}
+#endif
+
+void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
+                    const double* b, int iterations, bool simd, cs_split_work* work, double* lambda,
+                    double* v)
+{
+    const cs_packed_row* rows = cs_packed_rows(solved);
+    memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
+#if CS_SIMD_X86
+    bool lanes = simd && cs_simd_cpu();
+    // On the velocity problem's own schedule when the split rows are all of its rows (stride 1) or all of
+    // its normal rows (stride 2, pairs); count is then its row count / stride.
+    if (lanes && solved->schedule_count > 0 && first == 0 && (stride == 1 || stride == 2))
+    {
+        split_on_velocity(solved, stride, b, iterations, work, lambda, v);
+        return;
+    }
+#endif
+    cs_split_row* split = work->rows;
+    for (int k = 0; k < count; ++k)
+    {
+        size_t i = (size_t)first + (size_t)k * (size_t)stride;
+        compact_row(rows + i, b[k], solved->inv_diag[i], split + k);
+        lambda[k] = 0.0;
+    }
+#if CS_SIMD_X86
+    if (lanes)
+    {
+        cs_schedule_split(work, count, 3 * bodies);
+        split_args args = {split, rows, first, stride};
+        for (int s = 0; s < iterations; ++s)
+        {
+            cs_avx2_sweep_split(work, lambda, v, split_rows, &args);
+        }
+        return;
+    }
+#endif
+    (void)simd;
+    for (int s = 0; s < iterations; ++s)
+    {
+        split_sweep(split, rows, first, stride, 0, count, lambda, v);
+    }
+}
