@@ -1,7 +1,6 @@
 // Which rows of a sweep go in vector lanes (simd.h): runs of four consecutive rows, or four consecutive
 // normal/friction pairs, that touch eight different bodies. Everything else is swept one row at a time,
 // in place, so the schedule never changes the order of the updates, only how many run at once.
-#include <stdlib.h>
 
 #include "core/array.h"
 #include "solver/simd.h"
