@@ -518,6 +518,9 @@ int cs_cmd_bench(int argc, char** argv)
     }
     if (!quiet)
     {
+        printf("# %s row order, vector sweeps %s, %d thread%s\n", cs_row_order_name(setup.row_order),
+               !setup.simd ? "off" : (cs_solver_simd_available() ? "on (AVX2)" : "unavailable on this CPU"),
+               setup.threads, setup.threads > 1 ? "s" : "");
         printf("%-14s %-16s %5s %6s %7s %8s %8s %9s %10s %8s %8s %9s %9s %7s %8s\n", "scene", "solver",
                "iter", "steps", "bodies", "contacts", "rows", "seconds", "us/step", "broad", "narrow",
                "solver", "position", "B/body", "ns/st/b");

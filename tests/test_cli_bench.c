@@ -1,0 +1,121 @@
+// circlesim-cli bench as a user drives it: the CSV's columns and what a row says about the run (never how
+// fast it was: speed is measured by the benchmark, not judged by tests), the settings it reports, and usage
+// errors.
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CLI CS_BINARY_DIR "/circlesim-cli"
+
+static const char* const columns =
+    "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,"
+    "us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,"
+    "bytes_per_body,ns_per_step_body,row_order,simd";
+
+// Splits a CSV line in place into at most max fields.
+static int split_csv(char* line, char** fields, int max)
+{
+    int n = 0;
+    char* p = line;
+    while (n < max)
+    {
+        fields[n++] = p;
+        char* comma = strchr(p, ',');
+        if (comma == NULL)
+        {
+            break;
+        }
+        *comma = '\0';
+        p = comma + 1;
+    }
+    return n;
+}
+
+static void stacking_rows_describe_the_run(void** state)
+{
+    (void)state;
+    const char* orders[] = {"coloured", "key"};
+    for (int k = 0; k < 2; ++k)
+    {
+        char cmd[1024], out[8192];
+        snprintf(cmd, sizeof cmd,
+                 "%s bench --scenes %s --solvers pgs,amgs --iterations 7 --steps 20 --repeat 1 --warmup 0 "
+                 "--row-order %s%s --csv -",
+                 CLI, cs_test_source_path("scenes/stacking.json"), orders[k], k == 1 ? " --no-simd" : "");
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+        char* line = strtok(out, "\n");
+        assert_non_null(line);
+        assert_string_equal(line, columns);
+        int rows = 0;
+        while ((line = strtok(NULL, "\n")) != NULL)
+        {
+            char* f[32];
+            assert_int_equal(split_csv(line, f, 32), 18);
+            assert_string_equal(f[0], "stacking");
+            assert_true(strcmp(f[1], "pgs") == 0 || strcmp(f[1], "amgs") == 0);
+            assert_int_equal(atoi(f[3]), 7);
+            assert_int_equal(atoi(f[4]), 20);
+            assert_int_equal(atoi(f[5]), 30);            // the 30-stack
+            assert_near(strtod(f[6], NULL), 30.0, 1e-9); // 30 contacts from the first step
+            assert_near(strtod(f[7], NULL), 60.0, 1e-9); // a normal and a friction row each
+            assert_true(strtod(f[8], NULL) > 0.0);       // seconds
+            assert_true(strtod(f[12], NULL) > 0.0);      // the velocity solve took some time
+            assert_string_equal(f[16], orders[k]);
+            int simd = atoi(f[17]);
+            assert_int_equal(simd, k == 0 && cs_solver_simd_available() ? 1 : 0);
+            rows += 1;
+        }
+        assert_int_equal(rows, 2);
+    }
+}
+
+static void table_names_the_settings(void** state)
+{
+    (void)state;
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "%s bench --scenes %s --iterations 3 --steps 5 --repeat 1 --warmup 0 --threads 2", CLI,
+             cs_test_source_path("scenes/stacking.json"));
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    char expected[128];
+    snprintf(expected, sizeof expected, "# coloured row order, vector sweeps %s, 2 threads",
+             cs_solver_simd_available() ? "on (AVX2)" : "unavailable on this CPU");
+    assert_non_null(strstr(out, expected));
+    assert_non_null(strstr(out, "stacking"));
+}
+
+static void usage_errors_exit_2(void** state)
+{
+    (void)state;
+    const char* cases[][2] = {
+        {"--row-order zigzag", "--row-order: unknown row order 'zigzag'"},
+        {"--suite huge", "--suite: expected paper or scale"},
+        {"--threads 3", "--threads"},
+        {"--solvers pgz", "unknown solver 'pgz'"},
+        {"--frobnicate", "unknown option '--frobnicate'"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+    {
+        char cmd[512], out[4096];
+        snprintf(cmd, sizeof cmd, "%s bench %s", CLI, cases[k][0]);
+        int code = cs_test_run(cmd, out, sizeof out);
+        if (code != 2 || strstr(out, cases[k][1]) == NULL)
+        {
+            fail_msg("'bench %s' exited %d with '%s' (expected 2 and '%s')", cases[k][0], code, out,
+                     cases[k][1]);
+        }
+    }
+}
+
+int main(void)
+{
+    cs_test_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stacking_rows_describe_the_run),
+        cmocka_unit_test(table_names_the_settings),
+        cmocka_unit_test(usage_errors_exit_2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
