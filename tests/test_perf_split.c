@@ -99,7 +99,7 @@ static void check_split_matches_pgs(bool frictionless, int at_step)
     double* split_lambda = calloc((size_t)count, sizeof(double));
     double* v = calloc(3 * (size_t)vp.body_count + 3, sizeof(double));
     cs_split_work split_work = {0};
-    assert_int_equal(cs_split_work_reserve(&split_work, count, &err), CS_OK);
+    assert_int_equal(cs_split_work_reserve(&split_work, &work, true, 0, stride, count, &err), CS_OK);
     cs_solve_split(&work, vp.body_count, 0, stride, count, split_bias, SWEEPS, true, &split_work,
                    split_lambda, v);
 

@@ -102,9 +102,7 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
     const int m = p->row_count;
     const cs_packed_row* rows = cs_packed_rows(w);
     const int32_t zero_slot = 3 * p->body_count;
-    if (!cs_grow(&w->quads, &w->quad_capacity, m / (2 * CS_LANES) + 1, sizeof(cs_pair_quad)) ||
-        !cs_grow(&w->normal_quads, &w->normal_quad_capacity, m / CS_LANES + 1, sizeof(cs_normal_quad)) ||
-        !cs_grow(&w->schedule, &w->schedule_capacity, m + 1, sizeof(cs_sweep_item)))
+    if (!cs_grow(&w->schedule, &w->schedule_capacity, m + 1, sizeof(cs_sweep_item)))
     {
         return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
     }
@@ -114,14 +112,24 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
     int i = 0;
     while (i < m)
     {
+        // (The quad arrays grow as quads are found: a problem has pairs or bare normal rows, rarely both.)
         if (i + 2 * CS_LANES <= m && quad_fits(rows + i, 2, pair, zero_slot))
         {
+            if (!cs_grow(&w->quads, &w->quad_capacity, pair_count + 1, sizeof(cs_pair_quad)))
+            {
+                return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
+            }
             fill_pair_quad((cs_pair_quad*)w->quads + pair_count, rows + i);
             items[item_count++] = (cs_sweep_item){i, 2 * CS_LANES, pair_count++};
             i += 2 * CS_LANES;
         }
         else if (i + CS_LANES <= m && quad_fits(rows + i, 1, CS_PACK_NORMAL_ROW, zero_slot))
         {
+            if (!cs_grow(&w->normal_quads, &w->normal_quad_capacity, normal_count + 1,
+                         sizeof(cs_normal_quad)))
+            {
+                return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
+            }
             fill_normal_quad((cs_normal_quad*)w->normal_quads + normal_count, rows + i);
             items[item_count++] = (cs_sweep_item){i, CS_LANES, normal_count++};
             i += CS_LANES;

@@ -145,10 +145,15 @@ typedef struct cs_split_work
     double* quad_bias;            // split rows in the velocity problem's pair quads: b / A_ii by lane
     double* quad_lambda;          // and their λ by lane
     int item_count;
-    int capacity; // rows
+    int capacity;      // rows
+    int own_capacity;  // rows that quads and items can hold
+    int lane_capacity; // rows that quad_bias and quad_lambda can hold
 } cs_split_work;
 
-cs_status cs_split_work_reserve(cs_split_work* work, int count, cs_error* err);
+// Grows the work for a cs_solve_split of `count` rows with these arguments after `solved` was packed (it
+// allocates only what that solve's path uses).
+cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solved, bool simd, int first,
+                                int stride, int count, cs_error* err);
 void cs_split_work_free(cs_split_work* work);
 
 // schedule.c: the vector-lane schedule of a packed problem's normal/friction pairs and normal rows (into

@@ -8,21 +8,64 @@
 #include "solver/simd.h"
 #include "solver/solver_internal.h"
 
-cs_status cs_split_work_reserve(cs_split_work* work, int count, cs_error* err)
+// Which way cs_solve_split goes: on the velocity problem's own vector schedule when the split rows are all
+// of its rows (stride 1) or all of its normal rows (stride 2, pairs), else on a schedule of its own when the
+// vector sweeps run, else one row at a time.
+typedef enum split_path
 {
-    if (count <= work->capacity && work->rows != NULL)
+    SPLIT_SCALAR,
+    SPLIT_OWN_SCHEDULE,
+    SPLIT_ON_VELOCITY,
+} split_path;
+
+static split_path choose_path(const cs_solver_work* solved, bool simd, int first, int stride)
+{
+    if (!(simd && cs_simd_cpu()))
     {
-        return CS_OK;
+        return SPLIT_SCALAR;
     }
-    int cap = cs_grow_capacity(work->capacity, count);
-    if (!CS_RESIZE(work->rows, cap) || !CS_RESIZE(work->quads, cap / CS_LANES + 1) ||
-        !CS_RESIZE(work->items, cap + 1) || !CS_RESIZE(work->quad_bias, cap + CS_LANES) ||
-        !CS_RESIZE(work->quad_lambda, cap + CS_LANES))
+    if (solved->schedule_count > 0 && first == 0 && (stride == 1 || stride == 2))
     {
-        return cs_fail(err, CS_ERR_MEMORY, "out of memory: split-impulse work for %d rows", cap);
+        return SPLIT_ON_VELOCITY;
     }
-    work->capacity = cap;
-    return CS_OK;
+    return SPLIT_OWN_SCHEDULE;
+}
+
+cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solved, bool simd, int first,
+                                int stride, int count, cs_error* err)
+{
+    int cap = cs_grow_capacity(0, count);
+    bool ok = true;
+    if (count > work->capacity || work->rows == NULL)
+    {
+        cap = cs_grow_capacity(work->capacity, count);
+        ok = CS_RESIZE(work->rows, cap);
+        work->capacity = ok ? cap : work->capacity;
+    }
+    // Only the arrays of the path this solve takes (each grows on its own).
+    switch (choose_path(solved, simd, first, stride))
+    {
+        case SPLIT_OWN_SCHEDULE:
+            if (ok && (count > work->own_capacity || work->quads == NULL))
+            {
+                cap = cs_grow_capacity(work->own_capacity, count);
+                ok = CS_RESIZE(work->quads, cap / CS_LANES + 1) && CS_RESIZE(work->items, cap + 1);
+                work->own_capacity = ok ? cap : 0;
+            }
+            break;
+        case SPLIT_ON_VELOCITY:
+            if (ok && (count > work->lane_capacity || work->quad_bias == NULL))
+            {
+                cap = cs_grow_capacity(work->lane_capacity, count);
+                ok = CS_RESIZE(work->quad_bias, cap + CS_LANES) &&
+                     CS_RESIZE(work->quad_lambda, cap + CS_LANES);
+                work->lane_capacity = ok ? cap : 0;
+            }
+            break;
+        default:
+            break;
+    }
+    return ok ? CS_OK : cs_fail(err, CS_ERR_MEMORY, "out of memory: split-impulse work for %d rows", cap);
 }
 
 void cs_split_work_free(cs_split_work* work)
@@ -165,11 +208,9 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
     memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
+    split_path path = choose_path(solved, simd, first, stride);
 #if CS_SIMD_X86
-    bool lanes = simd && cs_simd_cpu();
-    // On the velocity problem's own schedule when the split rows are all of its rows (stride 1) or all of
-    // its normal rows (stride 2, pairs); count is then its row count / stride.
-    if (lanes && solved->schedule_count > 0 && first == 0 && (stride == 1 || stride == 2))
+    if (path == SPLIT_ON_VELOCITY)
     {
         split_on_velocity(solved, stride, b, iterations, work, lambda, v);
         return;
@@ -183,7 +224,7 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
         lambda[k] = 0.0;
     }
 #if CS_SIMD_X86
-    if (lanes)
+    if (path == SPLIT_OWN_SCHEDULE)
     {
         cs_schedule_split(work, count, 3 * bodies);
         split_args args = {split, rows, first, stride};
@@ -194,7 +235,7 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
         return;
     }
 #endif
-    (void)simd;
+    (void)path;
     for (int s = 0; s < iterations; ++s)
     {
         split_sweep(split, rows, first, stride, 0, count, lambda, v);

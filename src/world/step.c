@@ -315,10 +315,6 @@ static cs_status step(cs_world* w, cs_error* err)
         }
         w->position_capacity = cap;
     }
-    if ((st = cs_split_work_reserve(&w->split_work, count, err)) != CS_OK)
-    {
-        return st;
-    }
     if (!CS_GROW(w->pseudo_v, w->pseudo_v_capacity, 3 * n + 3))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
@@ -340,7 +336,8 @@ static cs_status step(cs_world* w, cs_error* err)
     // 6. Velocity solve with the selected solver (and the position solve on the helper thread).
     cs_solve_run run;
     st = cs_solve_start(vp, w->def.solver, params, &w->work, w->lambda, &run, err);
-    if (st != CS_OK)
+    if (st != CS_OK ||
+        (st = cs_split_work_reserve(&w->split_work, &w->work, params->simd, 0, per, count, err)) != CS_OK)
     {
         return st;
     }
