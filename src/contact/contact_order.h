@@ -21,7 +21,7 @@ typedef struct cs_contact_order
     int* order; // order[k]: the contact swept k-th
     int order_capacity;
     uint8_t* colour; // per contact: its colour in its block
-    uint32_t* used; // per body: colours taken in the current block (all zero between calls)
+    uint32_t* used;  // per body: colours taken in the current block (all zero between calls)
     int used_capacity;
 } cs_contact_order;
 

@@ -20,14 +20,14 @@ typedef struct cs_row_params
 // frictionless, a friction row right after it. lambda0 comes from the contacts'
 // stored impulses (the warm start). v_pre is the velocity at the start of the step (3 per body), before
 // external forces: restitution is measured on it.
-cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count, const double* v_pre,
-                                   const cs_row_params* rp, cs_lcp* p, cs_error* err);
+cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count,
+                                   const double* v_pre, const cs_row_params* rp, cs_lcp* p, cs_error* err);
 
 // The split-impulse position problem (pseudo-velocities that remove penetration beyond the slop): the
 // velocity problem's normal rows with v* = 0, λ⁰ = 0 and this bias per contact. The step solves it on
 // the velocity problem's packed rows (cs_solve_split) and only needs the biases, in the same order.
-void cs_contact_position_bias(const cs_contact* contacts, const int* order, int count, const cs_row_params* rp,
-                              double* bias);
+void cs_contact_position_bias(const cs_contact* contacts, const int* order, int count,
+                              const cs_row_params* rp, double* bias);
 
 // The same problem written out as rows of its own (p's bodies must be filled with v = 0), for tests and
 // inspection.
