@@ -113,10 +113,16 @@ static void random_contacts_are_coloured_in_blocks(void** state)
             assert_int_equal(cs_contact_order_build(&o, c, count, bodies, blocks[b], &err), CS_OK);
             check_order(&o, c, count, blocks[b]);
             // Built twice (the world's steady state: buffers reused, `used` left all zero), the same order.
-            int* first = malloc((size_t)(count > 0 ? count : 1) * sizeof *first);
-            memcpy(first, o.order, (size_t)count * sizeof *first);
+            int* first = calloc((size_t)(count > 0 ? count : 1), sizeof *first);
+            if (count > 0) // (no order array exists for no contacts)
+            {
+                memcpy(first, o.order, (size_t)count * sizeof *first);
+            }
             assert_int_equal(cs_contact_order_build(&o, c, count, bodies, blocks[b], &err), CS_OK);
-            assert_memory_equal(first, o.order, (size_t)count * sizeof *first);
+            if (count > 0)
+            {
+                assert_memory_equal(first, o.order, (size_t)count * sizeof *first);
+            }
             for (int i = 0; i < bodies; ++i)
             {
                 assert_int_equal(o.used[i], 0);
