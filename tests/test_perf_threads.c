@@ -5,32 +5,6 @@
 
 #include <math.h>
 
-// A pool of `count` circles in the Pool 1 layout (as circlesim-cli bench builds its scale suite).
-static cs_world* pool(int count, int columns)
-{
-    cs_error err = {CS_OK, ""};
-    cs_world_def def = cs_world_def_default();
-    cs_world* w = cs_world_create(&def, &err);
-    assert_non_null(w);
-    double half = 0.5 * (columns * 0.44 + 0.28);
-    cs_vec2 o = {0.0, 0.0}, up = {0.0, 1.0}, l = {-half, 0.0}, right = {1.0, 0.0}, r = {half, 0.0},
-            left = {-1.0, 0.0};
-    assert_true(cs_world_add_half_plane(w, o, up, 0.1, 0.2, &err) >= 0);
-    assert_true(cs_world_add_half_plane(w, l, right, 0.1, 0.2, &err) >= 0);
-    assert_true(cs_world_add_half_plane(w, r, left, 0.1, 0.2, &err) >= 0);
-    cs_circle_def d = cs_circle_def_default();
-    d.radius = 0.21;
-    d.mass = 2.0;
-    for (int i = 0; i < count; ++i)
-    {
-        int row = i / columns, k = i % columns;
-        d.position.x = -half + 0.25 + k * 0.44 + ((row & 1) != 0 ? 0.22 : 0.0);
-        d.position.y = 0.22 + row * 0.45;
-        assert_true(cs_world_add_circle(w, &d, &err) >= 0);
-    }
-    return w;
-}
-
 static uint64_t run(cs_world* w, int threads, int steps, double* position_seconds)
 {
     assert_true(cs_world_set_threads(w, threads));
@@ -52,8 +26,8 @@ static void big_pool_same_bits_on_two_threads(void** state)
 {
     (void)state;
     double t1, t2;
-    cs_world* a = pool(3000, 55);
-    cs_world* b = pool(3000, 55);
+    cs_world* a = cs_test_pool(3000, 55);
+    cs_world* b = cs_test_pool(3000, 55);
     uint64_t one = run(a, 1, 120, &t1);
     uint64_t two = run(b, 2, 120, &t2);
     assert_true(one == two);

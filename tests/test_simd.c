@@ -120,6 +120,34 @@ static void worlds_are_bit_identical_with_and_without_lanes(void** state)
     }
 }
 
+// Past a few thousand contacts the split-impulse solve leaves the velocity quads for its own compact rows
+// and schedule (split.c, CS_SPLIT_ON_VELOCITY_MAX): the same bits there too, with and without threads.
+static void big_pool_is_bit_identical_with_and_without_lanes(void** state)
+{
+    (void)state;
+    cs_world* on = cs_test_pool(2500, 50);
+    cs_world* off = cs_test_pool(2500, 50);
+    cs_solver_params params = *cs_world_solver_params(off);
+    params.simd = false;
+    cs_world_set_solver_params(off, &params);
+    assert_true(cs_world_set_threads(on, 2));
+    int most = 0;
+    for (int s = 0; s < 60; ++s)
+    {
+        assert_int_equal(cs_world_step(on), CS_OK);
+        assert_int_equal(cs_world_step(off), CS_OK);
+        most = cs_world_contact_count(on) > most ? cs_world_contact_count(on) : most;
+        if (cs_world_hash(on) != cs_world_hash(off))
+        {
+            fail_msg("2 500-circle pool: vector and scalar sweeps differ at step %d", s + 1);
+        }
+    }
+    print_message("# 2 500-circle pool: up to %d contacts\n", most);
+    assert_true(most > 6000); // the split solve took its own schedule
+    cs_world_destroy(on);
+    cs_world_destroy(off);
+}
+
 // A frozen Pool 2 problem from start points that reach every branch of the clamps: negative, zero and
 // signed-zero normal impulses (an empty friction box), friction at and beyond ±μλ_n, and large biases.
 static void frozen_problem_from_hard_start_points(bool frictionless)
@@ -243,6 +271,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_vector_path_runs_here),
         cmocka_unit_test(worlds_are_bit_identical_with_and_without_lanes),
+        cmocka_unit_test(big_pool_is_bit_identical_with_and_without_lanes),
         cmocka_unit_test(frozen_problems_from_hard_start_points),
         cmocka_unit_test(cli_no_simd_gives_the_same_solution),
     };

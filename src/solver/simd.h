@@ -48,13 +48,14 @@ typedef struct cs_normal_quad
 // vectors of λ_n and λ_f). Fields as in cs_packed_row.
 typedef struct cs_pair_quad
 {
+    // First what the split-impulse solve reads too (the normal rows and the bodies), in 288 contiguous bytes.
     double nax[CS_LANES], nay[CS_LANES], nbx[CS_LANES], nby[CS_LANES];
     double nmax[CS_LANES], nmay[CS_LANES], nmbx[CS_LANES], nmby[CS_LANES];
+    int32_t a[CS_LANES], b[CS_LANES];
     double nbias[CS_LANES], coupling[CS_LANES];
     double fax[CS_LANES], fay[CS_LANES], fbx[CS_LANES], fby[CS_LANES], fwb[CS_LANES], fwa[CS_LANES];
     double fmax[CS_LANES], fmay[CS_LANES], fmbx[CS_LANES], fmby[CS_LANES], fmwb[CS_LANES], fmwa[CS_LANES];
     double fbias[CS_LANES], mu[CS_LANES];
-    int32_t a[CS_LANES], b[CS_LANES];
 } cs_pair_quad;
 
 // The lane pair k (0..3) of a run takes in a cs_pair_quad: 0, 2, 1, 3 (its own inverse: also the pair in lane
@@ -115,7 +116,7 @@ void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_
 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, double* v, cs_split_rows_fn rows,
                          const void* rows_arg);
 // The same along the velocity schedule of `solved` (cs_split_lanes): quads from the velocity quads' normal
-// rows with work->quad_bias and work->quad_lambda (by lane), the other split rows through rows(rows_arg, …).
+// rows with their bias and λ from work->quad_lanes (by lane), the other split rows through rows(rows_arg, …).
 void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
                             double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg);
 #endif

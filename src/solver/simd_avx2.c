@@ -318,21 +318,21 @@ CS_AVX2 void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, co
     {
         const cs_sweep_item* it = items + k;
         // The velocity quad's normal rows, with the split problem's own bias and λ (kept per quad).
-        size_t at = (size_t)CS_LANES * (size_t)it->quad;
+        double* lanes = work->quad_lanes + (size_t)(2 * CS_LANES) * (size_t)it->quad;
         switch (cs_split_lanes(it, stride))
         {
             case CS_SPLIT_FROM_PAIRS:
             {
                 const cs_pair_quad* q = pairs + it->quad;
-                normal_quad(CS_RULE_PGS, false, NULL, 0, pair_normal_fields(q), work->quad_bias + at, q->a,
-                            q->b, work->quad_lambda + at, v);
+                normal_quad(CS_RULE_PGS, false, NULL, 0, pair_normal_fields(q), lanes, q->a, q->b,
+                            lanes + CS_LANES, v);
                 break;
             }
             case CS_SPLIT_FROM_NORMALS:
             {
                 const cs_normal_quad* q = normals + it->quad;
-                normal_quad(CS_RULE_PGS, false, NULL, 0, normal_fields(q), work->quad_bias + at, q->a, q->b,
-                            work->quad_lambda + at, v);
+                normal_quad(CS_RULE_PGS, false, NULL, 0, normal_fields(q), lanes, q->a, q->b,
+                            lanes + CS_LANES, v);
                 break;
             }
             default:

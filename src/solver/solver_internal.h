@@ -142,12 +142,12 @@ typedef struct cs_split_work
     cs_split_row* rows;           // per row
     struct cs_normal_quad* quads; // runs of four independent rows, by lane (simd.h)
     struct cs_sweep_item* items;  // the sweep's schedule
-    double* quad_bias;            // split rows in the velocity problem's pair quads: b / A_ii by lane
-    double* quad_lambda;          // and their λ by lane
+    double* quad_lanes; // split rows in the velocity problem's quads, per quad: b / A_ii by lane, then λ
+
     int item_count;
     int capacity;      // rows
     int own_capacity;  // rows that quads and items can hold
-    int lane_capacity; // rows that quad_bias and quad_lambda can hold
+    int lane_capacity; // rows that quad_lanes can hold
 } cs_split_work;
 
 // Grows the work for a cs_solve_split of `count` rows with these arguments after `solved` was packed (it

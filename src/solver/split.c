@@ -18,13 +18,21 @@ typedef enum split_path
     SPLIT_ON_VELOCITY,
 } split_path;
 
-static split_path choose_path(const cs_solver_work* solved, bool simd, int first, int stride)
+// Up to this many split rows the velocity quads are the better source; past it their 800-byte records
+// (of which the split reads 288) no longer stay in cache across the 20 sweeps and the split's own compact
+// 80-byte rows stream faster. Measured on the 2 MiB-L2 development VM (docs/PERFORMANCE.md): position solve
+// at 2 800 contacts 114 µs on the velocity quads vs 140 on its own; at 14 000 1 000 vs 820; at 480 000
+// 122 vs 71 ms.
+#define CS_SPLIT_ON_VELOCITY_MAX 6000
+
+static split_path choose_path(const cs_solver_work* solved, bool simd, int first, int stride, int count)
 {
     if (!(simd && cs_simd_cpu()))
     {
         return SPLIT_SCALAR;
     }
-    if (solved->schedule_count > 0 && first == 0 && (stride == 1 || stride == 2))
+    if (solved->schedule_count > 0 && first == 0 && (stride == 1 || stride == 2) &&
+        count <= CS_SPLIT_ON_VELOCITY_MAX)
     {
         return SPLIT_ON_VELOCITY;
     }
@@ -43,7 +51,7 @@ cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solve
         work->capacity = ok ? cap : work->capacity;
     }
     // Only the arrays of the path this solve takes (each grows on its own).
-    switch (choose_path(solved, simd, first, stride))
+    switch (choose_path(solved, simd, first, stride, count))
     {
         case SPLIT_OWN_SCHEDULE:
             if (ok && (count > work->own_capacity || work->quads == NULL))
@@ -54,11 +62,10 @@ cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solve
             }
             break;
         case SPLIT_ON_VELOCITY:
-            if (ok && (count > work->lane_capacity || work->quad_bias == NULL))
+            if (ok && (count > work->lane_capacity || work->quad_lanes == NULL))
             {
                 cap = cs_grow_capacity(work->lane_capacity, count);
-                ok = CS_RESIZE(work->quad_bias, cap + CS_LANES) &&
-                     CS_RESIZE(work->quad_lambda, cap + CS_LANES);
+                ok = CS_RESIZE(work->quad_lanes, 2 * (cap + CS_LANES));
                 work->lane_capacity = ok ? cap : 0;
             }
             break;
@@ -73,8 +80,7 @@ void cs_split_work_free(cs_split_work* work)
     free(work->rows);
     free(work->quads);
     free(work->items);
-    free(work->quad_bias);
-    free(work->quad_lambda);
+    free(work->quad_lanes);
     *work = (cs_split_work){0};
 }
 
@@ -173,8 +179,9 @@ static void split_on_velocity(const cs_solver_work* solved, int stride, const do
             for (int l = 0; l < CS_LANES; ++l)
             {
                 int k = split_row_of_lane(it, stride, l);
-                work->quad_bias[CS_LANES * it->quad + l] = b[k] * solved->inv_diag[stride * k];
-                work->quad_lambda[CS_LANES * it->quad + l] = 0.0;
+                double* lanes = work->quad_lanes + 2 * CS_LANES * it->quad;
+                lanes[l] = b[k] * solved->inv_diag[stride * k];
+                lanes[CS_LANES + l] = 0.0;
             }
             continue;
         }
@@ -196,7 +203,8 @@ static void split_on_velocity(const cs_solver_work* solved, int stride, const do
         const cs_sweep_item* it = items + n;
         for (int l = 0; cs_split_lanes(it, stride) != CS_SPLIT_ROWS && l < CS_LANES; ++l)
         {
-            lambda[split_row_of_lane(it, stride, l)] = work->quad_lambda[CS_LANES * it->quad + l];
+            lambda[split_row_of_lane(it, stride, l)] =
+                work->quad_lanes[2 * CS_LANES * it->quad + CS_LANES + l];
         }
     }
 }
@@ -208,7 +216,7 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
     memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
-    split_path path = choose_path(solved, simd, first, stride);
+    split_path path = choose_path(solved, simd, first, stride, count);
 #if CS_SIMD_X86
     if (path == SPLIT_ON_VELOCITY)
     {

@@ -84,3 +84,28 @@ void cs_test_init(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
 }
+
+cs_world* cs_test_pool(int count, int columns)
+{
+    cs_error err = {CS_OK, ""};
+    cs_world_def def = cs_world_def_default();
+    cs_world* w = cs_world_create(&def, &err);
+    assert_non_null(w);
+    double half = 0.5 * (columns * 0.44 + 0.28);
+    cs_vec2 o = {0.0, 0.0}, up = {0.0, 1.0}, l = {-half, 0.0}, right = {1.0, 0.0}, r = {half, 0.0},
+            left = {-1.0, 0.0};
+    assert_true(cs_world_add_half_plane(w, o, up, 0.1, 0.2, &err) >= 0);
+    assert_true(cs_world_add_half_plane(w, l, right, 0.1, 0.2, &err) >= 0);
+    assert_true(cs_world_add_half_plane(w, r, left, 0.1, 0.2, &err) >= 0);
+    cs_circle_def d = cs_circle_def_default();
+    d.radius = 0.21;
+    d.mass = 2.0;
+    for (int i = 0; i < count; ++i)
+    {
+        int row = i / columns, k = i % columns;
+        d.position.x = -half + 0.25 + k * 0.44 + ((row & 1) != 0 ? 0.22 : 0.0);
+        d.position.y = 0.22 + row * 0.45;
+        assert_true(cs_world_add_circle(w, &d, &err) >= 0);
+    }
+    return w;
+}

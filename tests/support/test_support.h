@@ -31,6 +31,9 @@ const char* cs_test_temp_path(const char* suffix);
 const char* cs_test_write_temp(const char* suffix, const char* text);
 // Runs a shell command, captures stdout+stderr into out (truncated), returns the exit status.
 int cs_test_run(const char* command, char* out, size_t out_size);
+// A pool of `count` circles (r 0.21 m, 2 kg) in rows of `columns` in a three-walled box: the Pool 1 layout
+// that circlesim-cli bench builds its scale suite from. Asserts success.
+cs_world* cs_test_pool(int count, int columns);
 // Line-buffers stdout so output survives a sanitizer abort; call first in main().
 void cs_test_init(void);
 
