@@ -252,10 +252,37 @@ static void invalid_bodies_rejected(void** state)
     cs_world_destroy(w);
 }
 
+// A world with walls and no circles (or nothing at all) steps: no contacts, no rows, time advances.
+static void empty_world_steps(void** state)
+{
+    (void)state;
+    for (int walls = 0; walls < 2; ++walls)
+    {
+        cs_error err;
+        cs_world* w = cs_world_create(NULL, &err);
+        assert_non_null(w);
+        cs_vec2 o = {0.0, 0.0}, up = {0.0, 1.0};
+        if (walls > 0)
+        {
+            assert_true(cs_world_add_half_plane(w, o, up, 0.1, 0.2, &err) >= 0);
+        }
+        for (int s = 0; s < 3; ++s)
+        {
+            assert_int_equal(cs_world_step(w), CS_OK);
+        }
+        const cs_step_stats* st = cs_world_stats(w);
+        assert_int_equal(st->step, 3);
+        assert_int_equal(st->contacts, 0);
+        assert_int_equal(st->rows, 0);
+        cs_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(empty_world_steps),
         cmocka_unit_test(bounce_restitution),
         cmocka_unit_test(incline_rolls_without_slipping),
         cmocka_unit_test(incline_slides_below_threshold),

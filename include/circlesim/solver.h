@@ -27,7 +27,8 @@ extern "C"
         bool amgs_literal; // AMGS: the paper's literal Method 3.2 for box rows (comparison only)
         // Update runs of four consecutive independent rows (no common body; the coloured row order makes
         // them) with 4-wide vector instructions where the CPU has them (AVX2). The same operations in the
-        // same order per row: results are bit for bit those of simd = false. Default true.
+        // same order per row: results are bit for bit those of simd = false (as long as no impulse overflows
+        // to ±inf, after which both are garbage, differently). Default true.
         bool simd;
     } cs_solver_params;
 

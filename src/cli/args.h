@@ -21,7 +21,8 @@ bool cs_arg_next_double(const char* cmd, int argc, char** argv, int* i, double m
 // "--row-order coloured|key" at argv[*i] (cs_row_order, world.h).
 bool cs_arg_next_row_order(const char* cmd, int argc, char** argv, int* i, int* out);
 #define CS_ARG_ROW_ORDER_HELP                                                                                \
-    "  --row-order ORDER   coloured (default) or key: the order the sweeps take the contacts in\n"
+    "  --row-order ORDER   coloured or key: the order the sweeps take the contacts in (default: the\n"       \
+    "                      scene's world.row_order, else coloured)\n"
 
 #define CS_ARG_NO_SIMD_HELP                                                                                  \
     "  --no-simd           sweep one row at a time (no vector lanes; the same results)\n"

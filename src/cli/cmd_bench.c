@@ -56,7 +56,7 @@ static void help(FILE* out)
             "  --quiet               no table\n"
             "CSV columns: scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,\n"
             "us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,"
-            "row_order\n"
+            "row_order,simd\n"
             "(the *_us phase columns are means per step; solver_us is the velocity solve, position_us the\n"
             "split-impulse position solve; bytes_per_body is the heap the world holds after the run).\n");
 }

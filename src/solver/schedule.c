@@ -7,8 +7,10 @@
 #include "solver/solver_internal.h"
 
 // True when no body appears twice among the halves a[0..3], b[0..3], the zero slot aside: a static half
-// adds M⁻¹Jᵀ·Δλ = 0 to the zero slot, so lanes may share it (it holds 0 as long as the impulses are
-// finite, as in the one-row-at-a-time sweep).
+// adds M⁻¹Jᵀ·Δλ = 0 to the zero slot, so lanes may share it. That holds while impulses are finite: once a
+// Δλ overflows to ±inf, 0·inf = NaN lands in the zero slot, which the next row reads in the scalar sweep
+// and a lane may already have read as 0 — a solve that has overflowed is garbage either way, but then not
+// the same garbage.
 static bool lanes_independent(const int32_t* a, const int32_t* b, int32_t zero_slot)
 {
     int32_t h[2 * CS_LANES];
@@ -80,14 +82,16 @@ static void fill_normal_quad(cs_normal_quad* q, const cs_packed_row* rows)
     }
 }
 
-// Whether the CS_LANES records from `rows`, `stride` apart, are all of `kind` and independent.
+// Whether the CS_LANES records from `rows`, `stride` apart, are all of `kind` and independent. A pair's
+// friction row must have μ >= 0: the lanes clamp as min(hi, max(lo, y)), which is the scalar branches'
+// result only for lo <= hi (the LCP reader rejects μ < 0; a problem built in code might not).
 static bool quad_fits(const cs_packed_row* rows, int stride, uint32_t kind, int32_t zero_slot)
 {
     int32_t a[CS_LANES], b[CS_LANES];
     for (int l = 0; l < CS_LANES; ++l)
     {
         const cs_packed_row* r = rows + l * stride;
-        if (r->kind != kind)
+        if (r->kind != kind || ((kind & CS_PACK_PAIR) && !(r[1].mu >= 0.0)))
         {
             return false;
         }

@@ -1,8 +1,9 @@
 // AVX2 kernels of simd.h. Each lane does exactly the scalar sweep's operations for its row, in the same
 // order (solver_internal.h: cs_halves_step, cs_rule_apply, cs_halves_apply), with separate multiplies and
 // adds (no FMA: the library is built with -ffp-contract=off and these functions do not enable FMA), so a
-// lane's result has the scalar path's bits. Clamps are max/min in the operand order that reproduces the
-// scalar branches, signed zeros and NaN included:
+// lane's result has the scalar path's bits (for finite impulses: see lanes_independent in schedule.c).
+// Clamps are max/min in the operand order that reproduces the scalar branches, signed zeros and NaN
+// included (for lo <= hi; schedule.c keeps friction rows with μ < 0 out of the lanes):
 //     x < lo ? lo : x            = max(lo, x)      (maxpd returns its second operand unless first > second)
 //     x > hi ? hi : x            = min(hi, x)
 #include "solver/simd.h"
@@ -346,15 +347,11 @@ CS_AVX2 void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, co
     }
 }
 
+// Asked afresh each time (once per solve): libgcc fills the CPU model before main, so this is a load and a
+// test, and there is no cache for two threads to race on.
 bool cs_simd_cpu(void)
 {
-    static int cached = -1;
-    if (cached < 0)
-    {
-        __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return cached == 1;
+    return __builtin_cpu_supports("avx2") != 0;
 }
 
 #else

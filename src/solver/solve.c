@@ -283,7 +283,10 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
             memset(lambda, 0, (size_t)m * sizeof(double));
         }
     }
-    memcpy(work->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    if (p->body_count > 0) // (p->v may be NULL for a problem without bodies)
+    {
+        memcpy(work->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    }
     precompute_rows(p, work, lambda, (method->info.flags & CS_SOLVER_DENSE) != 0);
     work->schedule_count = 0;
     // (Not for AMGS's literal variant, whose rule has no vector form.)

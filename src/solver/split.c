@@ -31,8 +31,13 @@ static split_path choose_path(const cs_solver_work* solved, bool simd, int first
     {
         return SPLIT_SCALAR;
     }
-    if (solved->schedule_count > 0 && first == 0 && (stride == 1 || stride == 2) &&
-        count <= CS_SPLIT_ON_VELOCITY_MAX)
+    // The velocity schedule covers rows [0, m): usable when the split rows are all of them (stride 1) or
+    // all of their normal rows (stride 2), i.e. m = stride·count.
+    const cs_sweep_item* last = solved->schedule_count > 0
+                                    ? (const cs_sweep_item*)solved->schedule + solved->schedule_count - 1
+                                    : NULL;
+    if (last != NULL && first == 0 && (stride == 1 || stride == 2) &&
+        last->first + last->count == stride * count && count <= CS_SPLIT_ON_VELOCITY_MAX)
     {
         return SPLIT_ON_VELOCITY;
     }

@@ -229,6 +229,18 @@ static cs_status step(cs_world* w, cs_error* err)
     cs_status st;
 
     // 1. External forces: v* = v + h M⁻¹ f.
+    if (n == 0)
+    {
+        // Nothing moves and nothing touches (its arrays may not exist yet): only time passes.
+        cs_step_stats* s = &w->stats;
+        s->step += 1;
+        s->time = (double)s->step * h;
+        s->bodies = s->contacts = s->rows = s->iterations = 0;
+        s->res_lcp = s->res_nat = s->max_penetration = s->mean_penetration = s->kinetic_energy = 0.0;
+        s->broadphase_seconds = s->narrowphase_seconds = s->solver_seconds = s->position_seconds = 0.0;
+        s->step_seconds = cs_seconds() - t_start;
+        return CS_OK;
+    }
     memcpy(w->v_pre, w->v, (size_t)(3 * n) * sizeof(double));
     for (int i = 0; i < n; ++i)
     {
