@@ -134,14 +134,9 @@ static void usage_errors_exit_2(void** state)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
     {
-        char args[2048], cmd[4096];
+        char args[2048];
         snprintf(args, sizeof args, cases[k][0], stack);
-        snprintf(cmd, sizeof cmd, "%s %s", CLI, args);
-        int code = cs_test_run(cmd, out, sizeof out);
-        if (code != 2 || strstr(out, cases[k][1]) == NULL)
-        {
-            fail_msg("'%s' exited %d with '%s' (expected 2 and '%s')", args, code, out, cases[k][1]);
-        }
+        cs_test_cli_expect(args, 2, cases[k][1]);
     }
 }
 

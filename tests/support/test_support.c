@@ -109,3 +109,15 @@ cs_world* cs_test_pool(int count, int columns)
     }
     return w;
 }
+
+void cs_test_cli_expect(const char* args, int code, const char* expected)
+{
+    char cmd[4096], out[8192];
+    snprintf(cmd, sizeof cmd, "%s/circlesim-cli %s", CS_BINARY_DIR, args);
+    int got = cs_test_run(cmd, out, sizeof out);
+    if (got != code || strstr(out, expected) == NULL)
+    {
+        fail_msg("'circlesim-cli %s' exited %d with '%s' (expected %d and '%s')", args, got, out, code,
+                 expected);
+    }
+}
