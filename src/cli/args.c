@@ -93,6 +93,44 @@ bool cs_arg_next_row_order(const char* cmd, int argc, char** argv, int* i, int* 
     return true;
 }
 
+int cs_arg_world_option(const char* cmd, int argc, char** argv, int* i, cs_world_options* options)
+{
+    const char* opt = argv[*i];
+    if (strcmp(opt, "--frictionless") == 0)
+    {
+        options->frictionless = true;
+        return 1;
+    }
+    if (strcmp(opt, "--no-simd") == 0)
+    {
+        options->no_simd = true;
+        return 1;
+    }
+    if (strcmp(opt, "--row-order") == 0)
+    {
+        return cs_arg_next_row_order(cmd, argc, argv, i, &options->row_order) ? 1 : -1;
+    }
+    return 0;
+}
+
+void cs_world_options_apply(cs_world* w, const cs_world_options* options)
+{
+    if (options->frictionless)
+    {
+        cs_world_set_frictionless(w, true);
+    }
+    if (options->row_order >= 0)
+    {
+        cs_world_set_row_order(w, (cs_row_order)options->row_order);
+    }
+    if (options->no_simd)
+    {
+        cs_solver_params params = *cs_world_solver_params(w);
+        params.simd = false;
+        cs_world_set_solver_params(w, &params);
+    }
+}
+
 bool cs_arg_is_help(const char* arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;

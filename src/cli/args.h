@@ -20,6 +20,26 @@ bool cs_arg_next_double(const char* cmd, int argc, char** argv, int* i, double m
 
 // "--row-order coloured|key" at argv[*i] (cs_row_order, world.h).
 bool cs_arg_next_row_order(const char* cmd, int argc, char** argv, int* i, int* out);
+
+// World options of the commands that run scenes (run, converge, table2), applied on top of the scene's:
+// --frictionless, --row-order ORDER, --no-simd.
+typedef struct cs_world_options
+{
+    bool frictionless;
+    int row_order; // -1: the scene's
+    bool no_simd;
+} cs_world_options;
+
+#define CS_WORLD_OPTIONS_NONE                                                                                \
+    {                                                                                                        \
+        false, -1, false                                                                                     \
+    }
+
+// 1 when argv[*i] was one of them (consumed), 0 when not, -1 on a usage error (message printed).
+int cs_arg_world_option(const char* cmd, int argc, char** argv, int* i, cs_world_options* options);
+// Applies the options given to w (its solver params included, for --no-simd).
+struct cs_world;
+void cs_world_options_apply(struct cs_world* w, const cs_world_options* options);
 #define CS_ARG_ROW_ORDER_HELP                                                                                \
     "  --row-order ORDER   coloured or key: the order the sweeps take the contacts in (default: the\n"       \
     "                      scene's world.row_order, else coloured)\n"

@@ -45,8 +45,7 @@ int cs_cmd_converge(int argc, char** argv)
     const char *scene = NULL, *csv_path = NULL, *history_path = NULL, *lcp_out = NULL;
     int at_step = -1, max_iterations = 100000, repeat = 3;
     double tol = -1.0, gamma = 2.0;
-    bool frictionless = false, simd = true;
-    int row_order = -1; // the scene's
+    cs_world_options world_options = CS_WORLD_OPTIONS_NONE;
     int solvers[CS_MAX_VARIANTS];
     int solver_count = 0;
     double alphas[CS_MAX_VARIANTS] = {0.5};
@@ -69,6 +68,15 @@ int cs_cmd_converge(int argc, char** argv)
             help(stdout);
             return 0;
         }
+        int used = cs_arg_world_option(cmd, argc, argv, &i, &world_options);
+        if (used != 0)
+        {
+            if (used < 0)
+            {
+                return 2;
+            }
+            continue;
+        }
         bool ok = true;
         if (strcmp(a, "--at-step") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &at_step);
@@ -84,12 +92,6 @@ int cs_cmd_converge(int argc, char** argv)
             ok = cs_arg_next_solver_list(cmd, argc, argv, &i, solvers, CS_MAX_VARIANTS, &solver_count);
         else if (strcmp(a, "--alphas") == 0)
             ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
-        else if (strcmp(a, "--frictionless") == 0)
-            frictionless = true;
-        else if (strcmp(a, "--no-simd") == 0)
-            simd = false;
-        else if (strcmp(a, "--row-order") == 0)
-            ok = cs_arg_next_row_order(cmd, argc, argv, &i, &row_order);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--history") == 0)
@@ -122,14 +124,7 @@ int cs_cmd_converge(int argc, char** argv)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    if (frictionless)
-    {
-        cs_world_set_frictionless(w, true);
-    }
-    if (row_order >= 0)
-    {
-        cs_world_set_row_order(w, (cs_row_order)row_order);
-    }
+    cs_world_options_apply(w, &world_options);
     for (int s = 0; s < at_step; ++s)
     {
         if (cs_world_step(w) != CS_OK)
@@ -171,9 +166,10 @@ int cs_cmd_converge(int argc, char** argv)
     int m = problem.row_count;
     double* lambda = malloc((size_t)(m > 0 ? m : 1) * sizeof(double));
     cs_solver_work work = {0};
-    cs_residual_kind kind = frictionless ? CS_RES_LCP : CS_RES_NAT;
+    cs_residual_kind kind = world_options.frictionless ? CS_RES_LCP : CS_RES_NAT;
     printf("%s step %d: bodies %d, n = %d, rows m = %d, tolerance %g on %s\n", info.name, at_step,
-           problem.body_count, 3 * problem.body_count, m, tol, frictionless ? "res_lcp (eq. 24)" : "res_nat");
+           problem.body_count, 3 * problem.body_count, m, tol,
+           world_options.frictionless ? "res_lcp (eq. 24)" : "res_nat");
     printf("%-22s %10s %12s %12s\n", "solver", "iterations", "seconds", "residual");
     for (int k = 0; k < variant_count && status == 0; ++k)
     {
@@ -184,7 +180,7 @@ int cs_cmd_converge(int argc, char** argv)
         params.iterations = max_iterations;
         params.tolerance = tol;
         params.tolerance_on = kind;
-        params.simd = simd;
+        params.simd = !world_options.no_simd;
         cs_solver_stats stats;
         if (cs_solver_work_set_history(&work, hist != NULL, max_iterations, &err) != CS_OK ||
             cs_solve(&problem, var->solver, &params, &work, lambda, &stats, &err) != CS_OK)

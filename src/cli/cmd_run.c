@@ -69,9 +69,9 @@ int cs_cmd_run(int argc, char** argv)
     const char* csv_path = NULL;
     const char* state_path = NULL;
     long steps = -1;
-    bool quiet = false, frictionless = false;
+    bool quiet = false;
     int solver = -1;
-    int row_order = -1; // the scene's
+    cs_world_options world_options = CS_WORLD_OPTIONS_NONE; // (--no-simd is a solver option here)
     cs_solver_params params;
     bool params_touched = false;
     dump_request dumps[MAX_DUMPS];
@@ -108,13 +108,9 @@ int cs_cmd_run(int argc, char** argv)
             }
             steps = n;
         }
-        else if (strcmp(a, "--frictionless") == 0)
+        else if ((r = cs_arg_world_option(cmd, argc, argv, &i, &world_options)) != 0)
         {
-            frictionless = true;
-        }
-        else if (strcmp(a, "--row-order") == 0)
-        {
-            if (!cs_arg_next_row_order(cmd, argc, argv, &i, &row_order))
+            if (r < 0)
             {
                 return 2;
             }
@@ -200,14 +196,7 @@ int cs_cmd_run(int argc, char** argv)
     {
         cs_world_set_solver(w, solver);
     }
-    if (frictionless)
-    {
-        cs_world_set_frictionless(w, true);
-    }
-    if (row_order >= 0)
-    {
-        cs_world_set_row_order(w, (cs_row_order)row_order);
-    }
+    cs_world_options_apply(w, &world_options);
     if (steps < 0)
     {
         steps = info.steps;

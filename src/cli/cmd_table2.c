@@ -31,8 +31,7 @@ int cs_cmd_table2(int argc, char** argv)
     const char* cmd = "table2";
     const char *scene = NULL, *csv_path = NULL;
     int steps = 1000, iterations = 200;
-    bool frictionless = false, simd = true;
-    int row_order = -1; // the scene's
+    cs_world_options world_options = CS_WORLD_OPTIONS_NONE;
     int solvers[CS_MAX_VARIANTS] = {cs_solver_find("pgs"), cs_solver_find("amgs")};
     int solver_count = solvers[1] >= 0 ? 2 : 1;
     double alphas[CS_MAX_VARIANTS] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
@@ -45,6 +44,15 @@ int cs_cmd_table2(int argc, char** argv)
             help(stdout);
             return 0;
         }
+        int used = cs_arg_world_option(cmd, argc, argv, &i, &world_options);
+        if (used != 0)
+        {
+            if (used < 0)
+            {
+                return 2;
+            }
+            continue;
+        }
         bool ok = true;
         if (strcmp(a, "--steps") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &steps);
@@ -54,12 +62,6 @@ int cs_cmd_table2(int argc, char** argv)
             ok = cs_arg_next_solver_list(cmd, argc, argv, &i, solvers, CS_MAX_VARIANTS, &solver_count);
         else if (strcmp(a, "--alphas") == 0)
             ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
-        else if (strcmp(a, "--frictionless") == 0)
-            frictionless = true;
-        else if (strcmp(a, "--no-simd") == 0)
-            simd = false;
-        else if (strcmp(a, "--row-order") == 0)
-            ok = cs_arg_next_row_order(cmd, argc, argv, &i, &row_order);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else
@@ -104,17 +106,9 @@ int cs_cmd_table2(int argc, char** argv)
         params.iterations = iterations;
         params.alpha = variants[k].alpha;
         params.tolerance = 0.0;
-        params.simd = simd;
         cs_world_set_solver(w, variants[k].solver);
         cs_world_set_solver_params(w, &params);
-        if (frictionless)
-        {
-            cs_world_set_frictionless(w, true);
-        }
-        if (row_order >= 0)
-        {
-            cs_world_set_row_order(w, (cs_row_order)row_order);
-        }
+        cs_world_options_apply(w, &world_options);
         double rows = 0.0, solver_seconds = 0.0, res_lcp = 0.0, res_nat = 0.0;
         double t0 = cs_seconds();
         for (int s = 0; s < steps; ++s)
