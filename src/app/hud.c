@@ -50,7 +50,11 @@ int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
         }
     }
     LINE("solver %d/%d %s%s", a->solver + 1, cs_solver_count(), info != NULL ? info->name : "?", extra);
-    LINE("iterations %d/step  warm start %s", a->params.iterations, a->params.warm_start ? "on" : "off");
+    // "AVX2" when the sweeps run four rows per instruction (the same results as without, only faster).
+    bool lanes =
+        a->params.simd && cs_solver_simd_available() && info != NULL && (info->flags & CS_SOLVER_SIMD);
+    LINE("iterations %d/step  warm start %s%s", a->params.iterations, a->params.warm_start ? "on" : "off",
+         lanes ? "  AVX2" : "");
     if (a->world != NULL)
     {
         const cs_step_stats* s = cs_world_stats(a->world);

@@ -154,6 +154,7 @@ static void test_keys_match_library_run(void** state)
     assert_int_equal(a.params.iterations, 1);
     assert_world_matches_model();
     assert_true(hud_contains("iterations 1/step"));
+    assert_true(hud_contains("  AVX2") == cs_solver_simd_available()); // the vector sweeps, where they run
 
     // W toggles warm start in the model and the world.
     bool warm = a.params.warm_start;
