@@ -130,12 +130,6 @@ typedef struct cs_split_row
 
 _Static_assert(sizeof(cs_split_row) == 80, "a split row is 80 bytes");
 
-// Split impulses (docs/PHYSICS.md, step 7) on the rows the last cs_solve packed into `solved`: PGS over
-// the `count` rows first, first + stride, … (normal rows, bounds [0, +∞)) with the right-hand side
-// b[k] in place of theirs, v* = 0 and λ⁰ = 0, for `iterations` sweeps in that order. The result is
-// bit for bit what cs_solve with pgs gives on those rows as a problem of their own (their J, A_ii and
-// packed records are the same), without building or packing it again. lambda (count entries) and v
-// (3·bodies + 3, the last three the zero slot) are outputs.
 // Workspace of cs_solve_split, grown by cs_split_work_reserve (nothing allocated in the steady state).
 typedef struct cs_split_work
 {
@@ -143,7 +137,6 @@ typedef struct cs_split_work
     struct cs_normal_quad* quads; // runs of four independent rows, by lane (simd.h)
     struct cs_sweep_item* items;  // the sweep's schedule
     double* quad_lanes; // split rows in the velocity problem's quads, per quad: b / A_ii by lane, then λ
-
     int item_count;
     int capacity;      // rows
     int own_capacity;  // rows that quads and items can hold
@@ -162,6 +155,12 @@ void cs_split_work_free(cs_split_work* work);
 cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err);
 void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot);
 
+// Split impulses (docs/PHYSICS.md, step 7) on the rows the last cs_solve packed into `solved`: PGS over
+// the `count` rows first, first + stride, … (normal rows, bounds [0, +∞)) with the right-hand side
+// b[k] in place of theirs, v* = 0 and λ⁰ = 0, for `iterations` sweeps in that order. The result is
+// bit for bit what cs_solve with pgs gives on those rows as a problem of their own (their J, A_ii and
+// packed records are the same), without building or packing it again. lambda (count entries) and v
+// (3·bodies + 3, the last three the zero slot) are outputs.
 // simd: put runs of four consecutive independent rows in vector lanes (cs_solver_params.simd; the same bits).
 void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
                     const double* b, int iterations, bool simd, cs_split_work* work, double* lambda,
