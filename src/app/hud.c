@@ -50,16 +50,16 @@ int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
         }
     }
     LINE("solver %d/%d %s%s", a->solver + 1, cs_solver_count(), info != NULL ? info->name : "?", extra);
-    // "AVX2" when the sweeps run four rows per instruction (the same results as without, only faster).
-    bool lanes =
-        a->params.simd && cs_solver_simd_available() && info != NULL && (info->flags & CS_SOLVER_SIMD);
-    LINE("iterations %d/step  warm start %s%s", a->params.iterations, a->params.warm_start ? "on" : "off",
-         lanes ? "  AVX2" : "");
+    LINE("iterations %d/step  warm start %s", a->params.iterations, a->params.warm_start ? "on" : "off");
     if (a->world != NULL)
     {
         const cs_step_stats* s = cs_world_stats(a->world);
-        LINE("bodies %d  contacts %d  rows %d (%s order)", cs_world_body_count(a->world), s->contacts,
-             s->rows, cs_row_order_name(cs_world_get_def(a->world)->row_order));
+        LINE("bodies %d  contacts %d  rows %d", cs_world_body_count(a->world), s->contacts, s->rows);
+        // "AVX2 lanes" when the sweeps update four rows per instruction (the same results, only faster).
+        bool lanes =
+            a->params.simd && cs_solver_simd_available() && info != NULL && (info->flags & CS_SOLVER_SIMD);
+        LINE("row order %s%s", cs_row_order_name(cs_world_get_def(a->world)->row_order),
+             lanes ? "  AVX2 lanes" : "");
         LINE("res_lcp %.3e  res_nat %.3e", s->res_lcp, s->res_nat);
         LINE("step %.2f ms  solver %.2f ms", a->step_ms, a->solver_ms);
         LINE("t %.2f s  step %lld  %.0f FPS", s->time, (long long)s->step, a->fps);
