@@ -68,16 +68,8 @@ int cs_cmd_converge(int argc, char** argv)
             help(stdout);
             return 0;
         }
-        int used = cs_arg_world_option(cmd, argc, argv, &i, &world_options);
-        if (used != 0)
-        {
-            if (used < 0)
-            {
-                return 2;
-            }
-            continue;
-        }
         bool ok = true;
+        int world = 0;
         if (strcmp(a, "--at-step") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &at_step);
         else if (strcmp(a, "--tol") == 0)
@@ -98,6 +90,8 @@ int cs_cmd_converge(int argc, char** argv)
             ok = (history_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--lcp-out") == 0)
             ok = (lcp_out = cs_arg_value(cmd, argc, argv, &i)) != NULL;
+        else if ((world = cs_arg_world_option(cmd, argc, argv, &i, &world_options)) != 0)
+            ok = world > 0;
         else
             ok = cs_arg_scene(cmd, a, &scene, false);
         if (!ok)

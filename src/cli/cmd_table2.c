@@ -44,16 +44,8 @@ int cs_cmd_table2(int argc, char** argv)
             help(stdout);
             return 0;
         }
-        int used = cs_arg_world_option(cmd, argc, argv, &i, &world_options);
-        if (used != 0)
-        {
-            if (used < 0)
-            {
-                return 2;
-            }
-            continue;
-        }
         bool ok = true;
+        int world = 0;
         if (strcmp(a, "--steps") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &steps);
         else if (strcmp(a, "--iterations") == 0)
@@ -64,6 +56,8 @@ int cs_cmd_table2(int argc, char** argv)
             ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
+        else if ((world = cs_arg_world_option(cmd, argc, argv, &i, &world_options)) != 0)
+            ok = world > 0;
         else
             ok = cs_arg_scene(cmd, a, &scene, false);
         if (!ok)
