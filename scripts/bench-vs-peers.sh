@@ -9,7 +9,8 @@
 # Installs libbox2d-dev and libchipmunk-dev with apt-get when missing (through sudo when not root), builds
 # circlesim in build/ (scripts/build.sh; --build DIR: an existing Release build instead) and the peers in
 # BUILD/peers/, writes OUT/circlesim-SUITE.csv, OUT/peers-SUITE.csv and OUT/compare-SUITE.csv (default OUT:
-# BUILD/bench). --plot draws µs/step/body against N (scale suite) with gnuplot. --no-run compares and plots
+# BUILD/bench), and OUT/peers-box2d-v3-SUITE.csv when ../shared/peers/box2d-v3 is there (scripts/peer-box2d-v3.sh;
+# it says so when it is not). --plot draws µs/step/body against N (scale suite) with gnuplot. --no-run compares and plots
 # the CSVs already in OUT (e.g. peers run with other repeats, docs/perf/). The peers are slow at scale:
 # Box2D takes ~3 minutes per 300-step run of 50 000 circles. Timings are single-threaded wall times on
 # whatever else the machine is doing: run it on a quiet machine, and read docs/PERFORMANCE.md for how the
@@ -18,6 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 suite=paper
+repeat=3
 build=""
 out=""
 run=1
@@ -28,7 +30,8 @@ peers=()    # circlesim-peers only
 while [ $# -gt 0 ]; do
   case "$1" in
     --suite) suite="$2"; common+=(--suite "$2"); shift 2 ;;
-    --steps|--repeat|--iterations|--sizes|--warmup) common+=("$1" "$2"); shift 2 ;;
+    --repeat) repeat="$2"; common+=("$1" "$2"); shift 2 ;;
+    --steps|--iterations|--sizes|--warmup) common+=("$1" "$2"); shift 2 ;;
     --scenes)
       # circlesim takes files for the paper scenes; the peers take names.
       names="$2"; files=""
@@ -46,7 +49,7 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --engines) peers+=(--engines "$2"); shift 2 ;;
     --no-run) run=0; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-vs-peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -56,6 +59,7 @@ out="${out:-${build:-build}/bench}"
 ours_csv="$out/circlesim-$suite.csv"
 peers_csv="$out/peers-$suite.csv"
 compare_csv="$out/compare-$suite.csv"
+v3_csv="$out/peers-box2d-v3-$suite.csv"
 if [ "$run" = 1 ]; then
   need=()
   for p in libbox2d-dev libchipmunk-dev g++; do
@@ -88,10 +92,20 @@ if [ "$run" = 1 ]; then
   "$build/circlesim-cli" bench "${common[@]}" "${ours[@]}" --csv "$ours_csv" --quiet
   echo "== Box2D 2.4.1 and Chipmunk 7.0.3"
   "$build/peers/circlesim-peers" "${common[@]}" "${peers[@]}" --csv "$peers_csv" 2>/dev/null >/dev/null
+  # Box2D v3 from ../shared/peers/box2d-v3 when it is there, on the scenes circlesim just ran (at 10 iterations).
+  v3_scenes=$(awk -F, 'FNR > 1 && !seen[$1]++ { printf "%s%s", n++ ? "," : "", $1 }' "$ours_csv")
+  v3_steps=$(awk -F, 'FNR == 2 { print $5 }' "$ours_csv")
+  rm -f "$v3_csv"
+  echo "== Box2D v3"
+  if ! scripts/peer-box2d-v3.sh --scenes "$v3_scenes" --steps "$v3_steps" --repeat "$repeat" --csv "$v3_csv"; then
+    rm -f "$v3_csv"
+  fi
 fi
 for f in "$ours_csv" "$peers_csv"; do
   test -r "$f" || { echo "bench-vs-peers: no $f" >&2; exit 1; }
 done
+v3_files=()
+if [ -r "$v3_csv" ]; then v3_files=("$v3_csv"); else echo "bench-vs-peers: no Box2D v3 column ($v3_csv absent)"; fi
 
 # One line per (scene, iterations): µs/step of each circlesim solver and each peer, and the ratios.
 awk -F, -v OFS=, '
@@ -118,9 +132,13 @@ awk -F, -v OFS=, '
       }
       print line
     }
-  }' "$ours_csv" "$peers_csv" >"$compare_csv"
+  }' "$ours_csv" "$peers_csv" "${v3_files[@]}" >"$compare_csv"
 column -s, -t <"$compare_csv"
 echo "(µs/step, median of the repeats; ratios are peer ÷ circlesim; files in $out/)"
+if [ -r "$v3_csv" ]; then
+  echo "== Box2D v3 quality after the run (median run; circlesim's quality columns are in $ours_csv)"
+  cut -d, -f1,2,10,17-22 "$v3_csv" | column -s, -t
+fi
 
 if [ -n "$plot" ]; then
   # µs/step/body against N for every engine and solver of the scale suite.
