@@ -19,7 +19,13 @@ extern "C"
     {
         int iterations;   // iterations per solve (the maximum when tolerance > 0)
         double tolerance; // > 0: stop as soon as the residual named by tolerance_on is <= tolerance
+        // > 0: also stop as soon as that residual is <= tolerance_rel × its value at the start point
+        // (whichever of the two is met first: r <= max(tolerance, tolerance_rel·r₀)).
+        double tolerance_rel;
         cs_residual_kind tolerance_on;
+        // With a tolerance: stop as stagnated when the best residual so far has not dropped by a relative
+        // CS_STAGNATION_PROGRESS over the last stagnation_window iterations (0: never). Default 200.
+        int stagnation_window;
         bool warm_start;   // start from lambda0 (true) or from 0
         double alpha;      // AMGS: Ω = αD (default 0.2, any α > 0)
         double gamma;      // AMGS: γ (default 2)
@@ -37,6 +43,32 @@ extern "C"
 
     cs_solver_params cs_solver_params_default(void);
 
+    // Why a solve stopped (cs_solver_stats.stop). Only a solve with a tolerance can converge, stagnate or
+    // hit the iteration limit; without one it runs its budget. Divergence and bad problems are detected
+    // either way (divergence per iteration with a tolerance or a history, else on the final iterate).
+    typedef enum cs_solve_stop
+    {
+        CS_STOP_BUDGET = 0,      // no tolerance was asked: ran the requested iterations
+        CS_STOP_CONVERGED,       // residual <= max(tolerance, tolerance_rel·r₀)
+        CS_STOP_ITERATION_LIMIT, // the iteration cap came first
+        CS_STOP_STAGNATED,       // no progress over params.stagnation_window iterations
+        CS_STOP_DIVERGED,        // non-finite iterate or residual, or residual > CS_DIVERGENCE_RATIO·r₀
+        CS_STOP_BAD_PROBLEM,     // data no method can solve: see stop_reason and stop_row; no sweep was run
+    } cs_solve_stop;
+
+    enum
+    {
+        CS_STOP_COUNT = CS_STOP_BAD_PROBLEM + 1
+    };
+
+#define CS_STAGNATION_PROGRESS 1e-4 // relative drop of the best residual a window must show
+#define CS_DIVERGENCE_RATIO    1e10 // residual growth over the start point's that counts as divergence
+
+    // "budget", "converged", "iteration-limit", "stagnated", "diverged", "bad-problem" ("?" out of range).
+    const char* cs_solve_stop_name(cs_solve_stop stop);
+    // True for the stops that mean the answer is not to be trusted (iteration limit, stagnated,
+    // diverged, bad problem): what `lcp solve` turns into exit code 3.
+    bool cs_solve_stop_failed(cs_solve_stop stop);
     typedef struct cs_solver_stats
     {
         int iterations; // sweeps done
@@ -44,6 +76,10 @@ extern "C"
         double res_nat;
         double seconds;    // wall time of the solve (set-up + sweeps), not counting final residuals
         int history_count; // entries in the work's history arrays (iteration 0 = the start point)
+        cs_solve_stop stop;
+        const char* stop_reason; // CS_STOP_BAD_PROBLEM: what is wrong ("lo > hi", …); otherwise ""
+        int stop_row;            // CS_STOP_BAD_PROBLEM: the first offending row (-1: a body's data)
+        int stop_body;           // CS_STOP_BAD_PROBLEM: the offending body, or -1
     } cs_solver_stats;
 
     // Workspace reused across solves: grows geometrically, never shrinks.

@@ -26,7 +26,7 @@ static void help(FILE* out)
         "  --frictionless        no friction rows (the paper's Table 1 setting)\n" CS_ARG_ROW_ORDER_HELP
             CS_ARG_NO_SIMD_HELP "  --max-iterations K    give up after K iterations (default 100000)\n"
         "  --repeat R            time each fixed-iteration re-solve R times, report the median (default 3)\n"
-        "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged\n"
+        "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged,stop\n"
         "  --history FILE        per iteration: scene,solver,alpha,iteration,res_lcp,res_nat\n"
         "  --lcp-out FILE        also write the frozen problem\n"
         "'seconds' is the median time of re-solving with exactly the iteration count found, without the\n"
@@ -153,7 +153,7 @@ int cs_cmd_converge(int argc, char** argv)
         goto done;
     }
     if (csv)
-        fprintf(csv, "scene,solver,alpha,iterations,seconds,res_final,converged\n");
+        fprintf(csv, "scene,solver,alpha,iterations,seconds,res_final,converged,stop\n");
     if (hist)
         fprintf(hist, "scene,solver,alpha,iteration,res_lcp,res_nat\n");
 
@@ -164,7 +164,7 @@ int cs_cmd_converge(int argc, char** argv)
     printf("%s step %d: bodies %d, n = %d, rows m = %d, tolerance %g on %s\n", info.name, at_step,
            problem.body_count, 3 * problem.body_count, m, tol,
            world_options.frictionless ? "res_lcp (eq. 24)" : "res_nat");
-    printf("%-22s %10s %12s %12s\n", "solver", "iterations", "seconds", "residual");
+    printf("%-22s %10s %12s %12s  %s\n", "solver", "iterations", "seconds", "residual", "stop");
     for (int k = 0; k < variant_count && status == 0; ++k)
     {
         const cs_variant* var = variants + k;
@@ -208,13 +208,14 @@ int cs_cmd_converge(int argc, char** argv)
         qsort(times, (size_t)repeat, sizeof times[0], compare_doubles);
         double seconds = times[repeat / 2];
         char label[96];
-        printf("%-22s %10d %12.6f %12.3e%s\n", cs_variant_label(var, label, sizeof label), stats.iterations,
-               seconds, final, converged ? "" : "  (not converged)");
+        printf("%-22s %10d %12.6f %12.3e  %s\n", cs_variant_label(var, label, sizeof label), stats.iterations,
+               seconds, final, cs_solve_stop_name(stats.stop));
         if (csv)
         {
             fprintf(csv, "%s,%s,", info.name, cs_solver_at(var->solver)->name);
             cs_variant_print_alpha(csv, var);
-            fprintf(csv, ",%d,%.6e,%.6e,%d\n", stats.iterations, seconds, final, converged ? 1 : 0);
+            fprintf(csv, ",%d,%.6e,%.6e,%d,%s\n", stats.iterations, seconds, final, converged ? 1 : 0,
+                    cs_solve_stop_name(stats.stop));
         }
     }
     free(lambda);

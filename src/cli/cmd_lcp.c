@@ -1,7 +1,8 @@
 // circlesim-cli lcp: solve or inspect a frozen LCP file (shared LCP-FORMAT.md).
 //   lcp solve FILE [options]  → one line "iterations=… res_lcp=… res_nat=… seconds=…"
 //   lcp info FILE             → key=value facts about the problem
-// Exit codes (cli/commands.h): 0 ok, 1 run error (bad file, failed solve or write), 2 usage error.
+// Exit codes (cli/commands.h): 0 ok, 1 run error (bad file, failed solve or write), 2 usage error,
+// 3 (lcp solve) the solve stopped without an answer: tolerance not met, stagnated, diverged, bad problem.
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -29,11 +30,15 @@ static void usage_solve(FILE* out)
 {
     fprintf(out,
             "usage: circlesim-cli lcp solve FILE [options]\n"
-            "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S\n"
+            "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP\n"
+            "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
+            "bad-problem (the reason on stderr); the last four exit with code 3.\n"
             "options:\n"
             "%s"
             "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
-            "  --max-iterations K  ... or K sweeps (default %d)\n"
+            "  --rtol R            ... or until res_nat <= R x its value at the start point (R > 0) ...\n"
+            "  --max-iterations K  ... or K sweeps (default %d) ...\n"
+            "  --stagnation K      ... or no progress over K sweeps (default 200; 0: never)\n"
             "  --out SOL           write the solution (.sol)\n"
             "  --history CSV       write iteration,res_lcp,res_nat per sweep (0 = the start point)\n"
             "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
@@ -127,7 +132,7 @@ static int cmd_solve(int argc, char** argv)
     const char* history_path = NULL;
     int solver = cs_solver_find("pgs");
     cs_solver_params params = cs_solver_params_default();
-    bool have_iterations = false, have_tol = false, have_max = false;
+    bool have_iterations = false, have_tol = false, have_max = false, have_stagnation = false;
     int max_iterations = DEFAULT_MAX_ITERATIONS;
 
     for (int i = 1; i < argc; ++i)
@@ -153,6 +158,16 @@ static int cmd_solve(int argc, char** argv)
         {
             ok = cs_arg_next_double("lcp solve", argc, argv, &i, 0.0, &params.tolerance);
             have_tol = true;
+        }
+        else if (strcmp(arg, "--rtol") == 0)
+        {
+            ok = cs_arg_next_double("lcp solve", argc, argv, &i, 0.0, &params.tolerance_rel);
+            have_tol = true;
+        }
+        else if (strcmp(arg, "--stagnation") == 0)
+        {
+            ok = cs_arg_next_int("lcp solve", argc, argv, &i, 0, 100000000, &params.stagnation_window);
+            have_stagnation = true;
         }
         else if (strcmp(arg, "--max-iterations") == 0)
         {
@@ -183,11 +198,12 @@ static int cmd_solve(int argc, char** argv)
     }
     if (have_iterations && have_tol)
     {
-        return usage_error("--iterations and --tol exclude each other (use --tol T --max-iterations K)");
+        return usage_error(
+            "--iterations and --tol/--rtol exclude each other (use --tol T --max-iterations K)");
     }
-    if (have_max && !have_tol)
+    if ((have_max || have_stagnation) && !have_tol)
     {
-        return usage_error("--max-iterations needs --tol");
+        return usage_error("%s needs --tol or --rtol", have_max ? "--max-iterations" : "--stagnation");
     }
     if (have_tol)
     {
@@ -215,8 +231,18 @@ static int cmd_solve(int argc, char** argv)
         fprintf(stderr, "%s: %s\n", file, err.message);
         goto done;
     }
-    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e\n", stats.iterations, stats.res_lcp,
-           stats.res_nat, stats.seconds);
+    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e status=%s\n", stats.iterations,
+           stats.res_lcp, stats.res_nat, stats.seconds, cs_solve_stop_name(stats.stop));
+    if (stats.stop == CS_STOP_BAD_PROBLEM)
+    {
+        fprintf(stderr, "%s: bad problem: %s %d: %s\n", file, stats.stop_row >= 0 ? "row" : "body",
+                stats.stop_row >= 0 ? stats.stop_row : stats.stop_body, stats.stop_reason);
+    }
+    else if (cs_solve_stop_failed(stats.stop))
+    {
+        fprintf(stderr, "%s: not converged: %s after %d iterations, res_nat %.3e\n", file,
+                cs_solve_stop_name(stats.stop), stats.iterations, stats.res_nat);
+    }
     if (out_path != NULL && cs_solution_write(out_path, lambda, p.row_count, &err) != CS_OK)
     {
         fprintf(stderr, "%s\n", err.message);
@@ -226,7 +252,7 @@ static int cmd_solve(int argc, char** argv)
     {
         goto done;
     }
-    code = 0;
+    code = cs_solve_stop_failed(stats.stop) ? CS_EXIT_NOT_SOLVED : 0;
 done:
     free(lambda);
     cs_solver_work_free(&work);

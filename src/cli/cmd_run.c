@@ -27,7 +27,7 @@ static void help(FILE* out)
         "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
-        "                      narrowphase_us,solver_us,position_us,step_us\n"
+        "                      narrowphase_us,solver_us,position_us,step_us,solve_stop\n"
         "  --state-out FILE    final bodies as CSV: id,x,y,angle,vx,vy,omega,radius,mass\n"
         "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
         "  --quiet             no summary\n",
@@ -214,7 +214,8 @@ int cs_cmd_run(int argc, char** argv)
         }
         fprintf(csv,
                 "step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,max_penetration,mean_penetration,"
-                "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us\n");
+                "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us,solve_"
+                "stop\n");
     }
 
     int status = 0;
@@ -240,11 +241,12 @@ int cs_cmd_run(int argc, char** argv)
         }
         if (csv != NULL)
         {
-            fprintf(csv, "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+            fprintf(csv, "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f,%s\n",
                     (long long)st->step, st->time, st->bodies, st->contacts, st->rows, st->iterations,
                     st->res_lcp, st->res_nat, st->max_penetration, st->mean_penetration, st->kinetic_energy,
                     max_speed(w), 1e6 * st->broadphase_seconds, 1e6 * st->narrowphase_seconds,
-                    1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds);
+                    1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds,
+                    cs_solve_stop_name((cs_solve_stop)st->solve_stop));
         }
         for (int d = 0; d < dump_count; ++d)
         {

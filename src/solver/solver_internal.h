@@ -112,7 +112,12 @@ typedef struct cs_solve_run
     cs_solve_ctx ctx;
     const cs_solver_entry* method;
     double t0;
+    cs_solver_stats check; // stop = CS_STOP_BAD_PROBLEM (with its reason) when cs_problem_check failed
 } cs_solve_run;
+
+// check.c: false, with out->stop = CS_STOP_BAD_PROBLEM and the reason, row and body, when p (with A_ii in
+// diag and the start point lambda) is a problem no method can solve; out is untouched otherwise.
+bool cs_problem_check(const cs_lcp* p, const double* diag, const double* lambda, cs_solver_stats* out);
 
 cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
                          double* lambda, cs_solve_run* run, cs_error* err);
