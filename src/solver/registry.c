@@ -21,6 +21,12 @@ static const cs_solver_entry solvers[] = {
     {{"amgs-dense", "AMGS-dense", "AMGS Method 2.2 on the explicit dense A (the paper's O(m^2) baseline)",
       CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_DENSE},
      cs_amgs_dense_begin, cs_amgs_dense_sweep},
+    {{"psor", "PSOR", "projected SOR: PGS with the step scaled by omega = --relaxation in (0, 2); omega 1 is pgs",
+      CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD},
+     cs_psor_begin, cs_psor_sweep},
+    {{"pssor", "PSSOR", "symmetric projected SOR: a forward then a backward PSOR sweep per iteration",
+      CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD},
+     cs_psor_begin, cs_pssor_sweep},
 };
 // clang-format on
 

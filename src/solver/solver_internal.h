@@ -97,6 +97,9 @@ const cs_solver_entry* cs_solver_entry_at(int index);
 
 // The methods (one file each).
 void cs_pgs_sweep(cs_solve_ctx* ctx);
+cs_status cs_psor_begin(cs_solve_ctx* ctx, cs_error* err); // checks ω in (0, 2)
+void cs_psor_sweep(cs_solve_ctx* ctx);
+void cs_pssor_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_begin(cs_solve_ctx* ctx, cs_error* err);       // Ω = αD
 cs_status cs_amgs_omega_begin(cs_solve_ctx* ctx, cs_error* err); // Ω = ω̄E
 void cs_amgs_sweep(cs_solve_ctx* ctx);
@@ -465,7 +468,8 @@ static inline void cs_pack_apply(const cs_packed_row* r, double delta, double* v
 // its rule (a compile-time constant, so each call site is specialised) and the rule's state.
 typedef enum cs_rule
 {
-    CS_RULE_PGS, // λ ← clamp(λ − step)                                           (eq. (4))
+    CS_RULE_PGS,  // λ ← clamp(λ − step)                                           (eq. (4))
+    CS_RULE_PSOR, // λ ← clamp(λ − ω·step), ω in st->f                         (psor.c; ω = 1: PGS)
     CS_RULE_AMGS, // x ← x − (f_i·step + κ_i·e), e = (2/γ)x − λ, λ ← clamp((2/γ)x)  (docs/amgs.md)
     CS_RULE_AMGS_LITERAL // Method 3.2 as printed: x ← x − (f_i·step − (2/γ)κ_i·x₋), λ ← (2/γ)clamp(x)
 } cs_rule;
@@ -488,9 +492,10 @@ typedef struct cs_rule_state
 static inline double cs_rule_apply(cs_rule rule, const cs_rule_state* st, int i, double step, double old,
                                    double lo, double hi, bool nonneg)
 {
-    if (rule == CS_RULE_PGS)
+    if (rule == CS_RULE_PGS || rule == CS_RULE_PSOR)
     {
-        double y = old - step;
+        // ω·step with ω = 1 is step exactly, so PSOR at ω = 1 is PGS bit for bit.
+        double y = old - (rule == CS_RULE_PSOR ? st->f * step : step);
         return nonneg ? cs_clamp_lower_branch(y, 0.0) : cs_clamp_branch(y, lo, hi);
     }
     double x = st->x[i];
