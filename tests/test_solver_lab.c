@@ -148,6 +148,93 @@ static void test_psor_pssor_converge(void** state)
     }
 }
 
+// pgs-block on random problems (with friction the blocks, frictionless every row alone), warm and cold.
+static void test_pgs_block_random(void** state)
+{
+    (void)state;
+    agrees_with_enumeration("pgs-block", 1.0, true, 60);
+    agrees_with_enumeration("pgs-block", 1.0, false, 30);
+}
+
+// A problem with general rows: the normal row has angular terms, so d_nt != 0 and the block is coupled; an
+// unlinked box row and a friction row listed before its normal row. Converges to PGS's answer.
+static void test_pgs_block_coupled(void** state)
+{
+    (void)state;
+    cs_lcp p = {0};
+    cs_error err = {0};
+    const char* text = "circlesim-lcp 1\nbodies 2\n1 3 0.2 -1 0.5\n0.5 1 -0.3 0.4 0\nrows 5\n"
+                       "f 0 -1 1 0 0.7 0 0 0 0.1 0 1 0.6\n"
+                       "n 0 -1 0.2 1 0.4 0 0 0 -0.2 0\n"
+                       "n 0 1 -1 0.1 0 1 -0.1 0.3 -0.4 0\n"
+                       "f 0 1 -0.1 -1 0.2 0.1 1 1 0 0 2 0.3\n"
+                       "c 1 -1 0 0 1 0 0 0 0.5 0 -0.2 0.2\n";
+    assert_int_equal(cs_lcp_read_string(text, "c.lcp", &p, &err), CS_OK);
+    double A[MAXR][MAXR], q[MAXR], w[MAXR], expected[MAXR], lambda[MAXR];
+    dense_problem(&p, A, q);
+    assert_true(fabs(A[0][1]) > 0.1 && fabs(A[2][3]) > 0.1); // the blocks are coupled
+    cs_solver_work work = {0};
+    cs_solver_params params = fixed(100000, true, 1.0);
+    params.tolerance = 1e-13;
+    cs_solver_stats stats = solve(&p, "pgs-block", &params, &work, lambda);
+    assert_int_equal(stats.stop, CS_STOP_CONVERGED);
+    dense_w(p.row_count, A, q, lambda, w);
+    assert_true(blcp_holds(&p, lambda, w, 1e-10));
+    // The enumeration of solver_fixtures.h has no box rows: a converged PGS is the reference (A is positive
+    // definite here, so the velocities of any two solutions agree).
+    cs_solver_work ref = {0};
+    stats = solve(&p, "pgs", &params, &ref, expected);
+    assert_int_equal(stats.stop, CS_STOP_CONVERGED);
+    for (int k = 0; k < 3 * p.body_count; ++k)
+    {
+        assert_near(work.v[k], ref.v[k], 1e-9);
+    }
+    for (int i = 0; i < p.row_count; ++i)
+    {
+        assert_near(lambda[i], expected[i], 1e-8);
+    }
+    cs_solver_work_free(&ref);
+    cs_solver_work_free(&work);
+    cs_lcp_free(&p);
+}
+
+// Frozen world problems: pgs-block and PGS, both converged to res_nat 1e-9, give the same velocities.
+static void test_pgs_block_frozen(void** state)
+{
+    (void)state;
+    const char* scenes[] = {"scenes/pool1.json", "scenes/stacking.json"};
+    for (int s = 0; s < 2; ++s)
+    {
+        cs_lcp p = {0};
+        frozen(scenes[s], 150, false, &p);
+        int m = p.row_count, n = 3 * p.body_count;
+        double* a = malloc((size_t)m * sizeof(double));
+        double* b = malloc((size_t)m * sizeof(double));
+        cs_solver_work wa = {0}, wb = {0};
+        cs_solver_params params = fixed(200000, true, 1.0);
+        params.tolerance = 1e-9;
+        cs_solver_stats sa = solve(&p, "pgs", &params, &wa, a);
+        cs_solver_stats sb = solve(&p, "pgs-block", &params, &wb, b);
+        assert_int_equal(sa.stop, CS_STOP_CONVERGED);
+        assert_int_equal(sb.stop, CS_STOP_CONVERGED);
+        double scale = 0.0, worst = 0.0;
+        for (int k = 0; k < n; ++k)
+        {
+            scale = fmax(scale, fabs(wa.v[k]));
+            worst = fmax(worst, fabs(wa.v[k] - wb.v[k]));
+        }
+        if (!(worst <= 1e-6 * (1.0 + scale)))
+        {
+            fail_msg("%s: velocities differ by %g (scale %g)", scenes[s], worst, scale);
+        }
+        free(a);
+        free(b);
+        cs_solver_work_free(&wa);
+        cs_solver_work_free(&wb);
+        cs_lcp_free(&p);
+    }
+}
+
 // ω outside (0, 2) is refused (the scene key's range; the CLI checks it too).
 static void test_psor_range(void** state)
 {
@@ -174,9 +261,9 @@ int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_psor_one_is_pgs),
-        cmocka_unit_test(test_psor_pssor_converge),
-        cmocka_unit_test(test_psor_range),
+        cmocka_unit_test(test_psor_one_is_pgs),   cmocka_unit_test(test_psor_pssor_converge),
+        cmocka_unit_test(test_psor_range),        cmocka_unit_test(test_pgs_block_random),
+        cmocka_unit_test(test_pgs_block_coupled), cmocka_unit_test(test_pgs_block_frozen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

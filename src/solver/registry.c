@@ -27,6 +27,9 @@ static const cs_solver_entry solvers[] = {
     {{"pssor", "PSSOR", "symmetric projected SOR: a forward then a backward PSOR sweep per iteration",
       CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD},
      cs_psor_begin, cs_pssor_sweep},
+    {{"pgs-block", "PGS-block", "blocked Gauss-Seidel: each contact's normal and friction rows solved together, exactly (Lacoursiere Alg. 3.1, eqs. (18)-(21))",
+      0},
+     cs_pgs_block_begin, cs_pgs_block_sweep},
 };
 // clang-format on
 

@@ -17,7 +17,7 @@ cs_solver_params cs_solver_params_default(void)
         .tolerance = 0.0,
         .tolerance_rel = 0.0,
         .tolerance_on = CS_RES_NAT,
-        .stagnation_window = 200,
+        .stagnation_window = 2000,
         .warm_start = true,
         .alpha = 0.2,
         .gamma = 2.0,

@@ -100,6 +100,8 @@ void cs_pgs_sweep(cs_solve_ctx* ctx);
 cs_status cs_psor_begin(cs_solve_ctx* ctx, cs_error* err); // checks ω in (0, 2)
 void cs_psor_sweep(cs_solve_ctx* ctx);
 void cs_pssor_sweep(cs_solve_ctx* ctx);
+cs_status cs_pgs_block_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_pgs_block_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_begin(cs_solve_ctx* ctx, cs_error* err);       // Ω = αD
 cs_status cs_amgs_omega_begin(cs_solve_ctx* ctx, cs_error* err); // Ω = ω̄E
 void cs_amgs_sweep(cs_solve_ctx* ctx);
