@@ -84,6 +84,41 @@ static void test_run_csv_and_converge(void** state)
     cs_test_cli_expect(args, 0, "  iteration-limit\n");
 }
 
+// An option that does nothing for the chosen solver is a usage error naming both, in every command.
+static void test_option_unused_by_solver(void** state)
+{
+    (void)state;
+    const char* path = cs_test_write_temp(".lcp", problem);
+    const char* pool = cs_test_source_path("scenes/pool1.json");
+    char args[2048];
+    snprintf(args, sizeof args, "lcp solve '%s' --alpha 0.3", path);
+    cs_test_cli_expect(args, 2, "--alpha does nothing for solver pgs (used by: amgs, amgs-dense");
+    snprintf(args, sizeof args, "lcp solve '%s' --solver amgs --relaxation 1.5", path);
+    cs_test_cli_expect(args, 2, "--relaxation does nothing for solver amgs (used by: psor, pssor");
+    snprintf(args, sizeof args, "lcp solve '%s' --solver psor --literal", path);
+    cs_test_cli_expect(args, 2, "--literal does nothing for solver psor (used by: amgs)");
+    snprintf(args, sizeof args, "lcp solve '%s' --solver psor --relaxation 1.5", path);
+    cs_test_cli_expect(args, 0, " status=budget\n");
+    snprintf(args, sizeof args, "lcp solve '%s' --solver psor --relaxation 2", path);
+    cs_test_cli_expect(args, 2, "--relaxation: expected a number in (0, 2), got '2'");
+    snprintf(args, sizeof args, "lcp solve '%s' --solver psor --relaxation 1e308", path);
+    cs_test_cli_expect(args, 2, "--relaxation: expected a number in (0, 2)");
+    // run: the scene's solver (pgs) when --solver is not given.
+    snprintf(args, sizeof args, "run '%s' --steps 1 --gamma 3", pool);
+    cs_test_cli_expect(args, 2,
+                       "run: --gamma does nothing for solver pgs (used by: amgs, amgs-omega, amgs-dense");
+    snprintf(args, sizeof args, "run '%s' --steps 1 --quiet --solver pssor --relaxation 0.8", pool);
+    cs_test_cli_expect(args, 0, "");
+    snprintf(args, sizeof args, "converge '%s' --at-step 2 --tol 1e-3 --solvers pgs,psor --alphas 0.3", pool);
+    cs_test_cli_expect(args, 2, "converge: --alphas does nothing for the solvers pgs, psor");
+    snprintf(args, sizeof args, "converge '%s' --at-step 2 --tol 1e-3 --solvers pgs --gamma 3", pool);
+    cs_test_cli_expect(args, 2, "converge: --gamma does nothing for solver pgs");
+    snprintf(args, sizeof args, "table2 '%s' --solvers pgs --alphas 0.3", pool);
+    cs_test_cli_expect(args, 2, "table2: --alphas does nothing for solver pgs");
+    cs_test_cli_expect("bench --solvers pgs,pssor --alphas 0.3", 2,
+                       "bench: --alphas does nothing for the solvers");
+}
+
 int main(void)
 {
     cs_test_init();
@@ -91,6 +126,7 @@ int main(void)
         cmocka_unit_test(test_lcp_solve_status),
         cmocka_unit_test(test_lcp_solve_bad_problem),
         cmocka_unit_test(test_run_csv_and_converge),
+        cmocka_unit_test(test_option_unused_by_solver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

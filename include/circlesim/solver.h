@@ -128,8 +128,9 @@ extern "C"
         CS_SOLVER_USES_ALPHA = 1u << 0,
         CS_SOLVER_USES_GAMMA = 1u << 1,
         CS_SOLVER_USES_RELAXATION = 1u << 2,
-        CS_SOLVER_DENSE = 1u << 3, // forms A explicitly (slow; small problems and baselines only)
-        CS_SOLVER_SIMD = 1u << 4,  // has vector sweeps (cs_solver_params.simd)
+        CS_SOLVER_DENSE = 1u << 3,        // forms A explicitly (slow; small problems and baselines only)
+        CS_SOLVER_SIMD = 1u << 4,         // has vector sweeps (cs_solver_params.simd)
+        CS_SOLVER_USES_LITERAL = 1u << 5, // reads cs_solver_params.amgs_literal
     };
 
     typedef struct cs_solver_info
@@ -145,6 +146,11 @@ extern "C"
     int cs_solver_find(const char* name); // -1 when unknown
     // Comma-separated list of every registered name, for messages ("pgs, amgs, …").
     const char* cs_solver_names(void);
+    // The same for the solvers whose flags include all of `flags` ("none" when there is none).
+    const char* cs_solver_names_with(unsigned flags);
+    // The parameter that a CS_SOLVER_USES_* flag stands for, as the CLI and scene files name it
+    // ("alpha", "gamma", "relaxation", "literal"); NULL for other flags.
+    const char* cs_solver_flag_name(unsigned flag);
 
     // Solves p with the solver at `solver` (a registry index). lambda is in/out: on entry the start
     // point is taken from p->lambda0 when params->warm_start (else 0) — lambda's entry values are ignored;

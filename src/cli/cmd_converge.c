@@ -50,6 +50,7 @@ int cs_cmd_converge(int argc, char** argv)
     int solver_count = 0;
     double alphas[CS_MAX_VARIANTS] = {0.5};
     int alpha_count = 1;
+    bool have_alphas = false, have_gamma = false;
     const char* default_solvers[] = {"pgs", "amgs-dense", "amgs-omega", "amgs"};
     for (size_t k = 0; k < sizeof default_solvers / sizeof default_solvers[0]; ++k)
     {
@@ -75,7 +76,7 @@ int cs_cmd_converge(int argc, char** argv)
         else if (strcmp(a, "--tol") == 0)
             ok = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &tol);
         else if (strcmp(a, "--gamma") == 0)
-            ok = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &gamma);
+            ok = have_gamma = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &gamma);
         else if (strcmp(a, "--max-iterations") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &max_iterations);
         else if (strcmp(a, "--repeat") == 0)
@@ -83,7 +84,8 @@ int cs_cmd_converge(int argc, char** argv)
         else if (strcmp(a, "--solvers") == 0)
             ok = cs_arg_next_solver_list(cmd, argc, argv, &i, solvers, CS_MAX_VARIANTS, &solver_count);
         else if (strcmp(a, "--alphas") == 0)
-            ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
+            ok = have_alphas =
+                cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--history") == 0)
@@ -102,6 +104,11 @@ int cs_cmd_converge(int argc, char** argv)
     if (scene == NULL || at_step < 1 || !(tol > 0.0))
     {
         fprintf(stderr, "circlesim-cli converge: SCENE, --at-step T and --tol X are required (see --help)\n");
+        return 2;
+    }
+    if ((have_alphas && !cs_arg_check_use(cmd, "--alphas", CS_SOLVER_USES_ALPHA, solvers, solver_count)) ||
+        (have_gamma && !cs_arg_check_use(cmd, "--gamma", CS_SOLVER_USES_GAMMA, solvers, solver_count)))
+    {
         return 2;
     }
 

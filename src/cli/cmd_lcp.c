@@ -134,6 +134,7 @@ static int cmd_solve(int argc, char** argv)
     cs_solver_params params = cs_solver_params_default();
     bool have_iterations = false, have_tol = false, have_max = false, have_stagnation = false;
     int max_iterations = DEFAULT_MAX_ITERATIONS;
+    unsigned given = 0u; // method parameters given (CS_SOLVER_USES_*)
 
     for (int i = 1; i < argc; ++i)
     {
@@ -144,7 +145,7 @@ static int cmd_solve(int argc, char** argv)
             return 0;
         }
         have_iterations = have_iterations || strcmp(arg, "--iterations") == 0;
-        int used = cs_arg_solver_option("lcp solve", argc, argv, &i, &solver, &params);
+        int used = cs_arg_solver_option("lcp solve", argc, argv, &i, &solver, &params, &given);
         if (used < 0)
         {
             return 2;
@@ -194,6 +195,10 @@ static int cmd_solve(int argc, char** argv)
     if (file == NULL)
     {
         usage_solve(stderr);
+        return 2;
+    }
+    if (!cs_arg_check_solver_use("lcp solve", given, &solver, 1))
+    {
         return 2;
     }
     if (have_iterations && have_tol)

@@ -80,6 +80,7 @@ int cs_cmd_run(int argc, char** argv)
     // Solver options are applied on top of the scene's settings, so collect them on a marker copy.
     cs_solver_params overrides = cs_solver_params_default();
     cs_solver_params defaults = overrides;
+    unsigned given = 0u; // method parameters given (CS_SOLVER_USES_*)
     for (int i = 1; i < argc; ++i)
     {
         const char* a = argv[i];
@@ -89,7 +90,7 @@ int cs_cmd_run(int argc, char** argv)
             help(stdout);
             return 0;
         }
-        int r = cs_arg_solver_option(cmd, argc, argv, &i, &solver, &overrides);
+        int r = cs_arg_solver_option(cmd, argc, argv, &i, &solver, &overrides, &given);
         if (r < 0)
         {
             return 2;
@@ -195,6 +196,12 @@ int cs_cmd_run(int argc, char** argv)
     if (solver >= 0)
     {
         cs_world_set_solver(w, solver);
+    }
+    int chosen = cs_world_solver(w); // --solver, else the scene's
+    if (!cs_arg_check_solver_use(cmd, given, &chosen, 1))
+    {
+        cs_world_destroy(w);
+        return 2;
     }
     cs_world_options_apply(w, &world_options);
     if (steps < 0)

@@ -13,7 +13,7 @@ static const cs_solver_entry solvers[] = {
       CS_SOLVER_SIMD},
      NULL, cs_pgs_sweep},
     {{"amgs", "AMGS", "accelerated modulus-based Gauss-Seidel, Method 3.1 in velocity form, Omega = alpha D",
-      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
+      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD | CS_SOLVER_USES_LITERAL},
      cs_amgs_begin, cs_amgs_sweep},
     {{"amgs-omega", "AMGS-wE", "AMGS with Omega = w E, w = mean(A_ii)/gamma per problem (Remark 4.5)",
       CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
@@ -70,20 +70,53 @@ int cs_solver_find(const char* name)
     return -1;
 }
 
-const char* cs_solver_names(void)
+// The names of the solvers whose flags include `flags`, comma-separated, into out.
+static const char* names_with(unsigned flags, char* out, size_t size)
 {
-    // Built on every call from the constant table, so concurrent callers write the same bytes.
-    static char names[512];
     size_t used = 0;
-    names[0] = '\0';
-    for (int i = 0; i < SOLVER_COUNT && used < sizeof names; ++i)
+    out[0] = '\0';
+    for (int i = 0; i < SOLVER_COUNT && used < size; ++i)
     {
-        int n = snprintf(names + used, sizeof names - used, "%s%s", i > 0 ? ", " : "", solvers[i].info.name);
+        if ((solvers[i].info.flags & flags) != flags)
+        {
+            continue;
+        }
+        int n = snprintf(out + used, size - used, "%s%s", used > 0 ? ", " : "", solvers[i].info.name);
         if (n < 0)
         {
             break;
         }
         used += (size_t)n;
     }
-    return names;
+    return used > 0 ? out : "none";
+}
+
+const char* cs_solver_names(void)
+{
+    // Built on every call from the constant table, so concurrent callers write the same bytes.
+    static char names[512];
+    return names_with(0u, names, sizeof names);
+}
+
+const char* cs_solver_names_with(unsigned flags)
+{
+    static _Thread_local char names[512];
+    return names_with(flags, names, sizeof names);
+}
+
+const char* cs_solver_flag_name(unsigned flag)
+{
+    switch (flag)
+    {
+        case CS_SOLVER_USES_ALPHA:
+            return "alpha";
+        case CS_SOLVER_USES_GAMMA:
+            return "gamma";
+        case CS_SOLVER_USES_RELAXATION:
+            return "relaxation";
+        case CS_SOLVER_USES_LITERAL:
+            return "literal";
+        default:
+            return NULL;
+    }
 }
