@@ -119,14 +119,40 @@ static void test_option_unused_by_solver(void** state)
                        "bench: --alphas does nothing for the solvers");
 }
 
+// lcp info's dense diagnostics on problems whose answers are known in closed form.
+static void test_lcp_info_diagnostics(void** state)
+{
+    (void)state;
+    // Two discs each on the floor, frictionless: A = diag(1, 0.01), cond 100, fixed bounds, SPD.
+    const char* spd =
+        cs_test_write_temp(".lcp", "circlesim-lcp 1\nbodies 2\n1 2 0 -1 0\n0.01 2 0 -1 0\nrows 2\n"
+                                   "n 0 -1 0 1 0 0 0 0 0 0\n"
+                                   "n 1 -1 0 1 0 0 0 0 0 0\n");
+    char args[1024];
+    snprintf(args, sizeof args, "lcp info '%s'", spd);
+    cs_test_cli_expect(args, 0, "\nrank_A=2\nsingular=no\nrank_normal=2 of 2\ncond_normal=1.000e+02\n");
+    cs_test_cli_expect(args, 0, "\nbounds=fixed\n");
+    cs_test_cli_expect(args, 0, "\nconverges=pgs,");
+    cs_test_cli_expect(args, 0, "\nwhy_amgs=Theorem 4.2");
+    // One disc in a corner with friction at both contacts: 4 rows, 3 degrees of freedom, so A is singular.
+    const char* corner = cs_test_write_temp(".lcp", "circlesim-lcp 1\nbodies 1\n1 2 -1 -1 0\nrows 4\n"
+                                                    "n 0 -1 0 1 0 0 0 0 0 0\n"
+                                                    "f 0 -1 1 0 -0.5 0 0 0 0 0 0 0.5\n"
+                                                    "n 0 -1 1 0 0 0 0 0 0 0\n"
+                                                    "f 0 -1 0 -1 -0.5 0 0 0 0 0 2 0.5\n");
+    snprintf(args, sizeof args, "lcp info '%s'", corner);
+    cs_test_cli_expect(args, 0, "\ndof=3\nrank_A=3\nsingular=yes\nrank_normal=2 of 2\n");
+    cs_test_cli_expect(args, 0, "\nbounds=moving");
+    cs_test_cli_expect(args, 0, "\nconverges=none\n");
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lcp_solve_status),
-        cmocka_unit_test(test_lcp_solve_bad_problem),
-        cmocka_unit_test(test_run_csv_and_converge),
-        cmocka_unit_test(test_option_unused_by_solver),
+        cmocka_unit_test(test_lcp_solve_status),     cmocka_unit_test(test_lcp_solve_bad_problem),
+        cmocka_unit_test(test_run_csv_and_converge), cmocka_unit_test(test_option_unused_by_solver),
+        cmocka_unit_test(test_lcp_info_diagnostics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

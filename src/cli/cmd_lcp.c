@@ -13,6 +13,7 @@
 #include "circlesim/circlesim.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/lcp_diagnose.h"
 
 enum
 {
@@ -47,9 +48,12 @@ static void usage_solve(FILE* out)
 
 static void usage_info(FILE* out)
 {
-    fprintf(out, "usage: circlesim-cli lcp info FILE\n"
-                 "Prints bodies, rows per kind, nnz(J), static rows, A_ii statistics, |q| and the residuals\n"
-                 "of the file's warm start lambda0 and of lambda = 0.\n");
+    fprintf(out,
+            "usage: circlesim-cli lcp info FILE\n"
+            "Prints bodies, rows per kind, nnz(J), static rows, A_ii statistics, |q| and the residuals\n"
+            "of the file's warm start lambda0 and of lambda = 0; then (dense, up to 3000 rows) the rank of\n"
+            "A = J M^-1 J^T and whether it is singular (rank <= dof = 3 x bodies), a condition estimate\n"
+            "of the normal-row block, and which registered solvers a theorem guarantees to converge.\n");
 }
 
 // "circlesim-cli lcp: MESSAGE"; returns the usage error's exit code.
@@ -265,6 +269,33 @@ done:
     return code;
 }
 
+// The dense diagnostics (lcp_diagnose.h): rank, singularity, conditioning, convergence guarantees.
+static bool print_diagnosis(const cs_lcp* p)
+{
+    cs_lcp_diagnosis d;
+    if (!cs_lcp_diagnose(p, &d))
+    {
+        return false;
+    }
+    printf("symmetric_A=yes\n"); // J M⁻¹ Jᵀ by construction
+    printf("bounds=%s\n", d.fixed_bounds ? "fixed" : "moving (friction: |lambda_f| <= mu lambda_n)");
+    printf("positive_diag=%s\n", d.positive_diag ? "yes" : "no");
+    printf("dof=%d\n", d.dof);
+    if (!d.dense)
+    {
+        printf("rank_A=too large (over %d rows; dense diagnostics skipped)\n", CS_DIAGNOSE_MAX_ROWS);
+    }
+    else
+    {
+        printf("rank_A=%d\n", d.rank);
+        printf("singular=%s\n", d.rank < d.rows ? "yes" : "no");
+        printf("rank_normal=%d of %d\n", d.normal_rank, d.normal_rows);
+        printf("cond_normal=%.3e\n", d.cond_normal);
+    }
+    cs_lcp_print_guarantees(stdout, &d);
+    return true;
+}
+
 static int cmd_info(int argc, char** argv)
 {
     const char* file = NULL;
@@ -364,6 +395,16 @@ static int cmd_info(int argc, char** argv)
     printf("res_nat_lambda0=%.6e\n", warm.res_nat);
     printf("res_lcp_zero=%.6e\n", cold.res_lcp);
     printf("res_nat_zero=%.6e\n", cold.res_nat);
+    if (warm.stop == CS_STOP_BAD_PROBLEM)
+    {
+        printf("bad_problem=%s %d: %s\n", warm.stop_row >= 0 ? "row" : "body",
+               warm.stop_row >= 0 ? warm.stop_row : warm.stop_body, warm.stop_reason);
+    }
+    if (!print_diagnosis(&p))
+    {
+        fprintf(stderr, "%s: out of memory forming A\n", file);
+        goto done;
+    }
     code = 0;
 done:
     free(lambda);
