@@ -235,6 +235,17 @@ static void test_pgs_block_frozen(void** state)
     }
 }
 
+// jacobi (ω in (0, 2)) and apgd on random frictionless problems, where A ⪯ diag(n_i A_ii) makes both
+// convergent (jacobi.c); and with friction, where no theorem covers them, apgd still converged on these.
+static void test_jacobi_apgd_random(void** state)
+{
+    (void)state;
+    agrees_with_enumeration("jacobi", 1.0, false, 30);
+    agrees_with_enumeration("jacobi", 1.9, false, 30);
+    agrees_with_enumeration("apgd", 1.0, false, 40);
+    agrees_with_enumeration("apgd", 1.0, true, 40);
+}
+
 // ω outside (0, 2) is refused (the scene key's range; the CLI checks it too).
 static void test_psor_range(void** state)
 {
@@ -261,9 +272,10 @@ int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_psor_one_is_pgs),   cmocka_unit_test(test_psor_pssor_converge),
-        cmocka_unit_test(test_psor_range),        cmocka_unit_test(test_pgs_block_random),
-        cmocka_unit_test(test_pgs_block_coupled), cmocka_unit_test(test_pgs_block_frozen),
+        cmocka_unit_test(test_psor_one_is_pgs),    cmocka_unit_test(test_psor_pssor_converge),
+        cmocka_unit_test(test_psor_range),         cmocka_unit_test(test_pgs_block_random),
+        cmocka_unit_test(test_pgs_block_coupled),  cmocka_unit_test(test_pgs_block_frozen),
+        cmocka_unit_test(test_jacobi_apgd_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

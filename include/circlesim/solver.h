@@ -96,7 +96,7 @@ extern "C"
         double* inv_diag; // [rows] 1/A_ii (0 for an empty row)
         double* x;        // [rows] method-specific per-row state (AMGS: the modulus variable x)
         double* scratch;  // [rows] method-specific scratch
-        double* dense;    // amgs-dense only: A (rows x rows), grown on demand
+        double* dense; // the method's own buffer, grown on demand (amgs-dense: A, rows x rows; jacobi, apgd)
         int dense_capacity;
 
         bool record_history;  // when true, residuals are recorded after each sweep

@@ -30,6 +30,12 @@ static const cs_solver_entry solvers[] = {
     {{"pgs-block", "PGS-block", "blocked Gauss-Seidel: each contact's normal and friction rows solved together, exactly (Lacoursiere Alg. 3.1, eqs. (18)-(21))",
       0},
      cs_pgs_block_begin, cs_pgs_block_sweep},
+    {{"jacobi", "Jacobi", "projected Jacobi, every row from the same velocities, damped by omega / (rows on its busiest body)",
+      CS_SOLVER_USES_RELAXATION},
+     cs_jacobi_begin, cs_jacobi_sweep},
+    {{"apgd", "APGD", "accelerated projected gradient (Nesterov momentum with adaptive restart) in the mass-split metric",
+      0},
+     cs_apgd_begin, cs_apgd_sweep},
 };
 // clang-format on
 

@@ -100,6 +100,19 @@ void cs_pgs_sweep(cs_solve_ctx* ctx);
 cs_status cs_psor_begin(cs_solve_ctx* ctx, cs_error* err); // checks ω in (0, 2)
 void cs_psor_sweep(cs_solve_ctx* ctx);
 void cs_pssor_sweep(cs_solve_ctx* ctx);
+cs_status cs_jacobi_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_jacobi_sweep(cs_solve_ctx* ctx);
+cs_status cs_apgd_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_apgd_sweep(cs_solve_ctx* ctx);
+// jacobi.c, shared with apgd.c: the mass-split step. cs_split_scales grows work->dense to [m] scales
+// ω/n_i (n_i: the most rows on either body of row i; 0 for rows without columns), then row_arrays arrays of
+// m and body_arrays arrays of 3(bodies + 1) for the method; cs_split_body_array is body array k.
+// cs_split_project: to_i = clamp(from_i − scale_i·steps_i) with bounds read from bounds_from, pass 0 for
+// every row but friction rows, pass 1 for friction rows (so that they may see the new λ_n).
+cs_status cs_split_scales(cs_solve_ctx* ctx, double omega, int row_arrays, int body_arrays, cs_error* err);
+double* cs_split_body_array(const cs_solve_ctx* ctx, int row_arrays, int k);
+void cs_split_project(const cs_solve_ctx* ctx, const double* from, const double* steps,
+                      const double* bounds_from, double* to, int pass);
 cs_status cs_pgs_block_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_pgs_block_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_begin(cs_solve_ctx* ctx, cs_error* err);       // Ω = αD
