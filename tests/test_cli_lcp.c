@@ -81,7 +81,7 @@ static void test_solve_prints_one_line(void** state)
     assert_int_equal(sscanf(out, "iterations=%d res_lcp=%lf res_nat=%lf seconds=%lf%n", &iterations, &res_lcp,
                             &res_nat, &seconds, &n),
                      4);
-    assert_string_equal(out + n, "\n"); // exactly one line
+    assert_string_equal(out + n, " status=budget\n"); // exactly one line, ending with why it stopped
     assert_int_equal(iterations, 25);
     assert_true(res_lcp >= 0.0 && res_nat >= 0.0 && seconds >= 0.0);
 

@@ -346,7 +346,8 @@ static void test_pile_is_a_valid_pile(void** state)
 static void test_solver_and_world_settings_reach_the_world(void** state)
 {
     (void)state;
-    const char* last = cs_solver_at(cs_solver_count() - 1)->name;
+    // amgs: the solver that reads alpha, gamma and amgs_literal (a key the solver does not read is an error).
+    const char* last = "amgs";
     char text[2048];
     snprintf(
         text, sizeof text,
@@ -356,17 +357,17 @@ static void test_solver_and_world_settings_reach_the_world(void** state)
         " \"frictionless\": true, \"row_order\": \"key\"},\n"
         " \"solver\": {\"name\": \"%s\", \"iterations\": 37, \"tolerance\": 1e-5, \"tolerance_on\": "
         "\"nat\",\n"
-        "  \"warm_start\": false, \"alpha\": 0.3, \"gamma\": 1.5, \"relaxation\": 1.2, "
+        "  \"warm_start\": false, \"alpha\": 0.3, \"gamma\": 1.5, "
         "\"amgs_literal\": true, \"simd\": false},\n"
         " \"bodies\": [{\"position\": [0, 1], \"radius\": 0.5, \"mass\": 2}]}",
         last);
     cs_scene_info info;
     cs_world* w = load_ok(text, &info);
-    assert_int_equal(cs_world_solver(w), cs_solver_count() - 1);
+    assert_int_equal(cs_world_solver(w), cs_solver_find("amgs"));
     const cs_solver_params* p = cs_world_solver_params(w);
     assert_int_equal(p->iterations, 37);
     assert_true(p->tolerance == 1e-5 && p->tolerance_on == CS_RES_NAT && !p->warm_start);
-    assert_true(p->alpha == 0.3 && p->gamma == 1.5 && p->relaxation == 1.2 && p->amgs_literal && !p->simd);
+    assert_true(p->alpha == 0.3 && p->gamma == 1.5 && p->amgs_literal && !p->simd);
     const cs_world_def* d = cs_world_get_def(w);
     assert_int_equal(d->row_order, CS_ROW_ORDER_KEY);
     assert_true(d->gravity.x == 1.5 && d->gravity.y == -2.0 && d->time_step == 0.01);
@@ -696,6 +697,36 @@ static void test_error_time_step_not_positive(void** state)
                     "world.time_step", "got -0.01");
 }
 
+// The last registered solver loads by name, and psor's relaxation reaches the world.
+static void test_last_solver_and_relaxation(void** state)
+{
+    (void)state;
+    char text[512];
+    snprintf(text, sizeof text, "{\"solver\": \"%s\", \"bodies\": [" BODY "]}",
+             cs_solver_at(cs_solver_count() - 1)->name);
+    cs_scene_info info;
+    cs_world* w = load_ok(text, &info);
+    assert_int_equal(cs_world_solver(w), cs_solver_count() - 1);
+    cs_world_destroy(w);
+    w = load_ok("{\"solver\": {\"name\": \"psor\", \"relaxation\": 1.2}, \"bodies\": [" BODY "]}", &info);
+    assert_true(cs_world_solver_params(w)->relaxation == 1.2);
+    cs_world_destroy(w);
+}
+
+// A method parameter the solver does not read is an error at its key, naming the solvers that read it.
+static void test_error_key_unused_by_solver(void** state)
+{
+    (void)state;
+    expect_error_at("{\"bodies\": [" BODY "],\n \"solver\": {\"alpha\": 0.3}}", "0.3", "solver.alpha",
+                    "does nothing for solver \"pgs\" (used by: amgs");
+    expect_error_at("{\"bodies\": [" BODY "],\n \"solver\": {\"name\": \"amgs\", \"relaxation\": 1.5}}",
+                    "1.5", "solver.relaxation", "does nothing for solver \"amgs\" (used by: psor");
+    expect_error_at("{\"bodies\": [" BODY "],\n \"solver\": {\"name\": \"psor\", \"gamma\": 1.25}}", "1.25",
+                    "solver.gamma", "does nothing for solver \"psor\"");
+    expect_error_at("{\"bodies\": [" BODY "],\n \"solver\": {\"amgs_literal\": true}}", "true",
+                    "solver.amgs_literal", "does nothing for solver \"pgs\" (used by: amgs)");
+}
+
 static void test_error_alpha_not_positive(void** state)
 {
     (void)state;
@@ -857,6 +888,8 @@ int main(void)
         cmocka_unit_test(test_error_iterations_below_one),
         cmocka_unit_test(test_error_time_step_not_positive),
         cmocka_unit_test(test_error_alpha_not_positive),
+        cmocka_unit_test(test_last_solver_and_relaxation),
+        cmocka_unit_test(test_error_key_unused_by_solver),
         cmocka_unit_test(test_error_generator_places_no_bodies),
         cmocka_unit_test(test_error_scene_without_bodies),
         cmocka_unit_test(test_error_missing_file),

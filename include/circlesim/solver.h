@@ -19,7 +19,15 @@ extern "C"
     {
         int iterations;   // iterations per solve (the maximum when tolerance > 0)
         double tolerance; // > 0: stop as soon as the residual named by tolerance_on is <= tolerance
+        // > 0: also stop as soon as that residual is <= tolerance_rel × its value at the start point
+        // (whichever of the two is met first: r <= max(tolerance, tolerance_rel·r₀)).
+        double tolerance_rel;
         cs_residual_kind tolerance_on;
+        // With a tolerance: stop as stagnated when the best residual so far has not dropped by a relative
+        // CS_STAGNATION_PROGRESS over the last stagnation_window iterations (0: never). Default 2000: PGS can
+        // sit on a plateau for ~1000 sweeps and then converge once the active set settles (Pool 1 step 150
+        // with friction: res_nat 7.0e-5 from sweep 300 to 1300, 1e-9 at 1559).
+        int stagnation_window;
         bool warm_start;   // start from lambda0 (true) or from 0
         double alpha;      // AMGS: Ω = αD (default 0.2, any α > 0)
         double gamma;      // AMGS: γ (default 2)
@@ -37,6 +45,32 @@ extern "C"
 
     cs_solver_params cs_solver_params_default(void);
 
+    // Why a solve stopped (cs_solver_stats.stop). Only a solve with a tolerance can converge, stagnate or
+    // hit the iteration limit; without one it runs its budget. Divergence and bad problems are detected
+    // either way (divergence per iteration with a tolerance or a history, else on the final iterate).
+    typedef enum cs_solve_stop
+    {
+        CS_STOP_BUDGET = 0,      // no tolerance was asked: ran the requested iterations
+        CS_STOP_CONVERGED,       // residual <= max(tolerance, tolerance_rel·r₀)
+        CS_STOP_ITERATION_LIMIT, // the iteration cap came first
+        CS_STOP_STAGNATED,       // no progress over params.stagnation_window iterations
+        CS_STOP_DIVERGED,        // non-finite iterate or residual, or residual > CS_DIVERGENCE_RATIO·r₀
+        CS_STOP_BAD_PROBLEM,     // data no method can solve: see stop_reason and stop_row; no sweep was run
+    } cs_solve_stop;
+
+    enum
+    {
+        CS_STOP_COUNT = CS_STOP_BAD_PROBLEM + 1
+    };
+
+#define CS_STAGNATION_PROGRESS 1e-4 // relative drop of the best residual a window must show
+#define CS_DIVERGENCE_RATIO    1e10 // residual growth over the start point's that counts as divergence
+
+    // "budget", "converged", "iteration-limit", "stagnated", "diverged", "bad-problem" ("?" out of range).
+    const char* cs_solve_stop_name(cs_solve_stop stop);
+    // True for the stops that mean the answer is not to be trusted (iteration limit, stagnated,
+    // diverged, bad problem): what `lcp solve` turns into exit code 3.
+    bool cs_solve_stop_failed(cs_solve_stop stop);
     typedef struct cs_solver_stats
     {
         int iterations; // sweeps done
@@ -44,6 +78,10 @@ extern "C"
         double res_nat;
         double seconds;    // wall time of the solve (set-up + sweeps), not counting final residuals
         int history_count; // entries in the work's history arrays (iteration 0 = the start point)
+        cs_solve_stop stop;
+        const char* stop_reason; // CS_STOP_BAD_PROBLEM: what is wrong ("lo > hi", …); otherwise ""
+        int stop_row;            // CS_STOP_BAD_PROBLEM: the first offending row (-1: a body's data)
+        int stop_body;           // CS_STOP_BAD_PROBLEM: the offending body, or -1
     } cs_solver_stats;
 
     // Workspace reused across solves: grows geometrically, never shrinks.
@@ -58,7 +96,7 @@ extern "C"
         double* inv_diag; // [rows] 1/A_ii (0 for an empty row)
         double* x;        // [rows] method-specific per-row state (AMGS: the modulus variable x)
         double* scratch;  // [rows] method-specific scratch
-        double* dense;    // amgs-dense only: A (rows x rows), grown on demand
+        double* dense; // the method's own buffer, grown on demand (amgs-dense: A, rows x rows; jacobi, apgd)
         int dense_capacity;
 
         bool record_history;  // when true, residuals are recorded after each sweep
@@ -90,8 +128,9 @@ extern "C"
         CS_SOLVER_USES_ALPHA = 1u << 0,
         CS_SOLVER_USES_GAMMA = 1u << 1,
         CS_SOLVER_USES_RELAXATION = 1u << 2,
-        CS_SOLVER_DENSE = 1u << 3, // forms A explicitly (slow; small problems and baselines only)
-        CS_SOLVER_SIMD = 1u << 4,  // has vector sweeps (cs_solver_params.simd)
+        CS_SOLVER_DENSE = 1u << 3,        // forms A explicitly (slow; small problems and baselines only)
+        CS_SOLVER_SIMD = 1u << 4,         // has vector sweeps (cs_solver_params.simd)
+        CS_SOLVER_USES_LITERAL = 1u << 5, // reads cs_solver_params.amgs_literal
     };
 
     typedef struct cs_solver_info
@@ -107,6 +146,11 @@ extern "C"
     int cs_solver_find(const char* name); // -1 when unknown
     // Comma-separated list of every registered name, for messages ("pgs, amgs, …").
     const char* cs_solver_names(void);
+    // The same for the solvers whose flags include all of `flags` ("none" when there is none).
+    const char* cs_solver_names_with(unsigned flags);
+    // The parameter that a CS_SOLVER_USES_* flag stands for, as the CLI and scene files name it
+    // ("alpha", "gamma", "relaxation", "literal"); NULL for other flags.
+    const char* cs_solver_flag_name(unsigned flag);
 
     // Solves p with the solver at `solver` (a registry index). lambda is in/out: on entry the start
     // point is taken from p->lambda0 when params->warm_start (else 0) — lambda's entry values are ignored;

@@ -119,6 +119,7 @@ extern "C"
         double solver_seconds;   // velocity solve (the selected solver)
         double position_seconds; // split-impulse position solve
         double step_seconds;
+        int solve_stop; // why the velocity solve stopped: a cs_solve_stop (solver.h), cs_solve_stop_name
     } cs_step_stats;
 
     // Creation and content --------------------------------------------------------------------------

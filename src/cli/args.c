@@ -159,10 +159,60 @@ bool cs_arg_scene(const char* cmd, const char* arg, const char** scene, bool nam
     return false;
 }
 
+// The option --NAME of a method parameter (CS_SOLVER_USES_*), or 0.
+static unsigned method_option(const char* opt)
+{
+    const unsigned flags[] = {CS_SOLVER_USES_ALPHA, CS_SOLVER_USES_GAMMA, CS_SOLVER_USES_RELAXATION,
+                              CS_SOLVER_USES_LITERAL};
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; ++k)
+    {
+        if (strncmp(opt, "--", 2) == 0 && strcmp(opt + 2, cs_solver_flag_name(flags[k])) == 0)
+        {
+            return flags[k];
+        }
+    }
+    return 0u;
+}
+
+bool cs_arg_check_use(const char* cmd, const char* opt, unsigned flag, const int* solvers, int count)
+{
+    char names[512];
+    size_t used = 0;
+    names[0] = '\0';
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_solver_info* info = cs_solver_at(solvers[k]);
+        if (info->flags & flag)
+        {
+            return true;
+        }
+        int n = snprintf(names + used, sizeof names - used, "%s%s", k > 0 ? ", " : "", info->name);
+        used = n > 0 && used + (size_t)n < sizeof names ? used + (size_t)n : used;
+    }
+    fprintf(stderr, "circlesim-cli %s: %s does nothing for %s %s (used by: %s)\n", cmd, opt,
+            count == 1 ? "solver" : "the solvers", names, cs_solver_names_with(flag));
+    return false;
+}
+
+bool cs_arg_check_solver_use(const char* cmd, unsigned given, const int* solvers, int count)
+{
+    for (unsigned flag = 1u; flag != 0u && flag <= given; flag <<= 1)
+    {
+        char opt[32];
+        snprintf(opt, sizeof opt, "--%s", (given & flag) ? cs_solver_flag_name(flag) : "");
+        if ((given & flag) && !cs_arg_check_use(cmd, opt, flag, solvers, count))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* solver,
-                         cs_solver_params* params)
+                         cs_solver_params* params, unsigned* given)
 {
     const char* opt = argv[*i];
+    *given |= method_option(opt);
     if (strcmp(opt, "--solver") == 0)
     {
         const char* v = cs_arg_value(cmd, argc, argv, i);
@@ -182,7 +232,17 @@ int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* so
     }
     if (strcmp(opt, "--relaxation") == 0)
     {
-        return cs_arg_next_double(cmd, argc, argv, i, 0.0, &params->relaxation) ? 1 : -1;
+        if (!cs_arg_next_double(cmd, argc, argv, i, 0.0, &params->relaxation))
+        {
+            return -1;
+        }
+        if (!(params->relaxation < 2.0)) // the scene key's range, (0, 2)
+        {
+            fprintf(stderr, "circlesim-cli %s: --relaxation: expected a number in (0, 2), got '%s'\n", cmd,
+                    argv[*i]);
+            return -1;
+        }
+        return 1;
     }
     if (strcmp(opt, "--literal") == 0)
     {
@@ -208,7 +268,7 @@ const char* cs_arg_solver_help(void)
            "  --iterations K      iterations per solve (>= 1)\n"
            "  --alpha A           AMGS: Omega = alpha D (> 0)\n"
            "  --gamma G           AMGS: gamma (> 0)\n"
-           "  --relaxation W      PSOR: relaxation factor (> 0)\n"
+           "  --relaxation W      PSOR, PSSOR: relaxation factor omega in (0, 2)\n"
            "  --literal           AMGS: the paper's literal Method 3.2 for box rows\n"
            "  --no-warm-start     start every solve from lambda = 0\n"
            "  --no-simd           sweep one row at a time (no vector lanes; the same results)\n";

@@ -56,9 +56,15 @@ bool cs_arg_scene(const char* cmd, const char* arg, const char** scene, bool nam
 
 // Solver options common to every command that runs a solver:
 // --solver NAME --iterations K --alpha A --gamma G --relaxation W --literal --no-warm-start --no-simd
-// Returns 1 when argv[*i] was one of them (consumed), 0 when not, -1 on a usage error.
+// Returns 1 when argv[*i] was one of them (consumed), 0 when not, -1 on a usage error. *given collects the
+// CS_SOLVER_USES_* flag of each method parameter given (--alpha, --gamma, --relaxation, --literal).
 int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* solver,
-                         cs_solver_params* params);
+                         cs_solver_params* params, unsigned* given);
+// False, with "circlesim-cli CMD: --OPT does nothing for solver NAME (used by: …)" on stderr (exit 2), when a
+// method parameter in `given` (CS_SOLVER_USES_* flags) is not used by any of the `count` solvers.
+bool cs_arg_check_solver_use(const char* cmd, unsigned given, const int* solvers, int count);
+// The same for one option `opt` (e.g. "--alphas") standing for the parameter of CS_SOLVER_USES_* `flag`.
+bool cs_arg_check_use(const char* cmd, const char* opt, unsigned flag, const int* solvers, int count);
 // Comma-separated lists: "pgs,amgs" → registry indices; "0.5,0.2" → numbers > 0. At most max entries.
 // Return the count, or -1 (with a message) on an unknown name, a bad number or an empty/too long list.
 int cs_arg_solver_list(const char* cmd, const char* opt, const char* text, int* out, int max);

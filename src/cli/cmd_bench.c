@@ -343,6 +343,7 @@ int cs_cmd_bench(int argc, char** argv)
     int solver_count = 0; // 0: the suite's default
     double alphas[CS_MAX_VARIANTS] = {0.2};
     int alpha_count = 1;
+    bool have_alphas = false;
     int iterations[MAX_ITERATIONS];
     int iteration_count = 0;
     for (int i = 1; i < argc; ++i)
@@ -374,8 +375,8 @@ int cs_cmd_bench(int argc, char** argv)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
                  (solver_count = cs_arg_solver_list(cmd, a, v, solvers, CS_MAX_VARIANTS)) > 0;
         else if (strcmp(a, "--alphas") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
-                 (alpha_count = cs_arg_double_list(cmd, a, v, alphas, CS_MAX_VARIANTS)) > 0;
+            ok = have_alphas = (v = cs_arg_value(cmd, argc, argv, &i)) &&
+                               (alpha_count = cs_arg_double_list(cmd, a, v, alphas, CS_MAX_VARIANTS)) > 0;
         else if (strcmp(a, "--iterations") == 0)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
                  (iteration_count = parse_int_list(cmd, a, v, 1, 1000000, iterations, MAX_ITERATIONS)) > 0;
@@ -431,6 +432,10 @@ int cs_cmd_bench(int argc, char** argv)
         // The scale suite is about the engine's cost per circle, not the solvers' (that is the paper
         // suite's question), and one solver keeps it under ~5 minutes.
         solver_count = scale ? 1 : 2;
+    }
+    if (have_alphas && !cs_arg_check_use(cmd, "--alphas", CS_SOLVER_USES_ALPHA, solvers, solver_count))
+    {
+        return 2;
     }
 
     // The scenes.

@@ -26,7 +26,7 @@ static void help(FILE* out)
         "  --frictionless        no friction rows (the paper's Table 1 setting)\n" CS_ARG_ROW_ORDER_HELP
             CS_ARG_NO_SIMD_HELP "  --max-iterations K    give up after K iterations (default 100000)\n"
         "  --repeat R            time each fixed-iteration re-solve R times, report the median (default 3)\n"
-        "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged\n"
+        "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged,stop\n"
         "  --history FILE        per iteration: scene,solver,alpha,iteration,res_lcp,res_nat\n"
         "  --lcp-out FILE        also write the frozen problem\n"
         "'seconds' is the median time of re-solving with exactly the iteration count found, without the\n"
@@ -50,6 +50,7 @@ int cs_cmd_converge(int argc, char** argv)
     int solver_count = 0;
     double alphas[CS_MAX_VARIANTS] = {0.5};
     int alpha_count = 1;
+    bool have_alphas = false, have_gamma = false;
     const char* default_solvers[] = {"pgs", "amgs-dense", "amgs-omega", "amgs"};
     for (size_t k = 0; k < sizeof default_solvers / sizeof default_solvers[0]; ++k)
     {
@@ -75,7 +76,7 @@ int cs_cmd_converge(int argc, char** argv)
         else if (strcmp(a, "--tol") == 0)
             ok = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &tol);
         else if (strcmp(a, "--gamma") == 0)
-            ok = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &gamma);
+            ok = have_gamma = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &gamma);
         else if (strcmp(a, "--max-iterations") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &max_iterations);
         else if (strcmp(a, "--repeat") == 0)
@@ -83,7 +84,8 @@ int cs_cmd_converge(int argc, char** argv)
         else if (strcmp(a, "--solvers") == 0)
             ok = cs_arg_next_solver_list(cmd, argc, argv, &i, solvers, CS_MAX_VARIANTS, &solver_count);
         else if (strcmp(a, "--alphas") == 0)
-            ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
+            ok = have_alphas =
+                cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--history") == 0)
@@ -102,6 +104,11 @@ int cs_cmd_converge(int argc, char** argv)
     if (scene == NULL || at_step < 1 || !(tol > 0.0))
     {
         fprintf(stderr, "circlesim-cli converge: SCENE, --at-step T and --tol X are required (see --help)\n");
+        return 2;
+    }
+    if ((have_alphas && !cs_arg_check_use(cmd, "--alphas", CS_SOLVER_USES_ALPHA, solvers, solver_count)) ||
+        (have_gamma && !cs_arg_check_use(cmd, "--gamma", CS_SOLVER_USES_GAMMA, solvers, solver_count)))
+    {
         return 2;
     }
 
@@ -153,7 +160,7 @@ int cs_cmd_converge(int argc, char** argv)
         goto done;
     }
     if (csv)
-        fprintf(csv, "scene,solver,alpha,iterations,seconds,res_final,converged\n");
+        fprintf(csv, "scene,solver,alpha,iterations,seconds,res_final,converged,stop\n");
     if (hist)
         fprintf(hist, "scene,solver,alpha,iteration,res_lcp,res_nat\n");
 
@@ -164,7 +171,7 @@ int cs_cmd_converge(int argc, char** argv)
     printf("%s step %d: bodies %d, n = %d, rows m = %d, tolerance %g on %s\n", info.name, at_step,
            problem.body_count, 3 * problem.body_count, m, tol,
            world_options.frictionless ? "res_lcp (eq. 24)" : "res_nat");
-    printf("%-22s %10s %12s %12s\n", "solver", "iterations", "seconds", "residual");
+    printf("%-22s %10s %12s %12s  %s\n", "solver", "iterations", "seconds", "residual", "stop");
     for (int k = 0; k < variant_count && status == 0; ++k)
     {
         const cs_variant* var = variants + k;
@@ -208,13 +215,14 @@ int cs_cmd_converge(int argc, char** argv)
         qsort(times, (size_t)repeat, sizeof times[0], compare_doubles);
         double seconds = times[repeat / 2];
         char label[96];
-        printf("%-22s %10d %12.6f %12.3e%s\n", cs_variant_label(var, label, sizeof label), stats.iterations,
-               seconds, final, converged ? "" : "  (not converged)");
+        printf("%-22s %10d %12.6f %12.3e  %s\n", cs_variant_label(var, label, sizeof label), stats.iterations,
+               seconds, final, cs_solve_stop_name(stats.stop));
         if (csv)
         {
             fprintf(csv, "%s,%s,", info.name, cs_solver_at(var->solver)->name);
             cs_variant_print_alpha(csv, var);
-            fprintf(csv, ",%d,%.6e,%.6e,%d\n", stats.iterations, seconds, final, converged ? 1 : 0);
+            fprintf(csv, ",%d,%.6e,%.6e,%d,%s\n", stats.iterations, seconds, final, converged ? 1 : 0,
+                    cs_solve_stop_name(stats.stop));
         }
     }
     free(lambda);

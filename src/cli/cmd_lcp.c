@@ -1,7 +1,8 @@
 // circlesim-cli lcp: solve or inspect a frozen LCP file (shared LCP-FORMAT.md).
 //   lcp solve FILE [options]  → one line "iterations=… res_lcp=… res_nat=… seconds=…"
 //   lcp info FILE             → key=value facts about the problem
-// Exit codes (cli/commands.h): 0 ok, 1 run error (bad file, failed solve or write), 2 usage error.
+// Exit codes (cli/commands.h): 0 ok, 1 run error (bad file, failed solve or write), 2 usage error,
+// 3 (lcp solve) the solve stopped without an answer: tolerance not met, stagnated, diverged, bad problem.
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include "circlesim/circlesim.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/lcp_diagnose.h"
 
 enum
 {
@@ -29,11 +31,15 @@ static void usage_solve(FILE* out)
 {
     fprintf(out,
             "usage: circlesim-cli lcp solve FILE [options]\n"
-            "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S\n"
+            "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP\n"
+            "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
+            "bad-problem (the reason on stderr); the last four exit with code 3.\n"
             "options:\n"
             "%s"
             "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
-            "  --max-iterations K  ... or K sweeps (default %d)\n"
+            "  --rtol R            ... or until res_nat <= R x its value at the start point (R > 0) ...\n"
+            "  --max-iterations K  ... or K sweeps (default %d) ...\n"
+            "  --stagnation K      ... or no progress over K sweeps (default 2000; 0: never)\n"
             "  --out SOL           write the solution (.sol)\n"
             "  --history CSV       write iteration,res_lcp,res_nat per sweep (0 = the start point)\n"
             "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
@@ -42,9 +48,12 @@ static void usage_solve(FILE* out)
 
 static void usage_info(FILE* out)
 {
-    fprintf(out, "usage: circlesim-cli lcp info FILE\n"
-                 "Prints bodies, rows per kind, nnz(J), static rows, A_ii statistics, |q| and the residuals\n"
-                 "of the file's warm start lambda0 and of lambda = 0.\n");
+    fprintf(out,
+            "usage: circlesim-cli lcp info FILE\n"
+            "Prints bodies, rows per kind, nnz(J), static rows, A_ii statistics, |q| and the residuals\n"
+            "of the file's warm start lambda0 and of lambda = 0; then (dense, up to 3000 rows) the rank of\n"
+            "A = J M^-1 J^T and whether it is singular (rank <= dof = 3 x bodies), a condition estimate\n"
+            "of the normal-row block, and which registered solvers a theorem guarantees to converge.\n");
 }
 
 // "circlesim-cli lcp: MESSAGE"; returns the usage error's exit code.
@@ -127,8 +136,9 @@ static int cmd_solve(int argc, char** argv)
     const char* history_path = NULL;
     int solver = cs_solver_find("pgs");
     cs_solver_params params = cs_solver_params_default();
-    bool have_iterations = false, have_tol = false, have_max = false;
+    bool have_iterations = false, have_tol = false, have_max = false, have_stagnation = false;
     int max_iterations = DEFAULT_MAX_ITERATIONS;
+    unsigned given = 0u; // method parameters given (CS_SOLVER_USES_*)
 
     for (int i = 1; i < argc; ++i)
     {
@@ -139,7 +149,7 @@ static int cmd_solve(int argc, char** argv)
             return 0;
         }
         have_iterations = have_iterations || strcmp(arg, "--iterations") == 0;
-        int used = cs_arg_solver_option("lcp solve", argc, argv, &i, &solver, &params);
+        int used = cs_arg_solver_option("lcp solve", argc, argv, &i, &solver, &params, &given);
         if (used < 0)
         {
             return 2;
@@ -153,6 +163,16 @@ static int cmd_solve(int argc, char** argv)
         {
             ok = cs_arg_next_double("lcp solve", argc, argv, &i, 0.0, &params.tolerance);
             have_tol = true;
+        }
+        else if (strcmp(arg, "--rtol") == 0)
+        {
+            ok = cs_arg_next_double("lcp solve", argc, argv, &i, 0.0, &params.tolerance_rel);
+            have_tol = true;
+        }
+        else if (strcmp(arg, "--stagnation") == 0)
+        {
+            ok = cs_arg_next_int("lcp solve", argc, argv, &i, 0, 100000000, &params.stagnation_window);
+            have_stagnation = true;
         }
         else if (strcmp(arg, "--max-iterations") == 0)
         {
@@ -181,13 +201,18 @@ static int cmd_solve(int argc, char** argv)
         usage_solve(stderr);
         return 2;
     }
+    if (!cs_arg_check_solver_use("lcp solve", given, &solver, 1))
+    {
+        return 2;
+    }
     if (have_iterations && have_tol)
     {
-        return usage_error("--iterations and --tol exclude each other (use --tol T --max-iterations K)");
+        return usage_error(
+            "--iterations and --tol/--rtol exclude each other (use --tol T --max-iterations K)");
     }
-    if (have_max && !have_tol)
+    if ((have_max || have_stagnation) && !have_tol)
     {
-        return usage_error("--max-iterations needs --tol");
+        return usage_error("%s needs --tol or --rtol", have_max ? "--max-iterations" : "--stagnation");
     }
     if (have_tol)
     {
@@ -215,8 +240,18 @@ static int cmd_solve(int argc, char** argv)
         fprintf(stderr, "%s: %s\n", file, err.message);
         goto done;
     }
-    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e\n", stats.iterations, stats.res_lcp,
-           stats.res_nat, stats.seconds);
+    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e status=%s\n", stats.iterations,
+           stats.res_lcp, stats.res_nat, stats.seconds, cs_solve_stop_name(stats.stop));
+    if (stats.stop == CS_STOP_BAD_PROBLEM)
+    {
+        fprintf(stderr, "%s: bad problem: %s %d: %s\n", file, stats.stop_row >= 0 ? "row" : "body",
+                stats.stop_row >= 0 ? stats.stop_row : stats.stop_body, stats.stop_reason);
+    }
+    else if (cs_solve_stop_failed(stats.stop))
+    {
+        fprintf(stderr, "%s: not converged: %s after %d iterations, res_nat %.3e\n", file,
+                cs_solve_stop_name(stats.stop), stats.iterations, stats.res_nat);
+    }
     if (out_path != NULL && cs_solution_write(out_path, lambda, p.row_count, &err) != CS_OK)
     {
         fprintf(stderr, "%s\n", err.message);
@@ -226,12 +261,39 @@ static int cmd_solve(int argc, char** argv)
     {
         goto done;
     }
-    code = 0;
+    code = cs_solve_stop_failed(stats.stop) ? CS_EXIT_NOT_SOLVED : 0;
 done:
     free(lambda);
     cs_solver_work_free(&work);
     cs_lcp_free(&p);
     return code;
+}
+
+// The dense diagnostics (lcp_diagnose.h): rank, singularity, conditioning, convergence guarantees.
+static bool print_diagnosis(const cs_lcp* p)
+{
+    cs_lcp_diagnosis d;
+    if (!cs_lcp_diagnose(p, &d))
+    {
+        return false;
+    }
+    printf("symmetric_A=yes\n"); // J M⁻¹ Jᵀ by construction
+    printf("bounds=%s\n", d.fixed_bounds ? "fixed" : "moving (friction: |lambda_f| <= mu lambda_n)");
+    printf("positive_diag=%s\n", d.positive_diag ? "yes" : "no");
+    printf("dof=%d\n", d.dof);
+    if (!d.dense)
+    {
+        printf("rank_A=too large (over %d rows; dense diagnostics skipped)\n", CS_DIAGNOSE_MAX_ROWS);
+    }
+    else
+    {
+        printf("rank_A=%d\n", d.rank);
+        printf("singular=%s\n", d.rank < d.rows ? "yes" : "no");
+        printf("rank_normal=%d of %d\n", d.normal_rank, d.normal_rows);
+        printf("cond_normal=%.3e\n", d.cond_normal);
+    }
+    cs_lcp_print_guarantees(stdout, &d);
+    return true;
 }
 
 static int cmd_info(int argc, char** argv)
@@ -333,6 +395,16 @@ static int cmd_info(int argc, char** argv)
     printf("res_nat_lambda0=%.6e\n", warm.res_nat);
     printf("res_lcp_zero=%.6e\n", cold.res_lcp);
     printf("res_nat_zero=%.6e\n", cold.res_nat);
+    if (warm.stop == CS_STOP_BAD_PROBLEM)
+    {
+        printf("bad_problem=%s %d: %s\n", warm.stop_row >= 0 ? "row" : "body",
+               warm.stop_row >= 0 ? warm.stop_row : warm.stop_body, warm.stop_reason);
+    }
+    if (!print_diagnosis(&p))
+    {
+        fprintf(stderr, "%s: out of memory forming A\n", file);
+        goto done;
+    }
     code = 0;
 done:
     free(lambda);

@@ -27,7 +27,7 @@ static void help(FILE* out)
         "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
-        "                      narrowphase_us,solver_us,position_us,step_us\n"
+        "                      narrowphase_us,solver_us,position_us,step_us,solve_stop\n"
         "  --state-out FILE    final bodies as CSV: id,x,y,angle,vx,vy,omega,radius,mass\n"
         "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
         "  --quiet             no summary\n",
@@ -80,6 +80,7 @@ int cs_cmd_run(int argc, char** argv)
     // Solver options are applied on top of the scene's settings, so collect them on a marker copy.
     cs_solver_params overrides = cs_solver_params_default();
     cs_solver_params defaults = overrides;
+    unsigned given = 0u; // method parameters given (CS_SOLVER_USES_*)
     for (int i = 1; i < argc; ++i)
     {
         const char* a = argv[i];
@@ -89,7 +90,7 @@ int cs_cmd_run(int argc, char** argv)
             help(stdout);
             return 0;
         }
-        int r = cs_arg_solver_option(cmd, argc, argv, &i, &solver, &overrides);
+        int r = cs_arg_solver_option(cmd, argc, argv, &i, &solver, &overrides, &given);
         if (r < 0)
         {
             return 2;
@@ -196,6 +197,12 @@ int cs_cmd_run(int argc, char** argv)
     {
         cs_world_set_solver(w, solver);
     }
+    int chosen = cs_world_solver(w); // --solver, else the scene's
+    if (!cs_arg_check_solver_use(cmd, given, &chosen, 1))
+    {
+        cs_world_destroy(w);
+        return 2;
+    }
     cs_world_options_apply(w, &world_options);
     if (steps < 0)
     {
@@ -214,7 +221,8 @@ int cs_cmd_run(int argc, char** argv)
         }
         fprintf(csv,
                 "step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,max_penetration,mean_penetration,"
-                "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us\n");
+                "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us,solve_"
+                "stop\n");
     }
 
     int status = 0;
@@ -240,11 +248,12 @@ int cs_cmd_run(int argc, char** argv)
         }
         if (csv != NULL)
         {
-            fprintf(csv, "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+            fprintf(csv, "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f,%s\n",
                     (long long)st->step, st->time, st->bodies, st->contacts, st->rows, st->iterations,
                     st->res_lcp, st->res_nat, st->max_penetration, st->mean_penetration, st->kinetic_energy,
                     max_speed(w), 1e6 * st->broadphase_seconds, 1e6 * st->narrowphase_seconds,
-                    1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds);
+                    1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds,
+                    cs_solve_stop_name((cs_solve_stop)st->solve_stop));
         }
         for (int d = 0; d < dump_count; ++d)
         {

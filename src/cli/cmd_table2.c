@@ -36,6 +36,7 @@ int cs_cmd_table2(int argc, char** argv)
     int solver_count = solvers[1] >= 0 ? 2 : 1;
     double alphas[CS_MAX_VARIANTS] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
     int alpha_count = 6;
+    bool have_alphas = false;
     for (int i = 1; i < argc; ++i)
     {
         const char* a = argv[i];
@@ -53,7 +54,8 @@ int cs_cmd_table2(int argc, char** argv)
         else if (strcmp(a, "--solvers") == 0)
             ok = cs_arg_next_solver_list(cmd, argc, argv, &i, solvers, CS_MAX_VARIANTS, &solver_count);
         else if (strcmp(a, "--alphas") == 0)
-            ok = cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
+            ok = have_alphas =
+                cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if ((world = cs_arg_world_option(cmd, argc, argv, &i, &world_options)) != 0)
@@ -68,6 +70,10 @@ int cs_cmd_table2(int argc, char** argv)
     if (scene == NULL)
     {
         fprintf(stderr, "circlesim-cli table2: no scene given (see --help)\n");
+        return 2;
+    }
+    if (have_alphas && !cs_arg_check_use(cmd, "--alphas", CS_SOLVER_USES_ALPHA, solvers, solver_count))
+    {
         return 2;
     }
     cs_variant variants[CS_MAX_VARIANTS];

@@ -1,7 +1,13 @@
 // circlesim-cli subcommands. Each returns the process exit code:
-// 0 success, 1 a run error (bad file, failed solve), 2 a usage error (unknown option or value).
+// 0 success, 1 a run error (bad file, failed solve), 2 a usage error (unknown option or value),
+// 3 (lcp solve) the solver stopped without an answer (CS_EXIT_NOT_SOLVED: cs_solve_stop_failed).
 #ifndef CS_CLI_COMMANDS_H
 #define CS_CLI_COMMANDS_H
+
+enum
+{
+    CS_EXIT_NOT_SOLVED = 3
+};
 
 int cs_cmd_run(int argc, char** argv);      // cmd_run.c
 int cs_cmd_lcp(int argc, char** argv);      // cmd_lcp.c: lcp solve | lcp info

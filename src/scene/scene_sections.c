@@ -129,6 +129,30 @@ static bool check_solver_name(cs_scene_loader* l, const cs_jval* at, int* solver
     return true;
 }
 
+// A method parameter the section's solver does not read would be silently ignored: an error at its key.
+static bool check_solver_keys_used(const cs_jctx* c, const cs_jval* section, int solver)
+{
+    static const struct
+    {
+        const char* key;
+        unsigned flag;
+    } keys[] = {{"alpha", CS_SOLVER_USES_ALPHA},
+                {"gamma", CS_SOLVER_USES_GAMMA},
+                {"relaxation", CS_SOLVER_USES_RELAXATION},
+                {"amgs_literal", CS_SOLVER_USES_LITERAL}};
+    const cs_solver_info* info = cs_solver_at(solver);
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k)
+    {
+        cs_jval at;
+        if (cs_jval_member(section, keys[k].key, &at) && !(info->flags & keys[k].flag))
+        {
+            return cs_jfail(c, &at, "does nothing for solver \"%s\" (used by: %s)", info->name,
+                            cs_solver_names_with(keys[k].flag));
+        }
+    }
+    return true;
+}
+
 bool cs_scene_read_solver(cs_scene_loader* l, const cs_jval* root, cs_world_def* def)
 {
     cs_jval s;
@@ -161,6 +185,10 @@ bool cs_scene_read_solver(cs_scene_loader* l, const cs_jval* root, cs_world_def*
         !cs_jread_number(c, &s, "gamma", false, CS_JR_POSITIVE, &p->gamma) ||
         !cs_jread_number(c, &s, "relaxation", false, CS_JR_RELAX, &p->relaxation) ||
         !cs_jread_bool(c, &s, "amgs_literal", &p->amgs_literal) || !cs_jread_bool(c, &s, "simd", &p->simd))
+    {
+        return false;
+    }
+    if (!check_solver_keys_used(c, &s, def->solver))
     {
         return false;
     }

@@ -13,7 +13,7 @@ static const cs_solver_entry solvers[] = {
       CS_SOLVER_SIMD},
      NULL, cs_pgs_sweep},
     {{"amgs", "AMGS", "accelerated modulus-based Gauss-Seidel, Method 3.1 in velocity form, Omega = alpha D",
-      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
+      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD | CS_SOLVER_USES_LITERAL},
      cs_amgs_begin, cs_amgs_sweep},
     {{"amgs-omega", "AMGS-wE", "AMGS with Omega = w E, w = mean(A_ii)/gamma per problem (Remark 4.5)",
       CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
@@ -21,6 +21,21 @@ static const cs_solver_entry solvers[] = {
     {{"amgs-dense", "AMGS-dense", "AMGS Method 2.2 on the explicit dense A (the paper's O(m^2) baseline)",
       CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_DENSE},
      cs_amgs_dense_begin, cs_amgs_dense_sweep},
+    {{"psor", "PSOR", "projected SOR: PGS with the step scaled by omega = --relaxation in (0, 2); omega 1 is pgs",
+      CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD},
+     cs_psor_begin, cs_psor_sweep},
+    {{"pssor", "PSSOR", "symmetric projected SOR: a forward then a backward PSOR sweep per iteration",
+      CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD},
+     cs_psor_begin, cs_pssor_sweep},
+    {{"pgs-block", "PGS-block", "blocked Gauss-Seidel: each contact's normal and friction rows solved together, exactly (Lacoursiere Alg. 3.1, eqs. (18)-(21))",
+      0},
+     cs_pgs_block_begin, cs_pgs_block_sweep},
+    {{"jacobi", "Jacobi", "projected Jacobi, every row from the same velocities, damped by omega / (rows on its busiest body)",
+      CS_SOLVER_USES_RELAXATION},
+     cs_jacobi_begin, cs_jacobi_sweep},
+    {{"apgd", "APGD", "accelerated projected gradient (Nesterov momentum with adaptive restart) in the mass-split metric",
+      0},
+     cs_apgd_begin, cs_apgd_sweep},
 };
 // clang-format on
 
@@ -61,20 +76,53 @@ int cs_solver_find(const char* name)
     return -1;
 }
 
-const char* cs_solver_names(void)
+// The names of the solvers whose flags include `flags`, comma-separated, into out.
+static const char* names_with(unsigned flags, char* out, size_t size)
 {
-    // Built on every call from the constant table, so concurrent callers write the same bytes.
-    static char names[512];
     size_t used = 0;
-    names[0] = '\0';
-    for (int i = 0; i < SOLVER_COUNT && used < sizeof names; ++i)
+    out[0] = '\0';
+    for (int i = 0; i < SOLVER_COUNT && used < size; ++i)
     {
-        int n = snprintf(names + used, sizeof names - used, "%s%s", i > 0 ? ", " : "", solvers[i].info.name);
+        if ((solvers[i].info.flags & flags) != flags)
+        {
+            continue;
+        }
+        int n = snprintf(out + used, size - used, "%s%s", used > 0 ? ", " : "", solvers[i].info.name);
         if (n < 0)
         {
             break;
         }
         used += (size_t)n;
     }
-    return names;
+    return used > 0 ? out : "none";
+}
+
+const char* cs_solver_names(void)
+{
+    // Built on every call from the constant table, so concurrent callers write the same bytes.
+    static char names[512];
+    return names_with(0u, names, sizeof names);
+}
+
+const char* cs_solver_names_with(unsigned flags)
+{
+    static _Thread_local char names[512];
+    return names_with(flags, names, sizeof names);
+}
+
+const char* cs_solver_flag_name(unsigned flag)
+{
+    switch (flag)
+    {
+        case CS_SOLVER_USES_ALPHA:
+            return "alpha";
+        case CS_SOLVER_USES_GAMMA:
+            return "gamma";
+        case CS_SOLVER_USES_RELAXATION:
+            return "relaxation";
+        case CS_SOLVER_USES_LITERAL:
+            return "literal";
+        default:
+            return NULL;
+    }
 }

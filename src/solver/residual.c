@@ -9,7 +9,10 @@
 
 void cs_lcp_velocity(const cs_lcp* p, const double* lambda, double* v)
 {
-    memcpy(v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    if (p->body_count > 0) // (p->v may be NULL for a problem without bodies)
+    {
+        memcpy(v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    }
     for (int i = 0; i < p->row_count; ++i)
     {
         // Same products in the same order as the M⁻¹Jᵀ columns of solve.c, so both give the

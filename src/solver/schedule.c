@@ -196,6 +196,10 @@ static void scalar_rows(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx
     {
         cs_sweep(CS_RULE_PGS, st, ctx->p, cs_packed_rows(w), w->v, ctx->lambda, begin, end);
     }
+    else if (rule == CS_RULE_PSOR)
+    {
+        cs_sweep(CS_RULE_PSOR, st, ctx->p, cs_packed_rows(w), w->v, ctx->lambda, begin, end);
+    }
     else
     {
         cs_sweep(CS_RULE_AMGS, st, ctx->p, cs_packed_rows(w), w->v, ctx->lambda, begin, end);

@@ -68,8 +68,8 @@ static inline int cs_pair_lane(int k)
 // True when the AVX2 kernels can run here (checked once).
 bool cs_simd_cpu(void);
 
-// One sweep of ctx's problem with rule (CS_RULE_PGS or CS_RULE_AMGS) along work->schedule: quads in lanes,
-// the rest one row at a time (cs_sweep). Only when work->schedule_count > 0.
+// One sweep of ctx's problem with rule (CS_RULE_PGS, CS_RULE_PSOR or CS_RULE_AMGS) along work->schedule:
+// quads in lanes, the rest one row at a time (cs_sweep). Only when work->schedule_count > 0.
 void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx);
 
 // The scalar sweep of rows [begin, end), for the rows a vector schedule leaves out.

@@ -113,6 +113,10 @@ normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, norm
     {
         y = SUB(old, step);
     }
+    else if (rule == CS_RULE_PSOR)
+    {
+        y = SUB(old, MUL(_mm256_set1_pd(st->f), step)); // old − ω·step, as cs_rule_apply
+    }
     else
     {
         amgs_lanes k =
@@ -160,7 +164,8 @@ static inline CS_AVX2 void store_pairs(double* a, __m256d n, __m256d f)
 }
 
 // The CS_PACK_NORMAL_ROW | CS_PACK_PAIR path of cs_sweep, four pairs at once, for the PGS rule and the
-// two-sided AMGS rule (Ω = αD with constant coefficients, or Ω = ω̄E with c_i per row).
+// PSOR rule (ω in st->f) and the two-sided AMGS rule (Ω = αD with constant coefficients, or Ω = ω̄E with
+// c_i per row).
 static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule, bool per_row,
                                                                     const cs_rule_state* st,
                                                                     const cs_pair_quad* q, int first,
@@ -189,6 +194,10 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     if (rule == CS_RULE_PGS)
     {
         n_y = SUB(n_old, n_step);
+    }
+    else if (rule == CS_RULE_PSOR)
+    {
+        n_y = SUB(n_old, MUL(_mm256_set1_pd(st->f), n_step));
     }
     else
     {
@@ -221,6 +230,10 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     if (rule == CS_RULE_PGS)
     {
         f_y = SUB(f_old, f_step);
+    }
+    else if (rule == CS_RULE_PSOR)
+    {
+        f_y = SUB(f_old, MUL(_mm256_set1_pd(st->f), f_step));
     }
     else
     {
@@ -279,6 +292,10 @@ CS_AVX2 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* 
     if (rule == CS_RULE_PGS)
     {
         sweep_lanes(CS_RULE_PGS, false, st, ctx, rows);
+    }
+    else if (rule == CS_RULE_PSOR)
+    {
+        sweep_lanes(CS_RULE_PSOR, false, st, ctx, rows);
     }
     else if (st->c != NULL)
     {

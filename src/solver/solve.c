@@ -6,6 +6,7 @@
 #include "solver/simd.h"
 #include "solver/solver_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,9 @@ cs_solver_params cs_solver_params_default(void)
     cs_solver_params params = {
         .iterations = 10, // the paper's per-step budget (§5)
         .tolerance = 0.0,
+        .tolerance_rel = 0.0,
         .tolerance_on = CS_RES_NAT,
+        .stagnation_window = 2000,
         .warm_start = true,
         .alpha = 0.2,
         .gamma = 2.0,
@@ -23,6 +26,18 @@ cs_solver_params cs_solver_params_default(void)
         .simd = true,
     };
     return params;
+}
+
+const char* cs_solve_stop_name(cs_solve_stop stop)
+{
+    static const char* const names[CS_STOP_COUNT] = {"budget",    "converged", "iteration-limit",
+                                                     "stagnated", "diverged",  "bad-problem"};
+    return (int)stop >= 0 && (int)stop < CS_STOP_COUNT ? names[stop] : "?";
+}
+
+bool cs_solve_stop_failed(cs_solve_stop stop)
+{
+    return stop != CS_STOP_BUDGET && stop != CS_STOP_CONVERGED;
 }
 
 bool cs_solver_simd_available(void)
@@ -264,6 +279,11 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     {
         return cs_fail(err, CS_ERR_USAGE, "iterations must be >= 0, got %d", params->iterations);
     }
+    if (!(params->tolerance >= 0.0) || !(params->tolerance_rel >= 0.0) || params->stagnation_window < 0)
+    {
+        return cs_fail(err, CS_ERR_USAGE, "tolerances and the stagnation window must be >= 0, got %g, %g, %d",
+                       params->tolerance, params->tolerance_rel, params->stagnation_window);
+    }
     run->t0 = cs_seconds();
     run->method = method;
     cs_status s = work_reserve(work, p->body_count, p->row_count, err);
@@ -289,6 +309,14 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     }
     precompute_rows(p, work, lambda, (method->info.flags & CS_SOLVER_DENSE) != 0);
     work->schedule_count = 0;
+    run->check =
+        (cs_solver_stats){.stop = CS_STOP_BUDGET, .stop_reason = "", .stop_row = -1, .stop_body = -1};
+    cs_solve_ctx ctx = {.p = p, .params = params, .work = work, .lambda = lambda};
+    run->ctx = ctx;
+    if (!cs_problem_check(p, work->diag, lambda, &run->check))
+    {
+        return CS_OK; // no method runs on it: cs_solve_finish reports the reason
+    }
     // (Not for AMGS's literal variant, whose rule has no vector form.)
     if ((method->info.flags & CS_SOLVER_SIMD) && params->simd && !params->amgs_literal && cs_simd_cpu())
     {
@@ -298,9 +326,6 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
             return s;
         }
     }
-
-    cs_solve_ctx ctx = {.p = p, .params = params, .work = work, .lambda = lambda};
-    run->ctx = ctx;
     if (method->begin != NULL)
     {
         return method->begin(&run->ctx, err);
@@ -308,26 +333,115 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     return CS_OK;
 }
 
+// The stopping rules of a solve with a tolerance (or a history): convergence on the absolute or the
+// relative tolerance, stagnation over a window, divergence.
+typedef struct stop_rules
+{
+    bool tolerance;   // a tolerance was asked: the solve may converge, stagnate or hit its limit
+    double target;    // max(tolerance, tolerance_rel·r₀)
+    double r0;        // the start point's residual
+    double reference; // the best residual when progress was last made
+    int progress_at;  // the iteration it was made at
+    int window;       // 0: no stagnation test
+} stop_rules;
+
+static stop_rules stop_rules_make(const cs_solver_params* params, double r0)
+{
+    stop_rules s = {
+        .tolerance = params->tolerance > 0.0 || params->tolerance_rel > 0.0,
+        .target =
+            params->tolerance > params->tolerance_rel * r0 ? params->tolerance : params->tolerance_rel * r0,
+        .r0 = r0,
+        .reference = r0,
+        .progress_at = 0,
+        .window = params->stagnation_window,
+    };
+    return s;
+}
+
+// The stop the residual r after `done` iterations calls for, or CS_STOP_BUDGET to go on.
+static cs_solve_stop stop_rules_test(stop_rules* s, double r, int done)
+{
+    if (!isfinite(r) || (s->r0 > 0.0 && r > CS_DIVERGENCE_RATIO * s->r0))
+    {
+        return CS_STOP_DIVERGED;
+    }
+    if (!s->tolerance)
+    {
+        return CS_STOP_BUDGET;
+    }
+    if (r <= s->target)
+    {
+        return CS_STOP_CONVERGED;
+    }
+    if (r < s->reference * (1.0 - CS_STAGNATION_PROGRESS))
+    {
+        s->reference = r;
+        s->progress_at = done;
+    }
+    else if (s->window > 0 && done - s->progress_at >= s->window)
+    {
+        return CS_STOP_STAGNATED;
+    }
+    return CS_STOP_BUDGET;
+}
+
+static double watched(const cs_solver_params* params, double r_lcp, double r_nat)
+{
+    return params->tolerance_on == CS_RES_LCP ? r_lcp : r_nat;
+}
+
+// A problem cs_problem_check refused: no sweep, the start point as the answer.
+static void finish_bad(cs_solve_run* run, cs_solver_stats* stats)
+{
+    if (stats != NULL)
+    {
+        *stats = run->check;
+        stats->iterations = 0;
+        stats->seconds = cs_seconds() - run->t0;
+        stats->history_count = 0;
+        residuals(&run->ctx, &stats->res_lcp, &stats->res_nat);
+    }
+}
+
 void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
 {
+    if (run->check.stop == CS_STOP_BAD_PROBLEM)
+    {
+        finish_bad(run, stats);
+        return;
+    }
     cs_solve_ctx* ctx = &run->ctx;
     const cs_solver_params* params = ctx->params;
     cs_solver_work* work = ctx->work;
     bool history = work->record_history && work->history_capacity > 0;
-    bool tolerance = params->tolerance > 0.0;
+    bool tolerance = params->tolerance > 0.0 || params->tolerance_rel > 0.0;
     // Residuals recorded only for the history are an observation, not part of the method: their
     // time is taken out of stats->seconds. A tolerance test is part of the method and is timed.
     double observe_seconds = 0.0;
     int history_count = 0;
-    if (history)
+    stop_rules rules = stop_rules_make(params, 0.0);
+    cs_solve_stop stop = CS_STOP_BUDGET;
+    if (history || tolerance)
     {
         double t = cs_seconds();
-        residuals(ctx, &work->history_lcp[0], &work->history_nat[0]);
-        history_count = 1;
-        observe_seconds += cs_seconds() - t;
+        double r_lcp, r_nat;
+        residuals(ctx, &r_lcp, &r_nat);
+        if (history)
+        {
+            work->history_lcp[0] = r_lcp;
+            work->history_nat[0] = r_nat;
+            history_count = 1;
+        }
+        rules = stop_rules_make(params, watched(params, r_lcp, r_nat));
+        stop = stop_rules_test(&rules, rules.r0, 0); // a start point may already be the answer
+        if (!tolerance)
+        {
+            observe_seconds += cs_seconds() - t;
+        }
     }
     int done = 0;
-    while (done < params->iterations)
+    while (stop == CS_STOP_BUDGET && done < params->iterations)
     {
         run->method->sweep(ctx);
         done += 1;
@@ -344,23 +458,28 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
             work->history_nat[done] = r_nat;
             history_count = done + 1;
         }
+        stop = stop_rules_test(&rules, watched(params, r_lcp, r_nat), done);
         if (!tolerance)
         {
             observe_seconds += cs_seconds() - t;
         }
-        else if ((params->tolerance_on == CS_RES_LCP ? r_lcp : r_nat) <= params->tolerance)
-        {
-            break;
-        }
+    }
+    if (stop == CS_STOP_BUDGET && tolerance)
+    {
+        stop = CS_STOP_ITERATION_LIMIT;
     }
     double seconds = cs_seconds() - run->t0 - observe_seconds;
 
     if (stats != NULL)
     {
+        *stats = run->check;
         stats->iterations = done;
         stats->seconds = seconds;
         stats->history_count = history_count;
         residuals(ctx, &stats->res_lcp, &stats->res_nat);
+        // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
+        bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);
+        stats->stop = finite || stop == CS_STOP_DIVERGED ? stop : CS_STOP_DIVERGED;
     }
 }
 

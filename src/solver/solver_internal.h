@@ -97,6 +97,24 @@ const cs_solver_entry* cs_solver_entry_at(int index);
 
 // The methods (one file each).
 void cs_pgs_sweep(cs_solve_ctx* ctx);
+cs_status cs_psor_begin(cs_solve_ctx* ctx, cs_error* err); // checks ω in (0, 2)
+void cs_psor_sweep(cs_solve_ctx* ctx);
+void cs_pssor_sweep(cs_solve_ctx* ctx);
+cs_status cs_jacobi_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_jacobi_sweep(cs_solve_ctx* ctx);
+cs_status cs_apgd_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_apgd_sweep(cs_solve_ctx* ctx);
+// jacobi.c, shared with apgd.c: the mass-split step. cs_split_scales grows work->dense to [m] scales
+// ω/n_i (n_i: the most rows on either body of row i; 0 for rows without columns), then row_arrays arrays of
+// m and body_arrays arrays of 3(bodies + 1) for the method; cs_split_body_array is body array k.
+// cs_split_project: to_i = clamp(from_i − scale_i·steps_i) with bounds read from bounds_from, pass 0 for
+// every row but friction rows, pass 1 for friction rows (so that they may see the new λ_n).
+cs_status cs_split_scales(cs_solve_ctx* ctx, double omega, int row_arrays, int body_arrays, cs_error* err);
+double* cs_split_body_array(const cs_solve_ctx* ctx, int row_arrays, int k);
+void cs_split_project(const cs_solve_ctx* ctx, const double* from, const double* steps,
+                      const double* bounds_from, double* to, int pass);
+cs_status cs_pgs_block_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_pgs_block_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_begin(cs_solve_ctx* ctx, cs_error* err);       // Ω = αD
 cs_status cs_amgs_omega_begin(cs_solve_ctx* ctx, cs_error* err); // Ω = ω̄E
 void cs_amgs_sweep(cs_solve_ctx* ctx);
@@ -112,7 +130,12 @@ typedef struct cs_solve_run
     cs_solve_ctx ctx;
     const cs_solver_entry* method;
     double t0;
+    cs_solver_stats check; // stop = CS_STOP_BAD_PROBLEM (with its reason) when cs_problem_check failed
 } cs_solve_run;
+
+// check.c: false, with out->stop = CS_STOP_BAD_PROBLEM and the reason, row and body, when p (with A_ii in
+// diag and the start point lambda) is a problem no method can solve; out is untouched otherwise.
+bool cs_problem_check(const cs_lcp* p, const double* diag, const double* lambda, cs_solver_stats* out);
 
 cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
                          double* lambda, cs_solve_run* run, cs_error* err);
@@ -460,7 +483,8 @@ static inline void cs_pack_apply(const cs_packed_row* r, double delta, double* v
 // its rule (a compile-time constant, so each call site is specialised) and the rule's state.
 typedef enum cs_rule
 {
-    CS_RULE_PGS, // λ ← clamp(λ − step)                                           (eq. (4))
+    CS_RULE_PGS,  // λ ← clamp(λ − step)                                           (eq. (4))
+    CS_RULE_PSOR, // λ ← clamp(λ − ω·step), ω in st->f                         (psor.c; ω = 1: PGS)
     CS_RULE_AMGS, // x ← x − (f_i·step + κ_i·e), e = (2/γ)x − λ, λ ← clamp((2/γ)x)  (docs/amgs.md)
     CS_RULE_AMGS_LITERAL // Method 3.2 as printed: x ← x − (f_i·step − (2/γ)κ_i·x₋), λ ← (2/γ)clamp(x)
 } cs_rule;
@@ -483,9 +507,10 @@ typedef struct cs_rule_state
 static inline double cs_rule_apply(cs_rule rule, const cs_rule_state* st, int i, double step, double old,
                                    double lo, double hi, bool nonneg)
 {
-    if (rule == CS_RULE_PGS)
+    if (rule == CS_RULE_PGS || rule == CS_RULE_PSOR)
     {
-        double y = old - step;
+        // ω·step with ω = 1 is step exactly, so PSOR at ω = 1 is PGS bit for bit.
+        double y = old - (rule == CS_RULE_PSOR ? st->f * step : step);
         return nonneg ? cs_clamp_lower_branch(y, 0.0) : cs_clamp_branch(y, lo, hi);
     }
     double x = st->x[i];

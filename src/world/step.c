@@ -392,6 +392,7 @@ static cs_status step(cs_world* w, cs_error* err)
     s->iterations = vstats.iterations;
     s->res_lcp = vstats.res_lcp;
     s->res_nat = vstats.res_nat;
+    s->solve_stop = (int)vstats.stop;
     double max_pen = 0.0, sum_pen = 0.0;
     int touching = 0;
     for (int k = 0; k < w->contacts.count; ++k)
