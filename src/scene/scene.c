@@ -13,8 +13,6 @@
 #include "core/file.h"
 #include "scene/scene_internal.h"
 
-#define CS_SCENE_MAX_FILE_BYTES (64L * 1024L * 1024L)
-
 // Reads an optional array and hands each element to `one`.
 static bool read_list(cs_scene_loader* l, const cs_jval* root, const char* key,
                       bool (*one)(cs_scene_loader*, const cs_jval*))
