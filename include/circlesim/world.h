@@ -121,6 +121,38 @@ extern "C"
         double step_seconds;
     } cs_step_stats;
 
+    // The phases of a step, in order, for cs_health.
+    typedef enum cs_step_phase
+    {
+        CS_PHASE_NONE = 0,
+        CS_PHASE_FORCES,     // v* = v + h M⁻¹ f
+        CS_PHASE_BROADPHASE, // how far each body may travel this step
+        CS_PHASE_ROWS,       // the velocity problem's Jacobian, bias and warm start
+        CS_PHASE_SOLVE,      // the velocity solve: λ and the new velocities
+        CS_PHASE_POSITION,   // the split-impulse position solve: pseudo-velocities
+        CS_PHASE_INTEGRATE,  // the new positions
+    } cs_step_phase;
+
+    // "forces", "broad phase", "rows", "solve", "position", "integrate" ("none" for CS_PHASE_NONE).
+    const char* cs_step_phase_name(cs_step_phase phase);
+
+    // Whether the last step produced only finite, sane numbers. A step that would make any value non-finite
+    // or explode (a speed beyond 1e8 m/s, a position beyond 1e14 m) is refused: the world keeps the state
+    // of the step before (bodies and the contacts' warm start), cs_world_step returns CS_ERR_VALUE, and
+    // this says where the first bad value appeared. cs_world_last_problem then holds the refused step's
+    // problem, for inspection. A later step that succeeds sets ok again.
+    typedef struct cs_health
+    {
+        bool ok;
+        int64_t step; // the refused step (1-based: cs_world_stats()->step + 1)
+        cs_step_phase phase;
+        int body;                   // the first body with a bad value, or -1
+        int row;                    // the first row of the velocity problem with a bad value, or -1
+        char message[CS_ERROR_MAX]; // "step 12: solve: body 3: vx = nan (row 7: lambda = nan)"
+    } cs_health;
+
+    const cs_health* cs_world_health(const cs_world* world);
+
     // Creation and content --------------------------------------------------------------------------
     cs_world* cs_world_create(const cs_world_def* def, cs_error* err);
     void cs_world_destroy(cs_world* world);
@@ -134,8 +166,9 @@ extern "C"
     const cs_world_def* cs_world_get_def(const cs_world* world);
 
     // Stepping -------------------------------------------------------------------------------------
-    // Advances one time step h. Fails only when memory runs out (the world is then not advanced in position
-    // and cs_world_last_error says why).
+    // Advances one time step h. Fails when memory runs out, or with CS_ERR_VALUE when the step would produce
+    // a non-finite or exploding value (cs_health); the world is then not advanced and cs_world_last_error
+    // says why.
     cs_status cs_world_step(cs_world* world);
     const char* cs_world_last_error(const cs_world* world);
     const cs_step_stats* cs_world_stats(const cs_world* world);

@@ -1,4 +1,5 @@
 // circlesim-cli run: step a scene headless and report what happened.
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include "circlesim/circlesim.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/diagnostics.h"
 
 #define MAX_DUMPS 64
 
@@ -141,11 +143,16 @@ int cs_cmd_run(int argc, char** argv)
             }
             const char* colon = strchr(v, ':');
             char* end = NULL;
+            errno = 0;
             long s = colon ? strtol(v, &end, 10) : 0;
-            if (colon == NULL || end != colon || s < 1 || colon[1] == '\0' || dump_count == MAX_DUMPS)
+            if (colon == NULL || end != colon || errno != 0 || s < 1 || s > 1000000000 || colon[1] == '\0' ||
+                dump_count == MAX_DUMPS)
             {
-                fprintf(stderr,
-                        "circlesim-cli run: --dump-lcp: expected STEP:FILE with STEP >= 1, got '%s'\n", v);
+                fprintf(
+                    stderr,
+                    "circlesim-cli run: --dump-lcp: expected STEP:FILE with STEP in [1, 1000000000] (at most "
+                    "%d), got '%s'\n",
+                    MAX_DUMPS, v);
                 return 2;
             }
             dumps[dump_count].step = s;
@@ -164,6 +171,18 @@ int cs_cmd_run(int argc, char** argv)
         return 2;
     }
 
+    const char* outputs[2 + MAX_DUMPS] = {csv_path, state_path};
+    const char* output_options[2 + MAX_DUMPS] = {"--csv", "--state-out"};
+    for (int d = 0; d < dump_count; ++d)
+    {
+        outputs[2 + d] = dumps[d].path;
+        output_options[2 + d] = "--dump-lcp";
+    }
+    if (!cs_cli_distinct_outputs(cmd, output_options, outputs, 2 + dump_count))
+    {
+        return 2;
+    }
+
     cs_error err = {CS_OK, ""};
     cs_scene_info info;
     cs_world* w = cs_scene_load(scene, &info, &err);
@@ -172,6 +191,7 @@ int cs_cmd_run(int argc, char** argv)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
+    cs_cli_print_warnings(&info);
     // Only options actually given override the scene's solver settings.
     params = *cs_world_solver_params(w);
     if (params_touched)
@@ -225,7 +245,15 @@ int cs_cmd_run(int argc, char** argv)
     {
         if (cs_world_step(w) != CS_OK)
         {
-            fprintf(stderr, "%s: step %ld: %s\n", scene, s, cs_world_last_error(w));
+            // A refused step (cs_health) names its step itself; stderr even with --quiet.
+            if (cs_world_health(w)->ok)
+            {
+                fprintf(stderr, "%s: step %ld: %s\n", scene, s, cs_world_last_error(w));
+            }
+            else
+            {
+                fprintf(stderr, "%s: %s\n", scene, cs_world_last_error(w));
+            }
             status = 1;
             break;
         }
@@ -298,7 +326,7 @@ int cs_cmd_run(int argc, char** argv)
         printf("%s, %s row order\n", cs_world_get_def(w)->frictionless ? ", frictionless" : "",
                cs_row_order_name(cs_world_get_def(w)->row_order));
         printf("steps        %lld (%.3f s simulated)\n", (long long)st->step, st->time);
-        printf("bodies       %d\n", st->bodies);
+        printf("bodies       %d\n", cs_world_body_count(w)); // (st->bodies is 0 before the first step)
         printf("last step    contacts %d, rows %d, res_lcp %.3e, res_nat %.3e\n", st->contacts, st->rows,
                st->res_lcp, st->res_nat);
         printf("mean rows    %.1f\n", st->step > 0 ? sum_rows / (double)st->step : 0.0);

@@ -184,6 +184,7 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
     l.c.err = err;
     cs_scene_info local;
     memset(&local, 0, sizeof local);
+    l.info = &local;
     local.steps = 600;
     base_name(display_name, local.name, sizeof local.name);
     cs_world_def def = cs_world_def_default();
@@ -194,7 +195,7 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
     bool ok = cs_jcheck_type(&l.c, &r, cJSON_Object, "an object { ... } at the top level") &&
               cs_jcheck_object(&l.c, &r, keys) && read_info(&l, &r, &local) &&
               cs_scene_read_world(&l, &r, &def) && cs_scene_read_solver(&l, &r, &def) &&
-              cs_scene_read_materials(&l, &r);
+              cs_scene_read_materials(&l, &r) && cs_scene_check_world(&l, &r, &def);
     if (ok)
     {
         cs_error world_err = {CS_OK, ""};
@@ -210,6 +211,10 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
     if (ok && cs_world_body_count(l.world) == 0)
     {
         ok = cs_jfail(&l.c, &r, "the scene has no bodies (add \"bodies\" or \"generators\")");
+    }
+    if (ok)
+    {
+        cs_scene_finish_warnings(&l);
     }
 
     free(l.materials);
