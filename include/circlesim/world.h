@@ -212,6 +212,19 @@ extern "C"
     // The λ the last step's solve produced (row order of cs_world_last_problem).
     const double* cs_world_last_lambda(const cs_world* world);
 
+    // Snapshots (docs/RELIABILITY.md "Snapshots") ------------------------------------------------------
+    // A JSON file with everything the next step reads: settings (world, solver and its parameters), walls,
+    // bodies (with their forces), the contacts of the last step with their impulses (the warm start) and
+    // the step count. A world loaded from it steps on bit for bit as the saved one would have (the state
+    // hash of save-at-100 + load + 100 steps is that of 200 steps). Thread count and residual history,
+    // which do not change results, are not kept. Fails (CS_ERR_VALUE) for a world holding a non-finite
+    // number.
+    cs_status cs_world_save_state(const cs_world* world, const char* path, cs_error* err);
+    // A new world from a snapshot, validated like a scene: errors are one line "FILE:LINE:COL: PATH:
+    // message"; files over 512 MiB are refused. NULL on any error; nothing half-loaded is returned.
+    cs_world* cs_world_load_state(const char* path, cs_error* err);
+    cs_world* cs_world_load_state_string(const char* text, const char* display_name, cs_error* err);
+
     // Determinism ----------------------------------------------------------------------------------
     // FNV-1a over the bit patterns of every body's position, angle and velocities.
     uint64_t cs_world_hash(const cs_world* world);

@@ -13,14 +13,13 @@
 #include "core/file.h"
 #include "scene/scene_internal.h"
 
-// Reads an optional array and hands each element to `one`.
-static bool read_list(cs_scene_loader* l, const cs_jval* root, const char* key,
-                      bool (*one)(cs_scene_loader*, const cs_jval*))
+bool cs_scene_read_list(cs_scene_loader* l, const cs_jval* root, const char* key, bool required,
+                        bool (*one)(cs_scene_loader*, const cs_jval*))
 {
     cs_jval list;
     if (!cs_jval_member(root, key, &list))
     {
-        return true;
+        return !required || cs_jrequire(&l->c, root, key);
     }
     if (!cs_jcheck_type(&l->c, &list, cJSON_Array, NULL))
     {
@@ -205,9 +204,9 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
             ok = cs_jfail(&l.c, &r, "cannot create the world: %s", world_err.message);
         }
     }
-    ok = ok && read_list(&l, &r, "walls", cs_scene_read_wall) &&
-         read_list(&l, &r, "bodies", cs_scene_read_body) &&
-         read_list(&l, &r, "generators", cs_scene_generate);
+    ok = ok && cs_scene_read_list(&l, &r, "walls", false, cs_scene_read_wall) &&
+         cs_scene_read_list(&l, &r, "bodies", false, cs_scene_read_body) &&
+         cs_scene_read_list(&l, &r, "generators", false, cs_scene_generate);
     if (ok && cs_world_body_count(l.world) == 0)
     {
         ok = cs_jfail(&l.c, &r, "the scene has no bodies (add \"bodies\" or \"generators\")");

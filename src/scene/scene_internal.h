@@ -47,6 +47,10 @@ bool cs_scene_check_room(cs_scene_loader* l, const cs_jval* at, int64_t extra);
 // Validates and adds one circle; errors name `at`.
 bool cs_scene_add_circle(cs_scene_loader* l, const cs_jval* at, const cs_circle_def* def);
 
+// Hands each element of the array root.key to `one` (scene.c); an absent key is fine unless required.
+bool cs_scene_read_list(cs_scene_loader* l, const cs_jval* root, const char* key, bool required,
+                        bool (*one)(cs_scene_loader*, const cs_jval*));
+
 // Sane ranges (scene_ranges.c, on world/limits.h) -------------------------------------------------------
 // A circle about to be added, made at `at` (a "bodies" entry or a generator): out-of-range fields fail at
 // their key when `at` has it; extreme-but-valid ones add warnings.
