@@ -1,6 +1,7 @@
 // The grid broad phase must find exactly the brute-force pair set, in sorted order.
 #include "test_support.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,14 +117,31 @@ static void margin_is_respected(void** state)
     cs_broadphase_free(&bp);
 }
 
+// Finite but extreme extents: bodies at ±1e308 span 2e308, which overflows (hi − lo); the update must end
+// (it used to loop forever on an inf/NaN cell count) and still find exactly the touching pairs.
+static void extreme_extents_end_and_match(void** state)
+{
+    (void)state;
+    const double far = 1e308;
+    double px[] = {-far, far, far - 0.0, 0.0, 0.5, -far, 1e-300, DBL_MAX, -DBL_MAX};
+    double py[] = {0.0, 0.0, 0.0, 0.0, 0.0, far, 0.0, DBL_MAX, -DBL_MAX};
+    double r[] = {0.5, 0.5, 0.5, 0.5, 0.5, 1e-300, 4.9e-324, 0.5, 0.5};
+    int n = (int)(sizeof px / sizeof px[0]);
+    check_against_brute_force(px, py, r, n, 0.02);
+    // Tiny circles (a tiny cell) over a huge extent: the cell count overflows before it is bounded.
+    double tx[] = {-far, far, 0.0, 1e-310};
+    double ty[] = {-far, far, 0.0, 0.0};
+    double tr[] = {1e-300, 1e-300, 1e-300, 1e-300};
+    check_against_brute_force(tx, ty, tr, 4, 0.0);
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_pile_matches_brute_force),
-        cmocka_unit_test(large_and_far_bodies),
-        cmocka_unit_test(non_finite_bodies_take_no_part),
-        cmocka_unit_test(margin_is_respected),
+        cmocka_unit_test(random_pile_matches_brute_force), cmocka_unit_test(large_and_far_bodies),
+        cmocka_unit_test(non_finite_bodies_take_no_part),  cmocka_unit_test(margin_is_respected),
+        cmocka_unit_test(extreme_extents_end_and_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

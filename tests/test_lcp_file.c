@@ -469,6 +469,34 @@ static void test_bounds(void** state)
     cs_lcp_free(&p);
 }
 
+// Every reader has a size limit: a device or a binary file fails at its first NUL byte, a regular file over
+// the limit before a byte of it is read (the reader used to read /dev/zero until memory ran out).
+static void test_size_limits(void** state)
+{
+    (void)state;
+    cs_lcp p = {0};
+    cs_error err = {CS_OK, ""};
+    assert_int_equal(cs_lcp_read("/dev/zero", &p, &err), CS_ERR_PARSE);
+    assert_non_null(strstr(err.message, "/dev/zero: byte 1 is NUL"));
+    assert_int_not_equal(cs_lcp_read("/dev/urandom", &p, &err), CS_OK);
+    assert_non_null(strstr(err.message, "/dev/urandom:"));
+    double lambda[4];
+    int rows = 0;
+    assert_int_equal(cs_solution_read("/dev/zero", lambda, 4, &rows, &err), CS_ERR_PARSE);
+    // A sparse 300 MiB file (no disk used): refused from its size.
+    const char* big = cs_test_temp_path(".lcp");
+    FILE* f = fopen(big, "w");
+    assert_non_null(f);
+    assert_int_equal(fputs("circlesim-lcp 1\n", f) >= 0, 1);
+    assert_int_equal(fseek(f, 300L * 1024 * 1024, SEEK_SET), 0);
+    assert_int_equal(fputc('\n', f), '\n');
+    fclose(f);
+    assert_int_equal(cs_lcp_read(big, &p, &err), CS_ERR_IO);
+    assert_non_null(strstr(err.message, "larger than 256 MiB"));
+    remove(big);
+    cs_lcp_free(&p);
+}
+
 int main(void)
 {
     cs_test_init();
@@ -496,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_reserve_keeps_contents_and_never_shrinks),
         cmocka_unit_test(test_copy),
         cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_size_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

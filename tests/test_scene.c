@@ -65,7 +65,7 @@ static void expect_error_at(const char* text, const char* anchor, const char* ke
     const char* path = cs_test_write_temp(".json", text);
     assert_non_null(path);
     cs_error err = {CS_OK, ""};
-    cs_scene_info info = {"unchanged", "", 12345};
+    cs_scene_info info = {"unchanged", "", 12345, 0, {""}};
     assert_null(cs_scene_load(path, &info, &err));
     check_message(&err, path, line, column, key, also);
     assert_string_equal(info.name, "unchanged"); // nothing half-loaded, not even the info
@@ -610,8 +610,8 @@ static void test_error_bad_mass_or_radius(void** state)
                     " \"spacing\": [1, 1],\n \"radius\": 0.1, \"mass_range\": [1, -3]}]}",
                     "-3", "generators[0].mass_range[1]", "must be a finite number > 0, got -3");
     // A density that makes the mass overflow is caught after the arithmetic.
-    expect_error_at("{\"bodies\": [\n  {\"position\": [0, 1], \"radius\": 1e200, \"density\": 1e200}]}",
-                    "{\"position\"", "bodies[0]", "mass of body 0");
+    expect_error_at("{\"bodies\": [\n  {\"position\": [0, 1], \"radius\": 1e3, \"density\": 1e200}]}",
+                    "1e200", "bodies[0].density", "mass of body 0");
 }
 
 static void test_error_negative_friction(void** state)

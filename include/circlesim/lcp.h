@@ -61,6 +61,11 @@ extern "C"
     // Reads a .sol file; *rows_out receives the row count, lambda must hold capacity entries.
     cs_status cs_solution_read(const char* path, double* lambda, int capacity, int* rows_out, cs_error* err);
 
+    // CS_OK when every row is within double precision: A_ii = J M⁻¹ Jᵀ finite with a finite inverse, the
+    // unconstrained step |J v* + b| / A_ii and |lambda0| at most 1e150. Otherwise CS_ERR_VALUE, *row the
+    // first row that is not and "row N: why" in err. Well-formed files can fail (inverse masses of 5e-324).
+    cs_status cs_lcp_check_scale(const cs_lcp* p, int* row, cs_error* err);
+
     // Bounds of row i given the current iterate (friction bounds move with λ[link]).
     void cs_lcp_bounds(const cs_lcp* p, const double* lambda, int i, double* lo, double* hi);
 

@@ -9,11 +9,18 @@ extern "C"
 {
 #endif
 
+#define CS_SCENE_WARNINGS_KEPT 4
+
     typedef struct cs_scene_info
     {
         char name[64]; // "name" key, else the file's base name without .json
         char description[256];
         int steps; // suggested run length ("steps", default 600)
+        // Extreme but valid values (docs/SCENES.md "Ranges"): each warning is one line
+        // "FILE:LINE:COL: PATH: warning: what will go wrong". warning_count counts them all; the first
+        // CS_SCENE_WARNINGS_KEPT are kept.
+        int warning_count;
+        char warnings[CS_SCENE_WARNINGS_KEPT][CS_ERROR_MAX];
     } cs_scene_info;
 
     // Loads a scene file. On any error returns NULL and err->message is one line

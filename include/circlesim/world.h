@@ -122,6 +122,38 @@ extern "C"
         int solve_stop; // why the velocity solve stopped: a cs_solve_stop (solver.h), cs_solve_stop_name
     } cs_step_stats;
 
+    // The phases of a step, in order, for cs_health.
+    typedef enum cs_step_phase
+    {
+        CS_PHASE_NONE = 0,
+        CS_PHASE_FORCES,     // v* = v + h M⁻¹ f
+        CS_PHASE_BROADPHASE, // how far each body may travel this step
+        CS_PHASE_ROWS,       // the velocity problem's Jacobian, bias and warm start
+        CS_PHASE_SOLVE,      // the velocity solve: λ and the new velocities
+        CS_PHASE_POSITION,   // the split-impulse position solve: pseudo-velocities
+        CS_PHASE_INTEGRATE,  // the new positions
+    } cs_step_phase;
+
+    // "forces", "broad phase", "rows", "solve", "position", "integrate" ("none" for CS_PHASE_NONE).
+    const char* cs_step_phase_name(cs_step_phase phase);
+
+    // Whether the last step produced only finite, sane numbers. A step that would make any value non-finite
+    // or explode (a speed beyond 1e8 m/s, a position beyond 1e14 m) is refused: the world keeps the state
+    // of the step before (bodies and the contacts' warm start), cs_world_step returns CS_ERR_VALUE, and
+    // this says where the first bad value appeared. cs_world_last_problem then holds the refused step's
+    // problem, for inspection. A later step that succeeds sets ok again.
+    typedef struct cs_health
+    {
+        bool ok;
+        int64_t step; // the refused step (1-based: cs_world_stats()->step + 1)
+        cs_step_phase phase;
+        int body;                   // the first body with a bad value, or -1
+        int row;                    // the first row of the velocity problem with a bad value, or -1
+        char message[CS_ERROR_MAX]; // "step 12: solve: body 3: vx = nan (row 7: lambda = nan)"
+    } cs_health;
+
+    const cs_health* cs_world_health(const cs_world* world);
+
     // Creation and content --------------------------------------------------------------------------
     cs_world* cs_world_create(const cs_world_def* def, cs_error* err);
     void cs_world_destroy(cs_world* world);
@@ -135,8 +167,9 @@ extern "C"
     const cs_world_def* cs_world_get_def(const cs_world* world);
 
     // Stepping -------------------------------------------------------------------------------------
-    // Advances one time step h. Fails only when memory runs out (the world is then not advanced in position
-    // and cs_world_last_error says why).
+    // Advances one time step h. Fails when memory runs out, or with CS_ERR_VALUE when the step would produce
+    // a non-finite or exploding value (cs_health); the world is then not advanced and cs_world_last_error
+    // says why.
     cs_status cs_world_step(cs_world* world);
     const char* cs_world_last_error(const cs_world* world);
     const cs_step_stats* cs_world_stats(const cs_world* world);
@@ -179,6 +212,19 @@ extern "C"
     const cs_lcp* cs_world_last_problem(const cs_world* world);
     // The λ the last step's solve produced (row order of cs_world_last_problem).
     const double* cs_world_last_lambda(const cs_world* world);
+
+    // Snapshots (docs/RELIABILITY.md "Snapshots") ------------------------------------------------------
+    // A JSON file with everything the next step reads: settings (world, solver and its parameters), walls,
+    // bodies (with their forces), the contacts of the last step with their impulses (the warm start) and
+    // the step count. A world loaded from it steps on bit for bit as the saved one would have (the state
+    // hash of save-at-100 + load + 100 steps is that of 200 steps). Thread count and residual history,
+    // which do not change results, are not kept. Fails (CS_ERR_VALUE) for a world holding a non-finite
+    // number.
+    cs_status cs_world_save_state(const cs_world* world, const char* path, cs_error* err);
+    // A new world from a snapshot, validated like a scene: errors are one line "FILE:LINE:COL: PATH:
+    // message"; files over 512 MiB are refused. NULL on any error; nothing half-loaded is returned.
+    cs_world* cs_world_load_state(const char* path, cs_error* err);
+    cs_world* cs_world_load_state_string(const char* text, const char* display_name, cs_error* err);
 
     // Determinism ----------------------------------------------------------------------------------
     // FNV-1a over the bit patterns of every body's position, angle and velocities.

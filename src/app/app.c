@@ -295,7 +295,14 @@ void app_step(app* a)
         return;
     }
     apply_grab_force(a);
-    cs_world_step(a->world);
+    if (cs_world_step(a->world) != CS_OK)
+    {
+        // The world refused the step (a non-finite or exploding value, cs_world_health) and kept the last
+        // good state: say where, and pause.
+        a->paused = true;
+        app_message(a, "%s", cs_world_last_error(a->world));
+        return;
+    }
     const cs_step_stats* s = cs_world_stats(a->world);
     a->step_ms = smooth(a->step_ms, 1000.0 * s->step_seconds);
     a->solver_ms = smooth(a->solver_ms, 1000.0 * s->solver_seconds);

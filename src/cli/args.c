@@ -37,6 +37,27 @@ bool cs_arg_double(const char* cmd, const char* opt, const char* text, double mi
     return true;
 }
 
+bool cs_arg_limited(const char* cmd, const char* opt, const char* text, const cs_limit* limit, double* out)
+{
+    char* end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !cs_limit_ok(limit, v))
+    {
+        fprintf(stderr, "circlesim-cli %s: %s: expected a number in %c%g, %g%c, got '%s'\n", cmd, opt,
+                limit->lo_open ? '(' : '[', limit->lo, limit->hi, limit->hi_open ? ')' : ']', text);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cs_arg_next_limited(const char* cmd, int argc, char** argv, int* i, const cs_limit* limit, double* out)
+{
+    const char* opt = argv[*i];
+    const char* v = cs_arg_value(cmd, argc, argv, i);
+    return v != NULL && cs_arg_limited(cmd, opt, v, limit, out);
+}
+
 bool cs_arg_solver(const char* cmd, const char* opt, const char* text, int* out)
 {
     int index = cs_solver_find(text);
@@ -224,25 +245,15 @@ int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* so
     }
     if (strcmp(opt, "--alpha") == 0)
     {
-        return cs_arg_next_double(cmd, argc, argv, i, 0.0, &params->alpha) ? 1 : -1;
+        return cs_arg_next_limited(cmd, argc, argv, i, &cs_limit_alpha, &params->alpha) ? 1 : -1;
     }
     if (strcmp(opt, "--gamma") == 0)
     {
-        return cs_arg_next_double(cmd, argc, argv, i, 0.0, &params->gamma) ? 1 : -1;
+        return cs_arg_next_limited(cmd, argc, argv, i, &cs_limit_gamma, &params->gamma) ? 1 : -1;
     }
     if (strcmp(opt, "--relaxation") == 0)
     {
-        if (!cs_arg_next_double(cmd, argc, argv, i, 0.0, &params->relaxation))
-        {
-            return -1;
-        }
-        if (!(params->relaxation < 2.0)) // the scene key's range, (0, 2)
-        {
-            fprintf(stderr, "circlesim-cli %s: --relaxation: expected a number in (0, 2), got '%s'\n", cmd,
-                    argv[*i]);
-            return -1;
-        }
-        return 1;
+        return cs_arg_next_limited(cmd, argc, argv, i, &cs_limit_relaxation, &params->relaxation) ? 1 : -1;
     }
     if (strcmp(opt, "--literal") == 0)
     {
@@ -266,9 +277,9 @@ const char* cs_arg_solver_help(void)
 {
     return "  --solver NAME       solver from the registry (circlesim-cli solvers lists them)\n"
            "  --iterations K      iterations per solve (>= 1)\n"
-           "  --alpha A           AMGS: Omega = alpha D (> 0)\n"
-           "  --gamma G           AMGS: gamma (> 0)\n"
-           "  --relaxation W      PSOR, PSSOR: relaxation factor omega in (0, 2)\n"
+           "  --alpha A           AMGS: Omega = alpha D, in [1e-6, 1e6]\n"
+           "  --gamma G           AMGS: gamma, in [1e-6, 1e6]\n"
+           "  --relaxation W      PSOR, PSSOR: relaxation factor omega, in (0, 2)\n"
            "  --literal           AMGS: the paper's literal Method 3.2 for box rows\n"
            "  --no-warm-start     start every solve from lambda = 0\n"
            "  --no-simd           sweep one row at a time (no vector lanes; the same results)\n";
@@ -317,7 +328,7 @@ static bool parse_solver_token(const char* cmd, const char* opt, const char* tok
 
 static bool parse_double_token(const char* cmd, const char* opt, const char* token, void* out, int index)
 {
-    return cs_arg_double(cmd, opt, token, 0.0, (double*)out + index);
+    return cs_arg_limited(cmd, opt, token, &cs_limit_alpha, (double*)out + index);
 }
 
 int cs_arg_solver_list(const char* cmd, const char* opt, const char* text, int* out, int max)

@@ -6,10 +6,14 @@
 #include <stdbool.h>
 
 #include "circlesim/solver.h"
+#include "world/limits.h"
 
 // Parsing helpers print "circlesim-cli CMD: --opt: reason" to stderr and return false on error.
 bool cs_arg_int(const char* cmd, const char* opt, const char* text, int min, int max, int* out);
 bool cs_arg_double(const char* cmd, const char* opt, const char* text, double min_exclusive, double* out);
+// A number within limit (world/limits.h: the ranges scenes and the library check too).
+bool cs_arg_limited(const char* cmd, const char* opt, const char* text, const cs_limit* limit, double* out);
+bool cs_arg_next_limited(const char* cmd, int argc, char** argv, int* i, const cs_limit* limit, double* out);
 bool cs_arg_solver(const char* cmd, const char* opt, const char* text, int* out);
 // The value after an option: argv[*i + 1], advancing *i; NULL (with a message) when missing.
 const char* cs_arg_value(const char* cmd, int argc, char** argv, int* i);
@@ -65,7 +69,8 @@ int cs_arg_solver_option(const char* cmd, int argc, char** argv, int* i, int* so
 bool cs_arg_check_solver_use(const char* cmd, unsigned given, const int* solvers, int count);
 // The same for one option `opt` (e.g. "--alphas") standing for the parameter of CS_SOLVER_USES_* `flag`.
 bool cs_arg_check_use(const char* cmd, const char* opt, unsigned flag, const int* solvers, int count);
-// Comma-separated lists: "pgs,amgs" → registry indices; "0.5,0.2" → numbers > 0. At most max entries.
+// Comma-separated lists: "pgs,amgs" → registry indices; "0.5,0.2" → AMGS α values (cs_limit_alpha).
+// At most max entries.
 // Return the count, or -1 (with a message) on an unknown name, a bad number or an empty/too long list.
 int cs_arg_solver_list(const char* cmd, const char* opt, const char* text, int* out, int max);
 int cs_arg_double_list(const char* cmd, const char* opt, const char* text, double* out, int max);

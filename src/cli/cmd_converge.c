@@ -9,6 +9,7 @@
 #include "circlesim/circlesim.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/diagnostics.h"
 #include "cli/variants.h"
 
 static void help(FILE* out)
@@ -76,7 +77,7 @@ int cs_cmd_converge(int argc, char** argv)
         else if (strcmp(a, "--tol") == 0)
             ok = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &tol);
         else if (strcmp(a, "--gamma") == 0)
-            ok = have_gamma = cs_arg_next_double(cmd, argc, argv, &i, 0.0, &gamma);
+            ok = have_gamma = cs_arg_next_limited(cmd, argc, argv, &i, &cs_limit_gamma, &gamma);
         else if (strcmp(a, "--max-iterations") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &max_iterations);
         else if (strcmp(a, "--repeat") == 0)
@@ -125,6 +126,7 @@ int cs_cmd_converge(int argc, char** argv)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
+    cs_cli_print_warnings(&info);
     cs_world_options_apply(w, &world_options);
     for (int s = 0; s < at_step; ++s)
     {

@@ -93,9 +93,10 @@ static int file_argument(const char* sub, const char* arg, const char** file)
 // Reads FILE and allocates a lambda for its rows; prints the error and returns false on failure.
 static bool load_problem(const char* file, cs_lcp* p, double** lambda, cs_error* err)
 {
-    if (cs_lcp_read(file, p, err) != CS_OK)
+    int row = -1;
+    if (cs_lcp_read(file, p, err) != CS_OK || cs_lcp_check_scale(p, &row, err) != CS_OK)
     {
-        fprintf(stderr, "%s\n", err->message);
+        fprintf(stderr, "%s%s%s\n", row >= 0 ? file : "", row >= 0 ? ": " : "", err->message);
         return false;
     }
     *lambda = malloc(((size_t)p->row_count + 1) * sizeof(double));
@@ -252,6 +253,15 @@ static int cmd_solve(int argc, char** argv)
         fprintf(stderr, "%s: not converged: %s after %d iterations, res_nat %.3e\n", file,
                 cs_solve_stop_name(stats.stop), stats.iterations, stats.res_nat);
     }
+    for (int i = 0; i < p.row_count; ++i)
+    {
+        if (!isfinite(lambda[i]))
+        {
+            fprintf(stderr, "%s: the solve diverged: lambda[%d] = %g (no solution written)\n", file, i,
+                    lambda[i]);
+            goto done;
+        }
+    }
     if (out_path != NULL && cs_solution_write(out_path, lambda, p.row_count, &err) != CS_OK)
     {
         fprintf(stderr, "%s\n", err.message);
@@ -405,7 +415,18 @@ static int cmd_info(int argc, char** argv)
         fprintf(stderr, "%s: out of memory forming A\n", file);
         goto done;
     }
+    double facts[] = {dsum, q2, l2, warm.res_lcp, warm.res_nat, cold.res_lcp, cold.res_nat};
     code = 0;
+    for (size_t k = 0; k < sizeof facts / sizeof facts[0]; ++k)
+    {
+        if (!isfinite(facts[k]))
+        {
+            fprintf(stderr, "%s: some of these numbers overflow: the problem is beyond double precision\n",
+                    file);
+            code = 1;
+            break;
+        }
+    }
 done:
     free(lambda);
     cs_solver_work_free(&work);

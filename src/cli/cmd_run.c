@@ -1,4 +1,5 @@
 // circlesim-cli run: step a scene headless and report what happened.
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include "circlesim/circlesim.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/diagnostics.h"
 
 #define MAX_DUMPS 64
 
@@ -21,14 +23,17 @@ static void help(FILE* out)
     fprintf(
         out,
         "usage: circlesim-cli run SCENE [options]\n"
+        "       circlesim-cli run --state-in SNAPSHOT --steps N [options]\n"
         "Runs SCENE (a scenes/*.json file) headless and prints a summary.\n"
         "  --steps N           number of steps (default: the scene's \"steps\")\n"
         "%s"
         "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
+        "  --state-out FILE    a snapshot of the final state (JSON; docs/RELIABILITY.md): resumes bit for "
+        "bit\n"
+        "  --state-in FILE     start from a snapshot instead of a SCENE (needs --steps: how many more)\n"
         "                      narrowphase_us,solver_us,position_us,step_us,solve_stop\n"
-        "  --state-out FILE    final bodies as CSV: id,x,y,angle,vx,vy,omega,radius,mass\n"
         "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
         "  --quiet             no summary\n",
         cs_arg_solver_help());
@@ -45,29 +50,13 @@ static double max_speed(const cs_world* w)
     return vmax;
 }
 
-static bool write_state(const cs_world* w, const char* path)
-{
-    FILE* f = fopen(path, "w");
-    if (f == NULL)
-    {
-        return false;
-    }
-    fprintf(f, "id,x,y,angle,vx,vy,omega,radius,mass\n");
-    for (int i = 0; i < cs_world_body_count(w); ++i)
-    {
-        cs_body_state b = cs_world_body(w, i);
-        fprintf(f, "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i, b.position.x, b.position.y,
-                b.angle, b.velocity.x, b.velocity.y, b.angular_velocity, b.radius, b.mass);
-    }
-    return fclose(f) == 0;
-}
-
 int cs_cmd_run(int argc, char** argv)
 {
     const char* cmd = "run";
     const char* scene = NULL;
     const char* csv_path = NULL;
     const char* state_path = NULL;
+    const char* state_in = NULL;
     long steps = -1;
     bool quiet = false;
     int solver = -1;
@@ -134,6 +123,13 @@ int cs_cmd_run(int argc, char** argv)
                 return 2;
             }
         }
+        else if (strcmp(a, "--state-in") == 0)
+        {
+            if (!(state_in = cs_arg_value(cmd, argc, argv, &i)))
+            {
+                return 2;
+            }
+        }
         else if (strcmp(a, "--dump-lcp") == 0)
         {
             if (!(v = cs_arg_value(cmd, argc, argv, &i)))
@@ -142,11 +138,16 @@ int cs_cmd_run(int argc, char** argv)
             }
             const char* colon = strchr(v, ':');
             char* end = NULL;
+            errno = 0;
             long s = colon ? strtol(v, &end, 10) : 0;
-            if (colon == NULL || end != colon || s < 1 || colon[1] == '\0' || dump_count == MAX_DUMPS)
+            if (colon == NULL || end != colon || errno != 0 || s < 1 || s > 1000000000 || colon[1] == '\0' ||
+                dump_count == MAX_DUMPS)
             {
-                fprintf(stderr,
-                        "circlesim-cli run: --dump-lcp: expected STEP:FILE with STEP >= 1, got '%s'\n", v);
+                fprintf(
+                    stderr,
+                    "circlesim-cli run: --dump-lcp: expected STEP:FILE with STEP in [1, 1000000000] (at most "
+                    "%d), got '%s'\n",
+                    MAX_DUMPS, v);
                 return 2;
             }
             dumps[dump_count].step = s;
@@ -158,21 +159,46 @@ int cs_cmd_run(int argc, char** argv)
             return 2;
         }
     }
-    if (scene == NULL)
+    if (state_in != NULL && (scene != NULL || steps < 0))
+    {
+        fprintf(stderr,
+                "circlesim-cli run: --state-in replaces SCENE and needs --steps N (how many more steps)\n");
+        return 2;
+    }
+    if (scene == NULL && state_in == NULL)
     {
         fprintf(stderr, "circlesim-cli run: no scene given\n");
         help(stderr);
         return 2;
     }
 
+    const char* outputs[2 + MAX_DUMPS] = {csv_path, state_path};
+    const char* output_options[2 + MAX_DUMPS] = {"--csv", "--state-out"};
+    for (int d = 0; d < dump_count; ++d)
+    {
+        outputs[2 + d] = dumps[d].path;
+        output_options[2 + d] = "--dump-lcp";
+    }
+    if (!cs_cli_distinct_outputs(cmd, output_options, outputs, 2 + dump_count))
+    {
+        return 2;
+    }
+
     cs_error err = {CS_OK, ""};
     cs_scene_info info;
-    cs_world* w = cs_scene_load(scene, &info, &err);
+    memset(&info, 0, sizeof info);
+    cs_world* w = state_in != NULL ? cs_world_load_state(state_in, &err) : cs_scene_load(scene, &info, &err);
     if (w == NULL)
     {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
+    if (state_in != NULL)
+    {
+        scene = state_in; // named by the snapshot in messages and the summary
+        snprintf(info.name, sizeof info.name, "snapshot");
+    }
+    cs_cli_print_warnings(&info);
     // Only options actually given override the scene's solver settings.
     params = *cs_world_solver_params(w);
     if (params_touched)
@@ -233,7 +259,15 @@ int cs_cmd_run(int argc, char** argv)
     {
         if (cs_world_step(w) != CS_OK)
         {
-            fprintf(stderr, "%s: step %ld: %s\n", scene, s, cs_world_last_error(w));
+            // A refused step (cs_health) names its step itself; stderr even with --quiet.
+            if (cs_world_health(w)->ok)
+            {
+                fprintf(stderr, "%s: step %ld: %s\n", scene, s, cs_world_last_error(w));
+            }
+            else
+            {
+                fprintf(stderr, "%s: %s\n", scene, cs_world_last_error(w));
+            }
             status = 1;
             break;
         }
@@ -286,9 +320,9 @@ int cs_cmd_run(int argc, char** argv)
             status = 1;
         }
     }
-    if (state_path != NULL && !write_state(w, state_path))
+    if (state_path != NULL && cs_world_save_state(w, state_path, &err) != CS_OK)
     {
-        fprintf(stderr, "%s: cannot write\n", state_path);
+        fprintf(stderr, "%s\n", err.message);
         status = 1;
     }
 
@@ -307,7 +341,7 @@ int cs_cmd_run(int argc, char** argv)
         printf("%s, %s row order\n", cs_world_get_def(w)->frictionless ? ", frictionless" : "",
                cs_row_order_name(cs_world_get_def(w)->row_order));
         printf("steps        %lld (%.3f s simulated)\n", (long long)st->step, st->time);
-        printf("bodies       %d\n", st->bodies);
+        printf("bodies       %d\n", cs_world_body_count(w)); // (st->bodies is 0 before the first step)
         printf("last step    contacts %d, rows %d, res_lcp %.3e, res_nat %.3e\n", st->contacts, st->rows,
                st->res_lcp, st->res_nat);
         printf("mean rows    %.1f\n", st->step > 0 ? sum_rows / (double)st->step : 0.0);

@@ -124,24 +124,31 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
     int grid_count = 0;
     int cells_x = 1, cells_y = 1;
     double cell = 2.0 * max_r + margin;
+    // Extents are taken as halves (hi/2 - lo/2 never overflows), so bodies at -1e308 and +1e308, finite
+    // but 2e308 apart, still give a finite grid.
+    double half_x = 0.5 * hi_x - 0.5 * lo_x;
+    double half_y = 0.5 * hi_y - 0.5 * lo_y;
     if (lo_x <= hi_x)
     {
-        if (!(cell > 0.0))
+        if (!(cell > 0.0) || !isfinite(cell))
         {
             cell = 1.0;
         }
         double max_cells = 4.0 * count + 16.0;
         for (;;)
         {
-            double nx = floor((hi_x - lo_x) / cell) + 1.0;
-            double ny = floor((hi_y - lo_y) / cell) + 1.0;
+            double nx = floor(half_x / (0.5 * cell)) + 1.0;
+            double ny = floor(half_y / (0.5 * cell)) + 1.0;
             if (nx * ny <= max_cells)
             {
                 cells_x = (int)nx;
                 cells_y = (int)ny;
                 break;
             }
-            cell *= sqrt(nx * ny / max_cells) * 1.01;
+            double grown = cell * sqrt(nx * ny / max_cells) * 1.01;
+            // A tiny cell over a huge extent overflows the count: jump to a cell of the whole extent
+            // (at most 3 x 3 cells), which always fits, so the loop ends.
+            cell = isfinite(grown) && grown > cell ? grown : (half_x > half_y ? half_x : half_y);
         }
     }
     int cells = cells_x * cells_y;
@@ -166,8 +173,8 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
         {
             continue;
         }
-        int cx = (int)((px[i] - lo_x) / cell);
-        int cy = (int)((py[i] - lo_y) / cell);
+        int cx = (int)((0.5 * px[i] - 0.5 * lo_x) / (0.5 * cell));
+        int cy = (int)((0.5 * py[i] - 0.5 * lo_y) / (0.5 * cell));
         cx = cx < 0 ? 0 : (cx >= cells_x ? cells_x - 1 : cx);
         cy = cy < 0 ? 0 : (cy >= cells_y ? cells_y - 1 : cy);
         int c = cy * cells_x + cx;

@@ -13,16 +13,13 @@
 #include "core/file.h"
 #include "scene/scene_internal.h"
 
-#define CS_SCENE_MAX_FILE_BYTES (64L * 1024L * 1024L)
-
-// Reads an optional array and hands each element to `one`.
-static bool read_list(cs_scene_loader* l, const cs_jval* root, const char* key,
-                      bool (*one)(cs_scene_loader*, const cs_jval*))
+bool cs_scene_read_list(cs_scene_loader* l, const cs_jval* root, const char* key, bool required,
+                        bool (*one)(cs_scene_loader*, const cs_jval*))
 {
     cs_jval list;
     if (!cs_jval_member(root, key, &list))
     {
-        return true;
+        return !required || cs_jrequire(&l->c, root, key);
     }
     if (!cs_jcheck_type(&l->c, &list, cJSON_Array, NULL))
     {
@@ -186,6 +183,7 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
     l.c.err = err;
     cs_scene_info local;
     memset(&local, 0, sizeof local);
+    l.info = &local;
     local.steps = 600;
     base_name(display_name, local.name, sizeof local.name);
     cs_world_def def = cs_world_def_default();
@@ -196,7 +194,7 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
     bool ok = cs_jcheck_type(&l.c, &r, cJSON_Object, "an object { ... } at the top level") &&
               cs_jcheck_object(&l.c, &r, keys) && read_info(&l, &r, &local) &&
               cs_scene_read_world(&l, &r, &def) && cs_scene_read_solver(&l, &r, &def) &&
-              cs_scene_read_materials(&l, &r);
+              cs_scene_read_materials(&l, &r) && cs_scene_check_world(&l, &r, &def);
     if (ok)
     {
         cs_error world_err = {CS_OK, ""};
@@ -206,12 +204,16 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
             ok = cs_jfail(&l.c, &r, "cannot create the world: %s", world_err.message);
         }
     }
-    ok = ok && read_list(&l, &r, "walls", cs_scene_read_wall) &&
-         read_list(&l, &r, "bodies", cs_scene_read_body) &&
-         read_list(&l, &r, "generators", cs_scene_generate);
+    ok = ok && cs_scene_read_list(&l, &r, "walls", false, cs_scene_read_wall) &&
+         cs_scene_read_list(&l, &r, "bodies", false, cs_scene_read_body) &&
+         cs_scene_read_list(&l, &r, "generators", false, cs_scene_generate);
     if (ok && cs_world_body_count(l.world) == 0)
     {
         ok = cs_jfail(&l.c, &r, "the scene has no bodies (add \"bodies\" or \"generators\")");
+    }
+    if (ok)
+    {
+        cs_scene_finish_warnings(&l);
     }
 
     free(l.materials);

@@ -3,6 +3,7 @@
 #ifndef CS_SCENE_INTERNAL_H
 #define CS_SCENE_INTERNAL_H
 
+#include "circlesim/scene.h"
 #include "circlesim/world.h"
 #include "scene/scene_json.h"
 
@@ -27,6 +28,10 @@ typedef struct cs_scene_loader
     cs_world* world;
     cs_scene_material* materials;
     int material_count;
+    cs_scene_info* info; // warnings go here
+    // The lightest and heaviest bodies so far and where they were made, for the mass-ratio warning.
+    double lightest, heaviest;
+    cs_jval lightest_at, heaviest_at;
 } cs_scene_loader;
 
 // Friction and restitution of a body, wall or generator: the defaults of cs_circle_def_default(),
@@ -41,6 +46,21 @@ double cs_scene_disc_mass(double mass, double density, double radius);
 bool cs_scene_check_room(cs_scene_loader* l, const cs_jval* at, int64_t extra);
 // Validates and adds one circle; errors name `at`.
 bool cs_scene_add_circle(cs_scene_loader* l, const cs_jval* at, const cs_circle_def* def);
+
+// Hands each element of the array root.key to `one` (scene.c); an absent key is fine unless required.
+bool cs_scene_read_list(cs_scene_loader* l, const cs_jval* root, const char* key, bool required,
+                        bool (*one)(cs_scene_loader*, const cs_jval*));
+
+// Sane ranges (scene_ranges.c, on world/limits.h) -------------------------------------------------------
+// A circle about to be added, made at `at` (a "bodies" entry or a generator): out-of-range fields fail at
+// their key when `at` has it; extreme-but-valid ones add warnings.
+bool cs_scene_check_circle(cs_scene_loader* l, const cs_jval* at, const cs_circle_def* def);
+// The world and solver settings read into def, located at their keys.
+bool cs_scene_check_world(cs_scene_loader* l, const cs_jval* root, const cs_world_def* def);
+// A wall point read from member `key` of wall.
+bool cs_scene_check_wall_point(cs_scene_loader* l, const cs_jval* wall, const char* key, cs_vec2 p);
+// After the last body: the mass-ratio warning.
+void cs_scene_finish_warnings(cs_scene_loader* l);
 
 // The optional top-level sections (scene_sections.c); an absent section leaves the defaults.
 bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* def);

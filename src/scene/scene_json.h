@@ -8,6 +8,7 @@
 #ifndef CS_SCENE_JSON_H
 #define CS_SCENE_JSON_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -67,6 +68,9 @@ void cs_jval_describe(const cs_jctx* c, const cs_jval* v, char* buffer, size_t s
 // Copies s into buffer as a quoted one-line string (control characters escaped, long text cut).
 void cs_json_quote(const char* s, char* buffer, size_t size);
 
+// "FILE:LINE:COL: PATH: message" into buffer (errors and warnings alike).
+void cs_jlocate_message(const cs_jctx* c, const cs_jval* at, bool key, char* buffer, size_t size,
+                        const char* fmt, va_list args);
 // Errors (scene_json_locate.c): "FILE:LINE:COL: PATH: message". All return false so that
 // `return cs_jfail(...)` reads well.
 bool cs_jfail(const cs_jctx* c, const cs_jval* at, const char* fmt, ...)

@@ -331,7 +331,8 @@ void cs_jval_describe(const cs_jctx* c, const cs_jval* v, char* buffer, size_t s
 
 // Errors -----------------------------------------------------------------------------------------------
 
-static bool vfail(const cs_jctx* c, const cs_jval* at, bool key, const char* fmt, va_list args)
+void cs_jlocate_message(const cs_jctx* c, const cs_jval* at, bool key, char* buffer, size_t size,
+                        const char* fmt, va_list args)
 {
     char what[CS_ERROR_MAX];
     vsnprintf(what, sizeof what, fmt, args);
@@ -341,12 +342,19 @@ static bool vfail(const cs_jctx* c, const cs_jval* at, bool key, const char* fmt
     cs_json_position(c->text, cs_json_locate(c->text, at, key), &line, &column);
     if (path[0] != '\0')
     {
-        cs_fail(c->err, CS_ERR_VALUE, "%s:%d:%d: %s: %s", c->file, line, column, path, what);
+        snprintf(buffer, size, "%s:%d:%d: %s: %s", c->file, line, column, path, what);
     }
     else
     {
-        cs_fail(c->err, CS_ERR_VALUE, "%s:%d:%d: %s", c->file, line, column, what);
+        snprintf(buffer, size, "%s:%d:%d: %s", c->file, line, column, what);
     }
+}
+
+static bool vfail(const cs_jctx* c, const cs_jval* at, bool key, const char* fmt, va_list args)
+{
+    char message[CS_ERROR_MAX];
+    cs_jlocate_message(c, at, key, message, sizeof message, fmt, args);
+    cs_fail(c->err, CS_ERR_VALUE, "%s", message);
     return false;
 }
 

@@ -28,23 +28,13 @@ bool cs_scene_check_room(cs_scene_loader* l, const cs_jval* at, int64_t extra)
     return true;
 }
 
-static bool finite2(cs_vec2 v)
-{
-    return isfinite(v.x) && isfinite(v.y);
-}
-
 bool cs_scene_add_circle(cs_scene_loader* l, const cs_jval* at, const cs_circle_def* def)
 {
-    // Values read from the file are already checked; these catch what arithmetic made of them
-    // (a density times a huge radius, a grid running off to infinity).
-    if (!(isfinite(def->mass) && def->mass > 0.0))
+    // Values read from the file are only known finite; this checks the sane ranges (and catches what
+    // arithmetic made of them: a density times a huge radius, a grid running off to infinity).
+    if (!cs_scene_check_circle(l, at, def))
     {
-        return cs_jfail(&l->c, at, "the mass of body %d comes out as %g (must be finite and > 0)",
-                        cs_world_body_count(l->world), def->mass);
-    }
-    if (!finite2(def->position))
-    {
-        return cs_jfail(&l->c, at, "the position of body %d is not finite", cs_world_body_count(l->world));
+        return false;
     }
     if (!cs_scene_check_room(l, at, 1))
     {
@@ -89,7 +79,8 @@ bool cs_scene_read_wall(cs_scene_loader* l, const cs_jval* w)
     if (plane)
     {
         cs_vec2 point = {0, 0}, normal = {0, 0};
-        if (!cs_jread_vec2(c, w, "point", true, &point) || !cs_jread_vec2(c, w, "normal", true, &normal))
+        if (!cs_jread_vec2(c, w, "point", true, &point) || !cs_jread_vec2(c, w, "normal", true, &normal) ||
+            !cs_scene_check_wall_point(l, w, "point", point))
         {
             return false;
         }
@@ -113,7 +104,8 @@ bool cs_scene_read_wall(cs_scene_loader* l, const cs_jval* w)
         return true;
     }
     cs_vec2 p0 = {0, 0}, p1 = {0, 0};
-    if (!cs_jread_vec2(c, w, "p0", true, &p0) || !cs_jread_vec2(c, w, "p1", true, &p1))
+    if (!cs_jread_vec2(c, w, "p0", true, &p0) || !cs_jread_vec2(c, w, "p1", true, &p1) ||
+        !cs_scene_check_wall_point(l, w, "p0", p0) || !cs_scene_check_wall_point(l, w, "p1", p1))
     {
         return false;
     }

@@ -26,7 +26,7 @@ cs_status cs_lcp_reader_open(cs_lcp_reader* r, const char* path, cs_error* err)
 {
     char* text = NULL;
     size_t length = 0;
-    cs_status s = cs_read_file(path, 0, &text, &length, err);
+    cs_status s = cs_read_text_file(path, CS_LCP_MAX_FILE_BYTES, &text, &length, err);
     if (s != CS_OK)
     {
         return s;

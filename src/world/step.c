@@ -373,6 +373,12 @@ static cs_status step(cs_world* w, cs_error* err)
         run_split_job(&job);
     }
 
+    // Nothing non-finite or exploding moves the world: such a step is undone and says where (health.c).
+    if ((st = cs_health_check_step(w, err)) != CS_OK)
+    {
+        return st;
+    }
+
     // 7. Symplectic Euler: positions move with the new velocity plus the pseudo-velocity.
     const double* vp_pseudo = w->pseudo_v;
     for (int i = 0; i < n; ++i)

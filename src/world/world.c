@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "world/limits.h"
 #include "world/world_internal.h"
 
 cs_world_def cs_world_def_default(void)
@@ -64,25 +65,11 @@ static bool finite_vec(cs_vec2 v)
 cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
 {
     cs_world_def d = def != NULL ? *def : cs_world_def_default();
-    if (!finite_vec(d.gravity))
+    cs_error why = {CS_OK, ""};
+    const char* key = cs_world_def_problem(&d, &why); // limits.c: the sane ranges
+    if (key != NULL)
     {
-        cs_fail(err, CS_ERR_VALUE, "world: gravity must be finite");
-        return NULL;
-    }
-    if (!(isfinite(d.time_step) && d.time_step > 0.0))
-    {
-        cs_fail(err, CS_ERR_VALUE, "world: time_step must be a finite number > 0");
-        return NULL;
-    }
-    if (!(isfinite(d.speculative_margin) && d.speculative_margin >= 0.0) ||
-        !(isfinite(d.linear_slop) && d.linear_slop >= 0.0) ||
-        !(isfinite(d.baumgarte) && d.baumgarte >= 0.0) ||
-        !(isfinite(d.max_correction) && d.max_correction >= 0.0) ||
-        !(isfinite(d.restitution_threshold) && d.restitution_threshold >= 0.0))
-    {
-        cs_fail(err, CS_ERR_VALUE,
-                "world: speculative_margin, linear_slop, baumgarte, max_correction and restitution_threshold "
-                "must be finite and >= 0");
+        cs_fail(err, CS_ERR_VALUE, "world: %s: %s", key, why.message);
         return NULL;
     }
     if (d.solver < 0 || d.solver >= cs_solver_count())
@@ -96,16 +83,6 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
         cs_fail(err, CS_ERR_VALUE, "world: no such row order %d (coloured, key)", (int)d.row_order);
         return NULL;
     }
-    if (d.position_iterations < 1)
-    {
-        cs_fail(err, CS_ERR_VALUE, "world: position_iterations must be >= 1");
-        return NULL;
-    }
-    if (d.solver_params.iterations < 1)
-    {
-        cs_fail(err, CS_ERR_VALUE, "world: solver iterations must be >= 1");
-        return NULL;
-    }
     cs_world* w = calloc(1, sizeof *w);
     if (w == NULL)
     {
@@ -114,6 +91,7 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
     }
     w->def = d;
     w->threads = 1;
+    w->health.ok = true;
     return w;
 }
 
@@ -167,31 +145,16 @@ static bool reserve_bodies(cs_world* w, int needed)
 
 static bool valid_material(double friction, double restitution)
 {
-    return isfinite(friction) && friction >= 0.0 && isfinite(restitution) && restitution >= 0.0 &&
-           restitution <= 1.0;
+    return cs_limit_ok(&cs_limit_friction, friction) && restitution >= 0.0 && restitution <= 1.0;
 }
 
 int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
 {
-    if (!(isfinite(def->radius) && def->radius > 0.0))
+    cs_error why = {CS_OK, ""};
+    const char* key = cs_circle_def_problem(def, &why); // limits.c: the sane ranges
+    if (key != NULL)
     {
-        cs_fail(err, CS_ERR_VALUE, "circle: radius must be a finite number > 0, got %g", def->radius);
-        return -1;
-    }
-    if (!(isfinite(def->mass) && def->mass > 0.0))
-    {
-        cs_fail(err, CS_ERR_VALUE, "circle: mass must be a finite number > 0, got %g", def->mass);
-        return -1;
-    }
-    if (!finite_vec(def->position) || !finite_vec(def->velocity) || !isfinite(def->angle) ||
-        !isfinite(def->angular_velocity))
-    {
-        cs_fail(err, CS_ERR_VALUE, "circle: position, velocity and angles must be finite");
-        return -1;
-    }
-    if (!valid_material(def->friction, def->restitution))
-    {
-        cs_fail(err, CS_ERR_VALUE, "circle: friction must be >= 0 and restitution in [0, 1]");
+        cs_fail(err, CS_ERR_VALUE, "circle: %s: %s", key, why.message);
         return -1;
     }
     if (!reserve_bodies(w, w->body_count + 1))
@@ -233,14 +196,20 @@ int cs_world_add_segment(cs_world* w, cs_vec2 p0, cs_vec2 p1, double friction, d
 {
     double dx = p1.x - p0.x, dy = p1.y - p0.y;
     double len = sqrt(dx * dx + dy * dy);
-    if (!finite_vec(p0) || !finite_vec(p1) || !(len > 0.0) || !isfinite(len))
+    cs_error why = {CS_OK, ""};
+    if (!cs_wall_point_ok(p0, &why) || !cs_wall_point_ok(p1, &why))
     {
-        cs_fail(err, CS_ERR_VALUE, "segment: end points must be finite and distinct");
+        cs_fail(err, CS_ERR_VALUE, "segment: end point: %s", why.message);
+        return -1;
+    }
+    if (!(len > 0.0) || !isfinite(len))
+    {
+        cs_fail(err, CS_ERR_VALUE, "segment: end points must be distinct");
         return -1;
     }
     if (!valid_material(friction, restitution))
     {
-        cs_fail(err, CS_ERR_VALUE, "segment: friction must be >= 0 and restitution in [0, 1]");
+        cs_fail(err, CS_ERR_VALUE, "segment: friction must be in [0, 1000] and restitution in [0, 1]");
         return -1;
     }
     cs_wall wall = {CS_WALL_SEGMENT, p0, p1, {-dy / len, dx / len}, friction, restitution};
@@ -251,14 +220,20 @@ int cs_world_add_half_plane(cs_world* w, cs_vec2 point, cs_vec2 normal, double f
                             cs_error* err)
 {
     double len = sqrt(normal.x * normal.x + normal.y * normal.y);
-    if (!finite_vec(point) || !finite_vec(normal) || !(len > 0.0) || !isfinite(len))
+    cs_error why = {CS_OK, ""};
+    if (!cs_wall_point_ok(point, &why))
+    {
+        cs_fail(err, CS_ERR_VALUE, "half-plane: point: %s", why.message);
+        return -1;
+    }
+    if (!finite_vec(normal) || !(len > 0.0) || !isfinite(len))
     {
         cs_fail(err, CS_ERR_VALUE, "half-plane: point must be finite and normal finite and non-zero");
         return -1;
     }
     if (!valid_material(friction, restitution))
     {
-        cs_fail(err, CS_ERR_VALUE, "half-plane: friction must be >= 0 and restitution in [0, 1]");
+        cs_fail(err, CS_ERR_VALUE, "half-plane: friction must be in [0, 1000] and restitution in [0, 1]");
         return -1;
     }
     cs_vec2 n = {normal.x / len, normal.y / len};

@@ -91,7 +91,12 @@ struct cs_world
 
     cs_step_stats stats;
     cs_error last_error; // a failed step (out of memory) leaves the world unchanged and says why here
+    cs_health health;    // health.c
 };
+
+// health.c: before the positions move, checks that the step's results are finite and sane; otherwise
+// finds the first phase with a bad value, undoes the step's velocity and contact changes, and fails.
+cs_status cs_health_check_step(cs_world* w, cs_error* err);
 
 // step.c: stops and joins the helper thread (world destruction).
 void cs_helper_stop(cs_helper* h);

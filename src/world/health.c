@@ -1,0 +1,173 @@
+// Health of a step (cs_health): nothing non-finite or exploding reaches the world's state.
+//
+// The good path costs one pass over the bodies and one over λ, just before the positions move. Only when
+// that pass finds a bad value are the step's intermediate arrays (all still in the world) searched phase
+// by phase for the first place it appeared. The step is then undone: positions have not moved yet,
+// velocities come back from v_pre (the step's start), and the contact lists swap back, so the last good
+// state (with its warm start) stays.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "world/limits.h"
+#include "world/world_internal.h"
+
+static const char* const phase_names[] = {"none",  "forces",   "broad phase", "rows",
+                                          "solve", "position", "integrate"};
+
+const char* cs_step_phase_name(cs_step_phase phase)
+{
+    return (int)phase >= 0 && phase <= CS_PHASE_INTEGRATE ? phase_names[phase] : "none";
+}
+
+const cs_health* cs_world_health(const cs_world* w)
+{
+    return &w->health;
+}
+
+static bool sane_speed(double x)
+{
+    return fabs(x) <= CS_LIMIT_EXPLODE_SPEED; // false for NaN too
+}
+
+static bool sane_coord(double x)
+{
+    return fabs(x) <= CS_LIMIT_EXPLODE_COORD;
+}
+
+// The first body whose three velocity entries in v (3 per body) are not sane, or -1; *k the entry.
+static int bad_velocity(const double* v, int n, int* k)
+{
+    for (int i = 0; i < 3 * n; ++i)
+    {
+        if (!sane_speed(v[i]))
+        {
+            *k = i % 3;
+            return i / 3;
+        }
+    }
+    return -1;
+}
+
+static int bad_finite(const double* x, int count)
+{
+    for (int i = 0; i < count; ++i)
+    {
+        if (!isfinite(x[i]))
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+// The new position of body i (what integration would write) in x, y; false when it is not sane.
+static bool next_position(const cs_world* w, int i, double* x, double* y)
+{
+    double h = w->def.time_step;
+    const double* pv = w->pseudo_v;
+    *x = w->px[i] + h * (w->v[3 * i] + pv[3 * i]);
+    *y = w->py[i] + h * (w->v[3 * i + 1] + pv[3 * i + 1]);
+    double a = w->angle[i] + h * (w->v[3 * i + 2] + pv[3 * i + 2]);
+    return sane_coord(*x) && sane_coord(*y) && isfinite(a);
+}
+
+static const char* const v_names[3] = {"vx", "vy", "omega"};
+
+// Fills w->health with the first phase whose arrays hold a bad value.
+static void locate(cs_world* w)
+{
+    cs_health* hl = &w->health;
+    const int n = w->body_count;
+    const cs_lcp* p = &w->velocity_problem;
+    const int m = p->row_count;
+    char what[CS_ERROR_MAX] = "";
+    int k = 0, i, r;
+    hl->body = -1;
+    hl->row = -1;
+    if ((i = bad_velocity(p->v, n, &k)) >= 0)
+    {
+        hl->phase = CS_PHASE_FORCES;
+        hl->body = i;
+        snprintf(what, sizeof what, "v* %s = %g (gravity and forces)", v_names[k], p->v[3 * i + k]);
+    }
+    else if ((i = bad_finite(w->reach, n)) >= 0)
+    {
+        hl->phase = CS_PHASE_BROADPHASE;
+        hl->body = i;
+        snprintf(what, sizeof what, "reach = %g", w->reach[i]);
+    }
+    else if ((r = bad_finite(p->jac, 6 * m)) >= 0 || (r = 6 * bad_finite(p->bias, m)) >= 0 ||
+             (r = 6 * bad_finite(p->lambda0, m)) >= 0)
+    {
+        hl->phase = CS_PHASE_ROWS;
+        hl->row = r / 6;
+        hl->body = p->body_b[hl->row];
+        snprintf(what, sizeof what, "row %d: Jacobian %g, bias %g, lambda0 %g", hl->row, p->jac[r],
+                 p->bias[hl->row], p->lambda0[hl->row]);
+    }
+    else if ((r = bad_finite(w->lambda, m)) >= 0 || (i = bad_velocity(w->v, n, &k)) >= 0)
+    {
+        hl->phase = CS_PHASE_SOLVE;
+        if (r >= 0)
+        {
+            hl->row = r;
+            hl->body = p->body_b[r];
+            snprintf(what, sizeof what, "row %d: lambda = %g", r, w->lambda[r]);
+        }
+        else
+        {
+            hl->body = i;
+            snprintf(what, sizeof what, "%s = %g", v_names[k], w->v[3 * i + k]);
+        }
+    }
+    else if ((i = bad_velocity(w->pseudo_v, n, &k)) >= 0)
+    {
+        hl->phase = CS_PHASE_POSITION;
+        hl->body = i;
+        snprintf(what, sizeof what, "pseudo-velocity %s = %g", v_names[k], w->pseudo_v[3 * i + k]);
+    }
+    else
+    {
+        hl->phase = CS_PHASE_INTEGRATE;
+        for (i = 0; i < n; ++i)
+        {
+            double x, y;
+            if (!next_position(w, i, &x, &y))
+            {
+                hl->body = i;
+                snprintf(what, sizeof what, "position (%g, %g)", x, y);
+                break;
+            }
+        }
+    }
+    snprintf(hl->message, sizeof hl->message, "step %lld: %s: body %d: %s", (long long)hl->step,
+             cs_step_phase_name(hl->phase), hl->body, what);
+}
+
+cs_status cs_health_check_step(cs_world* w, cs_error* err)
+{
+    const int n = w->body_count;
+    bool ok = true;
+    for (int i = 0; i < n && ok; ++i)
+    {
+        double x, y;
+        ok = sane_speed(w->v[3 * i]) && sane_speed(w->v[3 * i + 1]) && sane_speed(w->v[3 * i + 2]) &&
+             next_position(w, i, &x, &y);
+    }
+    ok = ok && bad_finite(w->lambda, w->velocity_problem.row_count) < 0;
+    if (ok)
+    {
+        w->health.ok = true;
+        return CS_OK;
+    }
+    w->health.ok = false;
+    w->health.step = w->stats.step + 1;
+    locate(w);
+    // Undo: velocities of the step's start, last step's contacts (and their impulses) back in place.
+    memcpy(w->v, w->v_pre, (size_t)(3 * n) * sizeof(double));
+    cs_contact_list tmp = w->contacts;
+    w->contacts = w->previous;
+    w->previous = tmp;
+    return cs_fail(err, CS_ERR_VALUE, "%s", w->health.message);
+}
