@@ -51,7 +51,7 @@ static const struct
     {"solver.tolerance", WITH_BALLS("\"solver\": {\"tolerance\": @}")},
     {"solver.alpha", WITH_BALLS("\"solver\": {\"name\": \"amgs\", \"alpha\": @}")},
     {"solver.gamma", WITH_BALLS("\"solver\": {\"name\": \"amgs\", \"gamma\": @}")},
-    {"solver.relaxation", WITH_BALLS("\"solver\": {\"relaxation\": @}")},
+    {"solver.relaxation", WITH_BALLS("\"solver\": {\"name\": \"psor\", \"relaxation\": @}")},
     {"materials.m.friction",
      "{\"materials\": {\"m\": {\"friction\": @}}, \"walls\": [{\"type\": \"half_plane\", "
      "\"point\": [0, 0], \"normal\": [0, 1], \"material\": \"m\"}], " BALLS "}"},
@@ -221,7 +221,7 @@ static const char* const cli_options[] = {
     "run %POOL% --steps 3 --iterations @",
     "run %POOL% --steps 3 --solver amgs --alpha @",
     "run %POOL% --steps 3 --solver amgs --gamma @",
-    "run %POOL% --steps 3 --relaxation @",
+    "run %POOL% --steps 3 --solver psor --relaxation @",
     "run %POOL% --steps 3 --quiet --dump-lcp @:%TMP%.lcp",
     "lcp solve %LCP% --iterations @",
     "lcp solve %LCP% --tol @",

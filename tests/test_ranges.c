@@ -55,9 +55,9 @@ static void out_of_range_values_fail_at_their_key(void** state)
                       "1, \"mass\": 1}]}",
                       h);
     const char* const alpha[] = {"solver.alpha", "got 1e+308", NULL};
-    expect_load_error(
-        "{\"solver\": {\"alpha\": 1e308}, \"bodies\": [{\"position\": [0, 0], \"radius\": 1, \"mass\": 1}]}",
-        alpha);
+    expect_load_error("{\"solver\": {\"name\": \"amgs\", \"alpha\": 1e308}, \"bodies\": [{\"position\": [0, "
+                      "0], \"radius\": 1, \"mass\": 1}]}",
+                      alpha);
     // 1e300 m from the origin: a double resolves 2e284 m there.
     const char* const far[] = {"bodies[0].position", "[-1e+12, 1e+12] m", NULL};
     expect_load_error("{\"bodies\": [{\"position\": [1e300, 0], \"radius\": 1, \"mass\": 1}]}", far);

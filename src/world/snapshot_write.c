@@ -121,14 +121,32 @@ static void put_settings(FILE* f, const cs_world* w)
         d->gravity.x, d->gravity.y, d->time_step, d->speculative_margin, d->linear_slop, d->baumgarte,
         d->max_correction, d->position_iterations, d->restitution_threshold,
         d->frictionless ? "true" : "false", cs_row_order_name(d->row_order));
+    // A method parameter is written only for a solver that reads it: scene files refuse the others.
+    unsigned flags = cs_solver_at(d->solver)->flags;
     fprintf(f,
             "  \"solver\": {\"name\": \"%s\", \"iterations\": %d, \"tolerance\": %.17g, \"tolerance_on\": "
             "\"%s\",\n"
-            "    \"warm_start\": %s, \"alpha\": %.17g, \"gamma\": %.17g, \"relaxation\": %.17g,\n"
-            "    \"amgs_literal\": %s, \"simd\": %s},\n",
+            "    \"warm_start\": %s, \"simd\": %s",
             cs_solver_at(d->solver)->name, p->iterations, p->tolerance,
-            p->tolerance_on == CS_RES_LCP ? "lcp" : "nat", p->warm_start ? "true" : "false", p->alpha,
-            p->gamma, p->relaxation, p->amgs_literal ? "true" : "false", p->simd ? "true" : "false");
+            p->tolerance_on == CS_RES_LCP ? "lcp" : "nat", p->warm_start ? "true" : "false",
+            p->simd ? "true" : "false");
+    if (flags & CS_SOLVER_USES_ALPHA)
+    {
+        fprintf(f, ", \"alpha\": %.17g", p->alpha);
+    }
+    if (flags & CS_SOLVER_USES_GAMMA)
+    {
+        fprintf(f, ", \"gamma\": %.17g", p->gamma);
+    }
+    if (flags & CS_SOLVER_USES_RELAXATION)
+    {
+        fprintf(f, ", \"relaxation\": %.17g", p->relaxation);
+    }
+    if (flags & CS_SOLVER_USES_LITERAL)
+    {
+        fprintf(f, ", \"amgs_literal\": %s", p->amgs_literal ? "true" : "false");
+    }
+    fprintf(f, "},\n");
 }
 
 // Walls keep their normal as computed at creation: a half-plane's normal normalised again could move by
