@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/setting_label.h"
 #include "app/scene_list.h"
 
 const double app_speeds[APP_SPEED_COUNT] = {0.25, 0.5, 1.0, 2.0, 4.0};
@@ -23,15 +24,6 @@ double app_now(const app* a)
     return cs_seconds();
 }
 
-bool app_format(char* out, size_t size, const char* fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(out, size, fmt, args);
-    va_end(args);
-    return n >= 0 && (size_t)n < size;
-}
-
 void app_message(app* a, const char* fmt, ...)
 {
     va_list args;
@@ -43,28 +35,11 @@ void app_message(app* a, const char* fmt, ...)
     fprintf(stderr, "circlesim: %s\n", a->message);
 }
 
-// "amgs α=0.2 k=10" — names the current setting in the plot legend.
-static void setting_label(const app* a, char* out, size_t size)
+static void app_setting_label(const app* a, char* out, size_t size)
 {
-    const cs_solver_info* info = cs_solver_at(a->solver);
-    const char* name = info != NULL ? info->name : "?";
-    int n = snprintf(out, size, "%s", name);
-    if (info != NULL && (info->flags & CS_SOLVER_USES_ALPHA) != 0 && n > 0 && (size_t)n < size)
-    {
-        n += snprintf(out + n, size - (size_t)n, " α=%.2g", a->params.alpha);
-    }
-    if (info != NULL && (info->flags & CS_SOLVER_USES_RELAXATION) != 0 && n > 0 && (size_t)n < size)
-    {
-        n += snprintf(out + n, size - (size_t)n, " ω=%.2g", a->params.relaxation);
-    }
-    if (n > 0 && (size_t)n < size)
-    {
-        n += snprintf(out + n, size - (size_t)n, " k=%d", a->params.iterations);
-    }
-    if (!a->params.warm_start && n > 0 && (size_t)n < size)
-    {
-        app_format(out + n, size - (size_t)n, " cold");
-    }
+    const cs_world_def* def = a->world != NULL ? cs_world_get_def(a->world) : NULL;
+    setting_label(&a->params, a->solver, def != NULL && def->frictionless,
+                  def != NULL ? def->row_order : CS_ROW_ORDER_COLOURED, out, size);
 }
 
 // Keeps the world's residual history in step with the plot panel: recording costs a residual per
@@ -93,33 +68,13 @@ void app_apply_settings(app* a)
         sync_history(a);
     }
     char label[PLOT_LABEL_MAX];
-    setting_label(a, label, sizeof label);
+    app_setting_label(a, label, sizeof label);
     plot_data_new_setting(&a->plot, label);
 }
 
-void app_fit_view(app* a)
+void app_request_fit(app* a)
 {
-    cs_vec2 lo = {-1.0, -1.0}, hi = {1.0, 1.0};
-    if (a->world != NULL && (cs_world_body_count(a->world) > 0 || cs_world_wall_count(a->world) > 0))
-    {
-        cs_world_bounds(a->world, &lo, &hi);
-    }
-    // Fit into the part of the window the plot panel leaves free, then widen the view to the window.
-    int reserved = a->show_plot ? (int)(hud_plot_width(a) + 16.0f * a->ui_scale) : 0;
-    int width = a->fb_w - reserved > a->fb_w / 2 ? a->fb_w - reserved : a->fb_w / 2;
-    render_view_fit(&a->view, lo, hi, width, a->fb_h, 0.05);
-    // Content narrow enough to pass beside the HUD (a stack, a pool in a wide window) is centred in the
-    // space between the HUD and the plot instead of under the HUD.
-    double left = hud_panel_right(a);
-    double content = (hi.x - lo.x) * a->view.scale;
-    double shift = 0.5 * (a->fb_w - width);
-    if (left > 0.0 && content + left <= width)
-    {
-        shift -= 0.5 * left;
-    }
-    a->view.cx += shift / a->view.scale;
-    a->view.width = a->fb_w;
-    a->view_moved = false;
+    a->fit_pending = true;
 }
 
 bool app_load_scene(app* a, const char* path)
@@ -168,9 +123,10 @@ bool app_load_scene(app* a, const char* path)
     a->accumulator = 0.0;
     a->single_steps = 0;
     char label[PLOT_LABEL_MAX];
-    setting_label(a, label, sizeof label);
+    app_setting_label(a, label, sizeof label);
     plot_data_clear(&a->plot, label);
-    app_fit_view(a);
+    a->view_moved = false;
+    app_request_fit(a);
     return true;
 }
 
@@ -247,14 +203,31 @@ void app_set_warm_start(app* a, bool on)
     app_apply_settings(a);
 }
 
+void app_set_frictionless(app* a, bool on)
+{
+    if (a->world == NULL || cs_world_get_def(a->world)->frictionless == on)
+    {
+        return;
+    }
+    cs_world_set_frictionless(a->world, on);
+    app_apply_settings(a); // a new curve: frictionless rows are another problem
+}
+
+void app_set_row_order(app* a, cs_row_order order)
+{
+    if (a->world == NULL || cs_world_get_def(a->world)->row_order == order)
+    {
+        return;
+    }
+    cs_world_set_row_order(a->world, order);
+    app_apply_settings(a); // a new curve: Gauss-Seidel in another order is another method
+}
+
 void app_set_show_plot(app* a, bool on)
 {
     a->show_plot = on;
     sync_history(a);
-    if (!a->view_moved)
-    {
-        app_fit_view(a); // the panel's space changed
-    }
+    app_request_fit(a); // the panel's space changed
 }
 
 static void apply_grab_force(app* a)

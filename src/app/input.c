@@ -2,7 +2,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "app/app.h"
+#include "app/capture_actions.h"
+#include "app/input.h"
+#include "app/layout.h"
 
 static const app_key_help key_help[] = {
     {"1 … 9", "pick solver 1…9 of the registry"},
@@ -111,9 +113,8 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
         case SDLK_f:
             if (a->world != NULL)
             {
-                bool frictionless = !cs_world_get_def(a->world)->frictionless;
-                cs_world_set_frictionless(a->world, frictionless);
-                app_message(a, "friction %s", frictionless ? "off" : "on");
+                app_set_frictionless(a, !cs_world_get_def(a->world)->frictionless);
+                app_message(a, "friction %s", cs_world_get_def(a->world)->frictionless ? "off" : "on");
             }
             break;
         case SDLK_o:
@@ -122,7 +123,7 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
                 cs_row_order order = cs_world_get_def(a->world)->row_order == CS_ROW_ORDER_KEY
                                          ? CS_ROW_ORDER_COLOURED
                                          : CS_ROW_ORDER_KEY;
-                cs_world_set_row_order(a->world, order);
+                app_set_row_order(a, order);
                 app_message(a, "row order %s", cs_row_order_name(order));
             }
             break;
@@ -166,10 +167,7 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
             break;
         case SDLK_u:
             a->show_hud = !a->show_hud;
-            if (!a->view_moved)
-            {
-                app_fit_view(a);
-            }
+            app_request_fit(a);
             break;
         case SDLK_z:
             app_fit_view(a);
@@ -246,6 +244,7 @@ static void release_grab(app* a)
 
 void app_handle_event(app* a, const SDL_Event* e)
 {
+    layout_update(a); // a key of this frame may have loaded a scene: the mouse maps through the new view
     double s = a->pixel_ratio > 0.0f ? a->pixel_ratio : 1.0;
     switch (e->type)
     {

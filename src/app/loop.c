@@ -7,7 +7,12 @@
 
 #include <epoxy/gl.h>
 
-#include "app/app.h"
+#include "app/capture_actions.h"
+#include "app/hud.h"
+#include "app/input.h"
+#include "app/layout.h"
+#include "app/loop.h"
+#include "app/script_run.h"
 
 #ifndef CS_SOURCE_DIR
 #define CS_SOURCE_DIR "."
@@ -263,6 +268,7 @@ bool app_init(app* a, const app_config* c, char* err, size_t err_size)
         app_toggle_recording(a, c->record);
     }
     a->last_time = app_now(a);
+    layout_update(a);
     return true;
 }
 
@@ -332,6 +338,7 @@ void app_frame(app* a)
         app_handle_event(a, &e);
     }
     update_sizes(a);
+    layout_update(a);
     app_advance(a, dt);
     if (a->frame_limit > 0 && a->frame == a->frame_limit - 1 && a->final_screenshot[0] != '\0')
     {

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/app.h"
+#include "app/input.h"
+#include "app/loop.h"
 
 static void usage(FILE* out)
 {
