@@ -28,6 +28,18 @@
 #define APP_STEP_BUDGET         0.05
 #define APP_SPEED_COUNT         5 // ×¼ ×½ ×1 ×2 ×4
 
+#define APP_MAX_PANES 4
+
+// A duel's further pane: a clone of the world stepping in lockstep with pane 0 (the app's own world),
+// from the same state and warm start, with its own solver settings and plot.
+typedef struct app_pane
+{
+    cs_world* world;
+    int solver;
+    cs_solver_params params;
+    app_plot plot;
+} app_pane;
+
 typedef struct app
 {
     // Environment.
@@ -40,10 +52,11 @@ typedef struct app
     render_context* renderer;
     int window_w, window_h; // points (mouse coordinates)
     int fb_w, fb_h;         // framebuffer pixels
-    float pixel_ratio;      // framebuffer pixels per window point (HiDPI), for mouse coordinates
-    float ui_user;          // --ui-scale factor (1 by default)
-    float ui_scale;         // UI pixels per point: pixel_ratio × ui_user
-    bool vsync;             // swaps wait for the display; otherwise frames are paced to 60 Hz
+    int last_fb_w, last_fb_h;
+    float pixel_ratio; // framebuffer pixels per window point (HiDPI), for mouse coordinates
+    float ui_user;     // --ui-scale factor (1 by default)
+    float ui_scale;    // UI pixels per point: pixel_ratio × ui_user
+    bool vsync;        // swaps wait for the display; otherwise frames are paced to 60 Hz
 
     // Scene: the last good world. error is shown in the window while non-empty.
     cs_world* world;
@@ -58,6 +71,9 @@ typedef struct app
 
     // What is drawn.
     bool show_contacts, show_normals, show_impulses, show_plot, show_help, show_hud;
+    // Wall-clock numbers in the HUD (step/solver ms, FPS, "slower than real time"): off unless asked
+    // (T, --hud-timings), so the same script makes the same pixels.
+    bool show_timings;
     render_color_mode color_mode;
     render_view view;
     bool view_moved;  // zoomed or panned by the user: resizes and panel toggles keep the view as it is
@@ -85,7 +101,16 @@ typedef struct app
     cs_vec2 grab_offset; // grab point minus body centre, kept so the body does not jump
 
     app_plot plot;
+
+    // Duel: pane_count 1 is the plain viewer; 2..APP_MAX_PANES panes step in lockstep (duel.h).
+    int pane_count;
+    app_pane rivals[APP_MAX_PANES - 1]; // panes 1..pane_count-1
+    int focus;                          // the pane whose settings the keys and the panel change
+    double* divergence;                 // per body, for RENDER_COLOR_VALUE (duel.c)
+    int divergence_capacity;
+
     app_capture capture;
+    bool title_recording; // the window title shows the REC badge
     app_script script;
     char pending_screenshot[APP_PATH_MAX];
     char final_screenshot[APP_PATH_MAX];
@@ -106,12 +131,28 @@ void app_set_solver(app* a, int index);
 void app_set_alpha(app* a, double alpha);
 void app_set_iterations(app* a, int iterations);
 void app_set_warm_start(app* a, bool on);
+// Every parameter at once (the panel): a change starts a new curve.
+void app_set_params(app* a, const cs_solver_params* params);
 void app_set_show_plot(app* a, bool on);
 // Friction and row order live in the world; each change starts a new plot curve.
 void app_set_frictionless(app* a, bool on);
 void app_set_row_order(app* a, cs_row_order order);
-// Pushes solver, params and history recording into the world; a changed setting starts a new plot curve.
+// Pushes the focused pane's solver, params and history recording into its world; a changed setting
+// starts a new plot curve.
 void app_apply_settings(app* a);
+
+// Panes: 0 is the app's own world, settings and plot; 1.. are the duel's rivals.
+cs_world* app_pane_world(const app* a, int pane);
+int app_pane_solver(const app* a, int pane);
+const cs_solver_params* app_pane_params(const app* a, int pane);
+app_plot* app_pane_plot(app* a, int pane);
+// The pane's full setting name ("amgs α=0.2 k=10"), as in its legend and title.
+void app_pane_label(const app* a, int pane, char* out, size_t size);
+// (Re)makes panes 1..count-1 as clones of pane 0's world (their solver settings are kept); false with a
+// message when memory runs out (the duel then ends).
+bool app_fork_panes(app* a, int count);
+// Destroys the rivals: back to one pane.
+void app_end_panes(app* a);
 // Advances the simulation by dt seconds of wall time (headless: exactly one step unless paused).
 void app_advance(app* a, double dt);
 // One simulation step with the mouse spring, statistics and plot data.

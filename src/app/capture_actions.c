@@ -1,11 +1,13 @@
 // The viewer's capture actions: screenshots, video, LCP dumps and plot CSVs, named after the scene in the
 // capture directory. They know the model (app.h) and the writers (capture.h).
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "app/capture_actions.h"
+#include "app/plots.h"
 
 void app_capture_path(app* a, const char* suffix, char* out, size_t out_size)
 {
@@ -54,7 +56,10 @@ void app_toggle_recording(app* a, const char* path)
         app_capture_path(a, ".mp4", generated, sizeof generated);
         path = generated;
     }
-    if (!capture_record_start(&a->capture, path, a->fb_w, a->fb_h, 60, msg, sizeof msg))
+    // The video runs at the simulation's rate: one frame per step, 1/h frames per second.
+    double h = a->world != NULL ? cs_world_get_def(a->world)->time_step : 1.0 / 60.0;
+    int fps = h > 0.0 && 1.0 / h < 1000.0 ? (int)lround(1.0 / h) : 60;
+    if (!capture_record_start(&a->capture, path, a->fb_w, a->fb_h, fps < 1 ? 1 : fps, msg, sizeof msg))
     {
         a->exit_status = 1;
     }
@@ -98,7 +103,7 @@ static bool ensure_pixels(app* a)
 
 void app_capture_frame(app* a)
 {
-    if (a->pending_screenshot[0] == '\0' && !a->capture.recording)
+    if (a->pending_screenshot[0] == '\0' && (!a->capture.recording || a->steps_last_frame == 0))
     {
         return;
     }
@@ -119,10 +124,32 @@ void app_capture_frame(app* a)
         app_message(a, "%s", msg);
         a->pending_screenshot[0] = '\0';
     }
-    if (a->capture.recording &&
-        !capture_record_frame(&a->capture, a->pixels, a->fb_w, a->fb_h, msg, sizeof msg))
+    // A frame that took three steps is three video frames, a paused frame none: the video shows
+    // simulated time at its own rate whatever the display did.
+    for (int k = 0; a->capture.recording && k < a->steps_last_frame; ++k)
+    {
+        if (!capture_record_frame(&a->capture, a->pixels, a->fb_w, a->fb_h, msg, sizeof msg))
+        {
+            a->exit_status = 1;
+            app_message(a, "%s", msg);
+        }
+    }
+}
+
+void app_export_plots(app* a, const char* path)
+{
+    char generated[APP_PATH_MAX];
+    if (path == NULL)
+    {
+        app_capture_path(a, "-plots.csv", generated, sizeof generated);
+        path = generated;
+    }
+    render_plot_desc plots[PLOTS_MAX];
+    int count = plots_describe(a, plots, PLOTS_MAX);
+    char msg[CS_ERROR_MAX] = "";
+    if (!plots_write_csv(path, plots, count, msg, sizeof msg))
     {
         a->exit_status = 1;
-        app_message(a, "%s", msg);
     }
+    app_message(a, "%s", msg);
 }

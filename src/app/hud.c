@@ -6,6 +6,7 @@
 #include "app/hud_text.h"
 #include "app/input.h"
 #include "app/layout.h"
+#include "app/plots.h"
 
 #define HUD_PANEL    RENDER_RGBA(255, 255, 255, 215)
 #define HUD_TEXT     RENDER_RGBA(20, 20, 20, 255)
@@ -43,16 +44,41 @@ static void draw_plots(app* a)
     float s = a->ui_scale;
     float pad = 8.0f * s;
     float w = layout_plot_width(a);
-    float h = 170.0f * s;
-    if (h > 0.5f * ((float)a->fb_h - 3.0f * pad))
-    {
-        h = 0.5f * ((float)a->fb_h - 3.0f * pad); // two plots always fit the window's height
-    }
+    render_plot_desc plots[PLOTS_MAX];
+    int count = plots_describe(a, plots, PLOTS_MAX);
     float x = (float)a->fb_w - w - pad;
-    render_plot_desc per_step, per_iteration;
-    plot_data_describe(&a->plot, &per_step, &per_iteration);
-    render_plot(a->renderer, &per_step, x, pad, w, h);
-    render_plot(a->renderer, &per_iteration, x, 2.0f * pad + h, w, h);
+    float y = pad;
+    for (int k = 0; k < count; ++k)
+    {
+        // Room for the curves plus one legend line per series; all plots always fit the window's height.
+        float h = 150.0f * s + (float)plots[k].series_count * render_ui_line_height(a->renderer);
+        float most = ((float)a->fb_h - (float)(count + 1) * pad) / (float)count;
+        h = h > most ? most : h;
+        render_plot(a->renderer, &plots[k], x, y, w, h);
+        y += h + pad;
+    }
+}
+
+// Each duel pane's full settings, in the pane's colour, along its bottom edge.
+static void draw_pane_titles(app* a)
+{
+    render_context* r = a->renderer;
+    float pad = 6.0f * a->ui_scale;
+    float lh = render_ui_line_height(r);
+    for (int i = 0; i < a->pane_count && a->pane_count > 1; ++i)
+    {
+        layout_rect rect = layout_pane_rect(a, i);
+        char label[PLOT_LABEL_MAX + 16], setting[PLOT_LABEL_MAX];
+        app_pane_label(a, i, setting, sizeof setting);
+        app_format(label, sizeof label, "%d%s %s", i + 1, i == a->focus ? "*" : "", setting);
+        float ty = rect.y + rect.h - lh - 2.0f * pad;
+        render_ui_rect(r, rect.x + pad, ty, render_ui_text_width(r, label) + 2.0f * pad, lh + pad, HUD_PANEL);
+        render_ui_text(r, rect.x + 2.0f * pad, ty + 0.5f * pad, plots_pane_color(i), label);
+        if (i > 0)
+        {
+            render_ui_line(r, rect.x, rect.y, rect.x, rect.y + rect.h, 1.5f * a->ui_scale, HUD_TEXT);
+        }
+    }
 }
 
 static void draw_help(app* a)
@@ -99,6 +125,7 @@ static void draw_banner(app* a, float y, uint32_t fill, uint32_t text_color, con
 void hud_draw(app* a)
 {
     render_context* r = a->renderer;
+    draw_pane_titles(a);
     if (a->show_plot)
     {
         draw_plots(a);

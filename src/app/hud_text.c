@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/duel.h"
 #include "app/hud_text.h"
 
 static const char* speed_label(int index)
@@ -23,49 +24,61 @@ int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
     } while (0)
 
     LINE("scene  %s", a->world != NULL ? a->info.name : "(none)");
-    const cs_solver_info* info = cs_solver_at(a->solver);
+    // Settings lines are those of the focused pane (the one the keys change).
+    int solver = app_pane_solver(a, a->focus);
+    const cs_solver_params* params = app_pane_params(a, a->focus);
+    const cs_world* world = app_pane_world(a, a->focus);
+    const cs_solver_info* info = cs_solver_at(solver);
+    if (a->pane_count > 1)
+    {
+        double dx = 0.0, dv = 0.0;
+        duel_difference(a, &dx, &dv);
+        LINE("duel  %d panes, keys change pane %d (Q: next)", a->pane_count, a->focus + 1);
+        LINE("max |Δx| %.2e m  max |Δv| %.2e m/s", dx, dv);
+    }
     char extra[96] = "";
     if (info != NULL)
     {
         size_t used = 0;
         if ((info->flags & CS_SOLVER_USES_ALPHA) != 0)
         {
-            used += (size_t)snprintf(extra + used, sizeof extra - used, "  α %.2f", a->params.alpha);
+            used += (size_t)snprintf(extra + used, sizeof extra - used, "  α %.2f", params->alpha);
         }
         if ((info->flags & CS_SOLVER_USES_GAMMA) != 0 && used < sizeof extra)
         {
-            used += (size_t)snprintf(extra + used, sizeof extra - used, "  γ %.2f", a->params.gamma);
+            used += (size_t)snprintf(extra + used, sizeof extra - used, "  γ %.2f", params->gamma);
         }
         if ((info->flags & CS_SOLVER_USES_RELAXATION) != 0 && used < sizeof extra)
         {
-            app_format(extra + used, sizeof extra - used, "  ω %.2f", a->params.relaxation);
+            app_format(extra + used, sizeof extra - used, "  ω %.2f", params->relaxation);
         }
     }
-    LINE("solver %d/%d %s%s", a->solver + 1, cs_solver_count(), info != NULL ? info->name : "?", extra);
-    LINE("iterations %d/step  warm start %s", a->params.iterations, a->params.warm_start ? "on" : "off");
-    if (a->world != NULL)
+    LINE("solver %d/%d %s%s", solver + 1, cs_solver_count(), info != NULL ? info->name : "?", extra);
+    LINE("iterations %d/step  warm start %s", params->iterations, params->warm_start ? "on" : "off");
+    if (world != NULL)
     {
-        const cs_step_stats* s = cs_world_stats(a->world);
-        LINE("bodies %d  contacts %d  rows %d", cs_world_body_count(a->world), s->contacts, s->rows);
+        const cs_step_stats* s = cs_world_stats(world);
+        LINE("bodies %d  contacts %d  rows %d", cs_world_body_count(world), s->contacts, s->rows);
         // "AVX2 lanes" when the sweeps update four rows per instruction (the same results, only faster).
         bool lanes =
-            a->params.simd && cs_solver_simd_available() && info != NULL && (info->flags & CS_SOLVER_SIMD);
-        LINE("row order %s%s", cs_row_order_name(cs_world_get_def(a->world)->row_order),
+            params->simd && cs_solver_simd_available() && info != NULL && (info->flags & CS_SOLVER_SIMD);
+        LINE("row order %s%s", cs_row_order_name(cs_world_get_def(world)->row_order),
              lanes ? "  AVX2 lanes" : "");
         LINE("res_lcp %.3e  res_nat %.3e", s->res_lcp, s->res_nat);
-        LINE("step %.2f ms  solver %.2f ms", a->step_ms, a->solver_ms);
-        LINE("t %.2f s  step %lld  %.0f FPS", s->time, (long long)s->step, a->fps);
-        if (cs_world_get_def(a->world)->frictionless)
+        LINE("t %.2f s  step %lld", s->time, (long long)s->step);
+        if (a->show_timings)
+        {
+            LINE("step %.2f ms  solver %.2f ms  %.0f FPS", a->step_ms, a->solver_ms, a->fps);
+        }
+        if (cs_world_get_def(world)->frictionless)
         {
             LINE("frictionless");
         }
     }
+    // Whether real time is kept depends on the machine, so it is a timing too.
     LINE("speed %s%s%s", speed_label(a->speed_index), a->paused ? "  PAUSED" : "",
-         a->behind ? "  slower than real time" : "");
-    if (a->capture.recording)
-    {
-        LINE("● REC %d frames", a->capture.frames);
-    }
+         a->behind && a->show_timings ? "  slower than real time" : "");
+    // The REC badge is in the window title (loop.c), not in the frames it records.
     LINE("H: help");
 #undef LINE
     return n;

@@ -20,6 +20,8 @@ typedef struct app_config
     const char* record;     // MP4 of every frame
     const char* script;     // timed actions (script.h)
     double ui_scale;        // HUD/plot/text size factor (0: 1)
+    const char* compare;    // "pgs,amgs": start a duel of these solvers (duel.h)
+    bool hud_timings;       // wall-clock numbers in the HUD (off: captures are reproducible)
 } app_config;
 
 // Opens the window and GL context, loads the scene (an error there is shown, not fatal) and applies
