@@ -31,6 +31,8 @@ static const struct
     {"record", SCRIPT_RECORD, true},
     {"scene", SCRIPT_SCENE, true},
     {"quit", SCRIPT_QUIT, false},
+    {"compare", SCRIPT_COMPARE, true},
+    {"csv", SCRIPT_CSV, true},
 };
 #define VERB_COUNT ((int)(sizeof verbs / sizeof verbs[0]))
 
@@ -112,7 +114,7 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
     {
         app_format(err, err_size,
                    "%s:%d: unknown action '%s' (key, solver, alpha, iterations, warmstart, pause, resume, "
-                   "screenshot, record, scene, quit)",
+                   "screenshot, record, scene, compare, csv, quit)",
                    path, line_no, words[2]);
         return false;
     }
@@ -135,6 +137,30 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
             {
                 app_format(err, err_size, "%s:%d: unknown key name '%s'", path, line_no, arg);
                 return false;
+            }
+            break;
+        case SCRIPT_COMPARE:
+            if (strcmp(arg, "off") != 0)
+            {
+                char names[1024];
+                app_format(names, sizeof names, "%s", arg);
+                int count = 0;
+                for (char *save = NULL, *name = strtok_r(names, ",", &save); name != NULL;
+                     name = strtok_r(NULL, ",", &save), ++count)
+                {
+                    if (cs_solver_find(name) < 0)
+                    {
+                        app_format(err, err_size, "%s:%d: compare: unknown solver '%s' (known: %s)", path,
+                                   line_no, name, cs_solver_names());
+                        return false;
+                    }
+                }
+                if (count < 2 || count > 4)
+                {
+                    app_format(err, err_size, "%s:%d: compare takes 2 to 4 comma-separated solvers, or off",
+                               path, line_no);
+                    return false;
+                }
             }
             break;
         case SCRIPT_SOLVER:

@@ -2,7 +2,8 @@
 //   at FRAME ACTION [ARGUMENT]      (# starts a comment; FRAME counts from 0)
 // with ACTION one of: key NAME (an SDL key name: c, space, tab, f12, shift+tab, …), solver NAME,
 // alpha A, iterations K, warmstart on|off, pause, resume, screenshot FILE.png, record FILE.mp4
-// (starts; `record stop` stops), scene FILE, quit. Actions run at the start of their frame, before
+// (starts; `record stop` stops), scene FILE, compare S1,S2[,…] (a duel; `compare off` ends it),
+// csv FILE.csv (the plotted series), quit. Actions run at the start of their frame, before
 // its simulation step, in file order. Errors name FILE:LINE. Parsing only: script_run.h runs them.
 #ifndef CS_APP_SCRIPT_H
 #define CS_APP_SCRIPT_H
@@ -24,6 +25,8 @@ typedef enum script_kind
     SCRIPT_RECORD,
     SCRIPT_SCENE,
     SCRIPT_QUIT,
+    SCRIPT_COMPARE, // compare pgs,amgs: start a duel (compare off: end it)
+    SCRIPT_CSV,     // csv FILE.csv: export the plotted series
 } script_kind;
 
 typedef struct script_action

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "app/capture_actions.h"
+#include "app/duel.h"
 #include "app/input.h"
 #include "app/script_run.h"
 
@@ -52,6 +53,26 @@ void script_run_due(app* a)
                 break;
             case SCRIPT_SCENE:
                 app_load_scene(a, act->text);
+                break;
+            case SCRIPT_COMPARE:
+            {
+                int solvers[APP_MAX_PANES], count = 0;
+                char err[CS_ERROR_MAX];
+                if (strcmp(act->text, "off") == 0)
+                {
+                    app_end_panes(a);
+                    app_request_fit(a);
+                }
+                else if (!duel_parse(act->text, solvers, &count, err, sizeof err) ||
+                         !duel_start(a, solvers, count))
+                {
+                    app_message(a, "%s:%d: %s", a->script.path, act->line, err);
+                    a->exit_status = 1;
+                }
+                break;
+            }
+            case SCRIPT_CSV:
+                app_export_plots(a, act->text);
                 break;
             case SCRIPT_QUIT:
                 a->quit = true;
