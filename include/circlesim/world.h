@@ -157,6 +157,10 @@ extern "C"
     // Creation and content --------------------------------------------------------------------------
     cs_world* cs_world_create(const cs_world_def* def, cs_error* err);
     void cs_world_destroy(cs_world* world);
+    // A deep copy (world_clone.c): bodies, walls, forces, settings, counters and the last step's contacts
+    // with their impulses (the warm start), so stepping the copy gives the same bits as stepping `world`.
+    // The copy's last problem and history are empty until it steps. NULL with err when memory runs out.
+    cs_world* cs_world_clone(const cs_world* world, cs_error* err);
     // Returns the new body id, or -1 with err set (radius/mass not finite and positive, …).
     int cs_world_add_circle(cs_world* world, const cs_circle_def* def, cs_error* err);
     int cs_world_add_segment(cs_world* world, cs_vec2 p0, cs_vec2 p1, double friction, double restitution,

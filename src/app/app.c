@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app/app.h"
+#include "app/setting_label.h"
 #include "app/scene_list.h"
 
 const double app_speeds[APP_SPEED_COUNT] = {0.25, 0.5, 1.0, 2.0, 4.0};
@@ -23,15 +24,6 @@ double app_now(const app* a)
     return cs_seconds();
 }
 
-bool app_format(char* out, size_t size, const char* fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(out, size, fmt, args);
-    va_end(args);
-    return n >= 0 && (size_t)n < size;
-}
-
 void app_message(app* a, const char* fmt, ...)
 {
     va_list args;
@@ -43,83 +35,151 @@ void app_message(app* a, const char* fmt, ...)
     fprintf(stderr, "circlesim: %s\n", a->message);
 }
 
-// "amgs α=0.2 k=10" — names the current setting in the plot legend.
-static void setting_label(const app* a, char* out, size_t size)
+// A pane's settings, wherever they live (pane 0 in the app itself, the others in rivals[]).
+typedef struct pane_ref
 {
-    const cs_solver_info* info = cs_solver_at(a->solver);
-    const char* name = info != NULL ? info->name : "?";
-    int n = snprintf(out, size, "%s", name);
-    if (info != NULL && (info->flags & CS_SOLVER_USES_ALPHA) != 0 && n > 0 && (size_t)n < size)
+    cs_world* world;
+    int* solver;
+    cs_solver_params* params;
+    app_plot* plot;
+} pane_ref;
+
+static pane_ref pane_at(app* a, int pane)
+{
+    if (pane <= 0 || pane >= a->pane_count)
     {
-        n += snprintf(out + n, size - (size_t)n, " α=%.2g", a->params.alpha);
+        return (pane_ref){a->world, &a->solver, &a->params, &a->plot};
     }
-    if (info != NULL && (info->flags & CS_SOLVER_USES_RELAXATION) != 0 && n > 0 && (size_t)n < size)
-    {
-        n += snprintf(out + n, size - (size_t)n, " ω=%.2g", a->params.relaxation);
-    }
-    if (n > 0 && (size_t)n < size)
-    {
-        n += snprintf(out + n, size - (size_t)n, " k=%d", a->params.iterations);
-    }
-    if (!a->params.warm_start && n > 0 && (size_t)n < size)
-    {
-        app_format(out + n, size - (size_t)n, " cold");
-    }
+    app_pane* p = &a->rivals[pane - 1];
+    return (pane_ref){p->world, &p->solver, &p->params, &p->plot};
 }
 
-// Keeps the world's residual history in step with the plot panel: recording costs a residual per
+static pane_ref focused(app* a)
+{
+    return pane_at(a, a->focus);
+}
+
+cs_world* app_pane_world(const app* a, int pane)
+{
+    return pane_at((app*)a, pane).world;
+}
+
+int app_pane_solver(const app* a, int pane)
+{
+    return *pane_at((app*)a, pane).solver;
+}
+
+const cs_solver_params* app_pane_params(const app* a, int pane)
+{
+    return pane_at((app*)a, pane).params;
+}
+
+app_plot* app_pane_plot(app* a, int pane)
+{
+    return pane_at(a, pane).plot;
+}
+
+void app_pane_label(const app* a, int pane, char* out, size_t size)
+{
+    pane_ref p = pane_at((app*)a, pane);
+    const cs_world_def* def = p.world != NULL ? cs_world_get_def(p.world) : NULL;
+    setting_label(p.params, *p.solver, def != NULL && def->frictionless,
+                  def != NULL ? def->row_order : CS_ROW_ORDER_COLOURED, out, size);
+}
+
+// Keeps the worlds' residual history in step with the plot panel: recording costs a residual per
 // sweep, so it is on only while the plot is shown (solver timings stay honest otherwise).
 static void sync_history(app* a)
 {
-    if (a->world == NULL)
+    for (int i = 0; i < a->pane_count; ++i)
     {
-        return;
-    }
-    cs_error err = {0};
-    if (cs_world_set_record_history(a->world, a->show_plot, &err) != CS_OK)
-    {
-        app_message(a, "residual history unavailable: %s", err.message);
+        cs_world* w = app_pane_world(a, i);
+        cs_error err = {0};
+        if (w != NULL && cs_world_set_record_history(w, a->show_plot, &err) != CS_OK)
+        {
+            app_message(a, "residual history unavailable: %s", err.message);
+        }
     }
 }
 
-// Pushes the model's solver settings into the world. Never restarts anything: the world keeps its
-// bodies and its warm-start λ (cs_world_set_solver / cs_world_set_solver_params promise that).
+// Pushes the focused pane's solver settings into its world. Never restarts anything: the world keeps
+// its bodies and its warm-start λ (cs_world_set_solver / cs_world_set_solver_params promise that).
 void app_apply_settings(app* a)
 {
-    if (a->world != NULL)
+    pane_ref p = focused(a);
+    if (p.world != NULL)
     {
-        cs_world_set_solver(a->world, a->solver);
-        cs_world_set_solver_params(a->world, &a->params);
+        cs_world_set_solver(p.world, *p.solver);
+        cs_world_set_solver_params(p.world, p.params);
         sync_history(a);
     }
     char label[PLOT_LABEL_MAX];
-    setting_label(a, label, sizeof label);
-    plot_data_new_setting(&a->plot, label);
+    app_pane_label(a, a->focus, label, sizeof label);
+    plot_data_new_setting(p.plot, label);
 }
 
-void app_fit_view(app* a)
+void app_end_panes(app* a)
 {
-    cs_vec2 lo = {-1.0, -1.0}, hi = {1.0, 1.0};
-    if (a->world != NULL && (cs_world_body_count(a->world) > 0 || cs_world_wall_count(a->world) > 0))
+    for (int i = 0; i + 1 < a->pane_count; ++i)
     {
-        cs_world_bounds(a->world, &lo, &hi);
+        cs_world_destroy(a->rivals[i].world);
+        a->rivals[i].world = NULL;
+        plot_data_free(&a->rivals[i].plot);
     }
-    // Fit into the part of the window the plot panel leaves free, then widen the view to the window.
-    int reserved = a->show_plot ? (int)(hud_plot_width(a) + 16.0f * a->ui_scale) : 0;
-    int width = a->fb_w - reserved > a->fb_w / 2 ? a->fb_w - reserved : a->fb_w / 2;
-    render_view_fit(&a->view, lo, hi, width, a->fb_h, 0.05);
-    // Content narrow enough to pass beside the HUD (a stack, a pool in a wide window) is centred in the
-    // space between the HUD and the plot instead of under the HUD.
-    double left = hud_panel_right(a);
-    double content = (hi.x - lo.x) * a->view.scale;
-    double shift = 0.5 * (a->fb_w - width);
-    if (left > 0.0 && content + left <= width)
-    {
-        shift -= 0.5 * left;
-    }
-    a->view.cx += shift / a->view.scale;
-    a->view.width = a->fb_w;
+    a->pane_count = 1;
+    a->focus = 0;
     a->view_moved = false;
+    if (a->color_mode == RENDER_COLOR_VALUE)
+    {
+        a->color_mode = RENDER_COLOR_MASS;
+    }
+}
+
+bool app_fork_panes(app* a, int count)
+{
+    count = count > APP_MAX_PANES ? APP_MAX_PANES : count;
+    for (int i = 0; i + 1 < a->pane_count; ++i)
+    {
+        cs_world_destroy(a->rivals[i].world);
+        a->rivals[i].world = NULL;
+    }
+    if (a->world == NULL || count < 2)
+    {
+        app_end_panes(a);
+        return count < 2;
+    }
+    for (int i = 1; i < count; ++i)
+    {
+        app_pane* p = &a->rivals[i - 1];
+        cs_error err = {0};
+        p->world = cs_world_clone(a->world, &err);
+        if (p->world == NULL)
+        {
+            a->pane_count = i; // the panes made so far are freed by app_end_panes
+            app_end_panes(a);
+            app_message(a, "cannot fork the world: %s", err.message);
+            return false;
+        }
+        cs_world_set_solver(p->world, p->solver);
+        cs_world_set_solver_params(p->world, &p->params);
+    }
+    a->pane_count = count;
+    a->focus = a->focus < count ? a->focus : 0;
+    a->view_moved = false;
+    sync_history(a);
+    for (int i = 0; i < count; ++i)
+    {
+        char label[PLOT_LABEL_MAX];
+        app_pane_label(a, i, label, sizeof label);
+        plot_data_clear(app_pane_plot(a, i), label);
+    }
+    app_request_fit(a); // the panes share the free area
+    return true;
+}
+
+void app_request_fit(app* a)
+{
+    a->fit_pending = true;
 }
 
 bool app_load_scene(app* a, const char* path)
@@ -168,9 +228,14 @@ bool app_load_scene(app* a, const char* path)
     a->accumulator = 0.0;
     a->single_steps = 0;
     char label[PLOT_LABEL_MAX];
-    setting_label(a, label, sizeof label);
+    app_pane_label(a, 0, label, sizeof label);
     plot_data_clear(&a->plot, label);
-    app_fit_view(a);
+    a->view_moved = false;
+    app_request_fit(a);
+    if (a->pane_count > 1)
+    {
+        app_fork_panes(a, a->pane_count); // a duel goes on from the new scene's first step
+    }
     return true;
 }
 
@@ -197,11 +262,12 @@ void app_next_scene(app* a, int direction)
 
 void app_set_solver(app* a, int index)
 {
-    if (index < 0 || index >= cs_solver_count() || index == a->solver)
+    pane_ref p = focused(a);
+    if (index < 0 || index >= cs_solver_count() || index == *p.solver)
     {
         return;
     }
-    a->solver = index;
+    *p.solver = index;
     a->user_settings = true;
     app_apply_settings(a);
 }
@@ -209,62 +275,92 @@ void app_set_solver(app* a, int index)
 void app_set_alpha(app* a, double alpha)
 {
     // (0, 2]: keep values on the 0.1 grid so repeated +/- never drift.
+    pane_ref p = focused(a);
     if (!isfinite(alpha) || alpha <= 0.0)
     {
         return;
     }
     alpha = alpha > APP_ALPHA_MAX ? APP_ALPHA_MAX : alpha;
-    if (alpha == a->params.alpha)
+    if (alpha == p.params->alpha)
     {
         return;
     }
-    a->params.alpha = alpha;
+    p.params->alpha = alpha;
     a->user_settings = true;
     app_apply_settings(a);
 }
 
 void app_set_iterations(app* a, int iterations)
 {
+    pane_ref p = focused(a);
     iterations = iterations < APP_MIN_ITERATIONS ? APP_MIN_ITERATIONS : iterations;
     iterations = iterations > APP_MAX_ITERATIONS ? APP_MAX_ITERATIONS : iterations;
-    if (iterations == a->params.iterations)
+    if (iterations == p.params->iterations)
     {
         return;
     }
-    a->params.iterations = iterations;
+    p.params->iterations = iterations;
+    a->user_settings = true;
+    app_apply_settings(a);
+}
+
+void app_set_params(app* a, const cs_solver_params* params)
+{
+    pane_ref p = focused(a);
+    if (memcmp(p.params, params, sizeof *params) == 0)
+    {
+        return;
+    }
+    *p.params = *params;
     a->user_settings = true;
     app_apply_settings(a);
 }
 
 void app_set_warm_start(app* a, bool on)
 {
-    if (on == a->params.warm_start)
+    cs_solver_params params = *focused(a).params;
+    params.warm_start = on;
+    app_set_params(a, &params);
+}
+
+void app_set_frictionless(app* a, bool on)
+{
+    pane_ref p = focused(a);
+    if (p.world == NULL || cs_world_get_def(p.world)->frictionless == on)
     {
         return;
     }
-    a->params.warm_start = on;
-    a->user_settings = true;
-    app_apply_settings(a);
+    cs_world_set_frictionless(p.world, on);
+    app_apply_settings(a); // a new curve: frictionless rows are another problem
+}
+
+void app_set_row_order(app* a, cs_row_order order)
+{
+    pane_ref p = focused(a);
+    if (p.world == NULL || cs_world_get_def(p.world)->row_order == order)
+    {
+        return;
+    }
+    cs_world_set_row_order(p.world, order);
+    app_apply_settings(a); // a new curve: Gauss-Seidel in another order is another method
 }
 
 void app_set_show_plot(app* a, bool on)
 {
     a->show_plot = on;
     sync_history(a);
-    if (!a->view_moved)
-    {
-        app_fit_view(a); // the panel's space changed
-    }
+    app_request_fit(a); // the panel's space changed
 }
 
-static void apply_grab_force(app* a)
+// The same spring on the same body of every pane (each computed from that pane's own body state).
+static void apply_grab_force(app* a, cs_world* world)
 {
-    if (a->grab_body < 0 || a->grab_body >= cs_world_body_count(a->world))
+    if (a->grab_body < 0 || a->grab_body >= cs_world_body_count(world))
     {
         return;
     }
-    cs_body_state b = cs_world_body(a->world, a->grab_body);
-    const cs_world_def* def = cs_world_get_def(a->world);
+    cs_body_state b = cs_world_body(world, a->grab_body);
+    const cs_world_def* def = cs_world_get_def(world);
     double w = 2.0 * 3.14159265358979323846 * GRAB_FREQUENCY_HZ;
     double tx = a->grab_target.x - a->grab_offset.x;
     double ty = a->grab_target.y - a->grab_offset.y;
@@ -280,7 +376,7 @@ static void apply_grab_force(app* a)
         fx *= limit / f;
         fy *= limit / f;
     }
-    cs_world_set_body_force(a->world, a->grab_body, (cs_vec2){fx, fy});
+    cs_world_set_body_force(world, a->grab_body, (cs_vec2){fx, fy});
 }
 
 static double smooth(double old, double value)
@@ -294,22 +390,31 @@ void app_step(app* a)
     {
         return;
     }
-    apply_grab_force(a);
-    if (cs_world_step(a->world) != CS_OK)
+    // Lockstep: every pane takes this step from the state the panes were forked from, each with its own
+    // solver settings; nothing passes between them.
+    for (int i = 0; i < (a->pane_count > 1 ? a->pane_count : 1); ++i)
     {
-        // The world refused the step (a non-finite or exploding value, cs_world_health) and kept the last
-        // good state: say where, and pause.
-        a->paused = true;
-        app_message(a, "%s", cs_world_last_error(a->world));
-        return;
+        pane_ref p = pane_at(a, i);
+        apply_grab_force(a, p.world);
+        if (cs_world_step(p.world) != CS_OK)
+        {
+            // The world refused the step (a non-finite or exploding value, cs_world_health) and kept the last
+            // good state: say where, and pause.
+            a->paused = true;
+            app_message(a, "%s", cs_world_last_error(p.world));
+            return;
+        }
+        const cs_step_stats* s = cs_world_stats(p.world);
+        if (i == 0)
+        {
+            a->step_ms = smooth(a->step_ms, 1000.0 * s->step_seconds);
+            a->solver_ms = smooth(a->solver_ms, 1000.0 * s->solver_seconds);
+        }
+        const double* hist_lcp = NULL;
+        const double* hist_nat = NULL;
+        int n = a->show_plot ? cs_world_history(p.world, &hist_lcp, &hist_nat) : 0;
+        plot_data_record(p.plot, s->step, s->res_lcp, hist_lcp, n);
     }
-    const cs_step_stats* s = cs_world_stats(a->world);
-    a->step_ms = smooth(a->step_ms, 1000.0 * s->step_seconds);
-    a->solver_ms = smooth(a->solver_ms, 1000.0 * s->solver_seconds);
-    const double* hist_lcp = NULL;
-    const double* hist_nat = NULL;
-    int n = a->show_plot ? cs_world_history(a->world, &hist_lcp, &hist_nat) : 0;
-    plot_data_record(&a->plot, s->step, s->res_lcp, hist_lcp, n);
 }
 
 void app_advance(app* a, double dt)

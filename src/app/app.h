@@ -1,6 +1,13 @@
 // circlesim viewer — the application model: every setting the keys change and everything the HUD
-// shows lives in one plain struct. Keys and mouse reach it only through app_handle_key /
-// app_handle_event, so tests can inject SDL events and inspect the model and the world.
+// shows lives in one plain struct, with the operations that change it. The viewer's modules stack in
+// one direction (scripts/check-includes.sh keeps it so):
+//   format, limits, capture, plot_data, script, setting_label   leaves (know nothing of the model)
+//   app          the model: state and operations (scenes, settings, stepping)
+//   hud_text     the HUD's lines, from the model
+//   layout       where panels and the world view go (fits the view)
+//   capture_actions, input    model changes from keys, mouse and capture requests
+//   script_run, hud           timed actions; drawing
+//   loop         window, frame, life cycle (main.c and tests start here)
 #ifndef CS_APP_H
 #define CS_APP_H
 
@@ -11,36 +18,27 @@
 #include "circlesim/circlesim.h"
 #include "render/render.h"
 #include "app/capture.h"
+#include "app/format.h"
+#include "app/limits.h"
 #include "app/plot_data.h"
 #include "app/script.h"
-
-#define APP_PATH_MAX       4096
-#define APP_MIN_ITERATIONS 1
-#define APP_MAX_ITERATIONS 4096
-#define APP_ALPHA_STEP     0.1
-#define APP_ALPHA_MAX      2.0
 // A slow solver setting must never freeze the window: at most this many steps per frame and
 // APP_STEP_BUDGET seconds of stepping; the HUD says so when real time is not kept.
 #define APP_MAX_STEPS_PER_FRAME 8
 #define APP_STEP_BUDGET         0.05
 #define APP_SPEED_COUNT         5 // ×¼ ×½ ×1 ×2 ×4
 
-typedef struct app_config
+#define APP_MAX_PANES 4
+
+// A duel's further pane: a clone of the world stepping in lockstep with pane 0 (the app's own world),
+// from the same state and warm start, with its own solver settings and plot.
+typedef struct app_pane
 {
-    const char* scene;       // NULL: scenes/pool1.json of the data directory
-    const char* data_dir;    // NULL: $CIRCLESIM_DATA_DIR, else the source tree baked in at build time
-    const char* capture_dir; // NULL: "captures"
-    bool headless;           // off-screen rendering, one simulation step per frame
-    int frames;              // > 0: quit after this many frames
-    int width, height;       // window size in points (0: default)
-    const char* solver;      // overrides of the scene's solver settings (NULL / <= 0 / NaN: keep)
-    double alpha;
-    int iterations;
-    const char* screenshot; // written after the last frame
-    const char* record;     // MP4 of every frame
-    const char* script;     // timed actions (script.h)
-    double ui_scale;        // HUD/plot/text size factor (0: 1)
-} app_config;
+    cs_world* world;
+    int solver;
+    cs_solver_params params;
+    app_plot plot;
+} app_pane;
 
 typedef struct app
 {
@@ -54,10 +52,11 @@ typedef struct app
     render_context* renderer;
     int window_w, window_h; // points (mouse coordinates)
     int fb_w, fb_h;         // framebuffer pixels
-    float pixel_ratio;      // framebuffer pixels per window point (HiDPI), for mouse coordinates
-    float ui_user;          // --ui-scale factor (1 by default)
-    float ui_scale;         // UI pixels per point: pixel_ratio × ui_user
-    bool vsync;             // swaps wait for the display; otherwise frames are paced to 60 Hz
+    int last_fb_w, last_fb_h;
+    float pixel_ratio; // framebuffer pixels per window point (HiDPI), for mouse coordinates
+    float ui_user;     // --ui-scale factor (1 by default)
+    float ui_scale;    // UI pixels per point: pixel_ratio × ui_user
+    bool vsync;        // swaps wait for the display; otherwise frames are paced to 60 Hz
 
     // Scene: the last good world. error is shown in the window while non-empty.
     cs_world* world;
@@ -72,9 +71,13 @@ typedef struct app
 
     // What is drawn.
     bool show_contacts, show_normals, show_impulses, show_plot, show_help, show_hud;
+    // Wall-clock numbers in the HUD (step/solver ms, FPS, "slower than real time"): off unless asked
+    // (T, --hud-timings), so the same script makes the same pixels.
+    bool show_timings;
     render_color_mode color_mode;
     render_view view;
-    bool view_moved; // zoomed or panned by the user: resizes and panel toggles keep the view as it is
+    bool view_moved;  // zoomed or panned by the user: resizes and panel toggles keep the view as it is
+    bool fit_pending; // the world or the panels changed: layout fits the view before the next use
 
     // Time.
     bool paused;
@@ -98,7 +101,16 @@ typedef struct app
     cs_vec2 grab_offset; // grab point minus body centre, kept so the body does not jump
 
     app_plot plot;
+
+    // Duel: pane_count 1 is the plain viewer; 2..APP_MAX_PANES panes step in lockstep (duel.h).
+    int pane_count;
+    app_pane rivals[APP_MAX_PANES - 1]; // panes 1..pane_count-1
+    int focus;                          // the pane whose settings the keys and the panel change
+    double* divergence;                 // per body, for RENDER_COLOR_VALUE (duel.c)
+    int divergence_capacity;
+
     app_capture capture;
+    bool title_recording; // the window title shows the REC badge
     app_script script;
     char pending_screenshot[APP_PATH_MAX];
     char final_screenshot[APP_PATH_MAX];
@@ -111,18 +123,7 @@ typedef struct app
 
 extern const double app_speeds[APP_SPEED_COUNT];
 
-// Life cycle (app.c / loop.c) --------------------------------------------------------------------
-// Opens the window and GL context, loads the scene (an error there is shown, not fatal) and applies
-// the config's overrides. Returns false with err for what makes the viewer unusable (no GL, no shaders,
-// bad script), after cleaning up.
-bool app_init(app* a, const app_config* config, char* err, size_t err_size);
-void app_shutdown(app* a);
-// One frame: script actions, events, simulation, drawing, capture, swap.
-void app_frame(app* a);
-// Runs frames until quit or the frame limit; returns the exit status.
-int app_run(app* a);
-
-// Model operations (app.c), used by keys, scripts and tests ------------------------------------------
+// Model operations, used by keys, scripts, the panel and tests ----------------------------------------
 bool app_load_scene(app* a, const char* path);
 void app_reset(app* a);
 void app_next_scene(app* a, int direction);
@@ -130,14 +131,35 @@ void app_set_solver(app* a, int index);
 void app_set_alpha(app* a, double alpha);
 void app_set_iterations(app* a, int iterations);
 void app_set_warm_start(app* a, bool on);
+// Every parameter at once (the panel): a change starts a new curve.
+void app_set_params(app* a, const cs_solver_params* params);
 void app_set_show_plot(app* a, bool on);
-// Pushes solver, params and history recording into the world; a changed setting starts a new plot curve.
+// Friction and row order live in the world; each change starts a new plot curve.
+void app_set_frictionless(app* a, bool on);
+void app_set_row_order(app* a, cs_row_order order);
+// Pushes the focused pane's solver, params and history recording into its world; a changed setting
+// starts a new plot curve.
 void app_apply_settings(app* a);
+
+// Panes: 0 is the app's own world, settings and plot; 1.. are the duel's rivals.
+cs_world* app_pane_world(const app* a, int pane);
+int app_pane_solver(const app* a, int pane);
+const cs_solver_params* app_pane_params(const app* a, int pane);
+app_plot* app_pane_plot(app* a, int pane);
+// The pane's full setting name ("amgs α=0.2 k=10"), as in its legend and title.
+void app_pane_label(const app* a, int pane, char* out, size_t size);
+// (Re)makes panes 1..count-1 as clones of pane 0's world (their solver settings are kept); false with a
+// message when memory runs out (the duel then ends).
+bool app_fork_panes(app* a, int count);
+// Destroys the rivals: back to one pane.
+void app_end_panes(app* a);
 // Advances the simulation by dt seconds of wall time (headless: exactly one step unless paused).
 void app_advance(app* a, double dt);
 // One simulation step with the mouse spring, statistics and plot data.
 void app_step(app* a);
-void app_fit_view(app* a);
+// Asks for the view to be fitted to the world again (layout.c does it before the view is next used),
+// unless the user moved it.
+void app_request_fit(app* a);
 // A short status line shown for a few seconds (and printed in headless mode).
 void app_message(app* a, const char* fmt, ...)
 #if defined(__GNUC__)
@@ -145,42 +167,5 @@ void app_message(app* a, const char* fmt, ...)
 #endif
     ;
 double app_now(const app* a);
-// snprintf that reports truncation (false) instead of warning about it at compile time.
-bool app_format(char* out, size_t size, const char* fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-// Input (input.c) -------------------------------------------------------------------------------------
-typedef struct app_key_help
-{
-    const char* keys;
-    const char* action;
-} app_key_help;
-
-const app_key_help* app_key_help_table(int* count);
-void app_handle_key(app* a, SDL_Keycode key, Uint16 mod);
-void app_handle_event(app* a, const SDL_Event* e);
-
-// Capture actions (capture.c) ------------------------------------------------------------------------
-// captures/<scene>-<timestamp><suffix>, creating the directory.
-void app_capture_path(app* a, const char* suffix, char* out, size_t out_size);
-void app_request_screenshot(app* a, const char* path); // NULL: captures/<scene>-<timestamp>.png
-void app_toggle_recording(app* a, const char* path);   // NULL: captures/<scene>-<timestamp>.mp4
-void app_dump_lcp(app* a);
-// After drawing a frame: pending screenshot and video frame.
-void app_capture_frame(app* a);
-
-// HUD (hud.c) ----------------------------------------------------------------------------------------
-#define HUD_LINE_MAX  160
-#define HUD_MAX_LINES 12
-// The HUD's text, one line per entry; returns the line count.
-int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines);
-// Width of the plot panel on the right and right edge of the HUD panel (the view fit avoids both).
-float hud_plot_width(const app* a);
-float hud_panel_right(app* a);
-// Draws HUD, plot panel, help overlay, error banner and status line.
-void hud_draw(app* a);
 
 #endif

@@ -1,5 +1,5 @@
-// Screenshots, video and LCP dumps. The low-level writers (capture_*) know files and pipes; the app_*
-// actions at the bottom know the model (scene name, capture directory, messages).
+// Screenshots and video: the low-level writers know files and pipes, nothing of the viewer's model
+// (capture_actions.c puts them to work for the app).
 #include "app/capture.h"
 
 #include <errno.h>
@@ -8,12 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <stb_image_write.h>
 
-#include "app/app.h"
+#include "app/format.h"
 
 bool capture_make_dirs(const char* path, bool is_dir)
 {
@@ -254,126 +253,4 @@ bool capture_record_stop(app_capture* c, char* msg, size_t msg_size)
     free(c->frame);
     c->frame = NULL;
     return ok;
-}
-
-// App actions ---------------------------------------------------------------------------------------
-
-void app_capture_path(app* a, const char* suffix, char* out, size_t out_size)
-{
-    char stamp[64];
-    time_t now = time(NULL);
-    struct tm tm_now;
-    localtime_r(&now, &tm_now);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm_now);
-    const char* scene = a->info.name[0] != '\0' ? a->info.name : "scene";
-    capture_make_dirs(a->capture_dir, true);
-    app_format(out, out_size, "%s/%s-%s%s", a->capture_dir, scene, stamp, suffix);
-    // Two captures within a second get distinct names.
-    for (int n = 2; access(out, F_OK) == 0 && n < 1000; ++n)
-    {
-        app_format(out, out_size, "%s/%s-%s-%d%s", a->capture_dir, scene, stamp, n, suffix);
-    }
-}
-
-void app_request_screenshot(app* a, const char* path)
-{
-    if (path != NULL)
-    {
-        app_format(a->pending_screenshot, sizeof a->pending_screenshot, "%s", path);
-    }
-    else
-    {
-        app_capture_path(a, ".png", a->pending_screenshot, sizeof a->pending_screenshot);
-    }
-}
-
-void app_toggle_recording(app* a, const char* path)
-{
-    char msg[CS_ERROR_MAX] = "";
-    if (a->capture.recording)
-    {
-        if (!capture_record_stop(&a->capture, msg, sizeof msg))
-        {
-            a->exit_status = 1;
-        }
-        app_message(a, "%s", msg[0] == ';' ? msg + 2 : msg);
-        return;
-    }
-    char generated[APP_PATH_MAX];
-    if (path == NULL)
-    {
-        app_capture_path(a, ".mp4", generated, sizeof generated);
-        path = generated;
-    }
-    if (!capture_record_start(&a->capture, path, a->fb_w, a->fb_h, 60, msg, sizeof msg))
-    {
-        a->exit_status = 1;
-    }
-    app_message(a, "%s", msg);
-}
-
-void app_dump_lcp(app* a)
-{
-    if (a->world == NULL)
-    {
-        app_message(a, "no world to dump");
-        return;
-    }
-    char suffix[64], path[APP_PATH_MAX];
-    app_format(suffix, sizeof suffix, "-step%lld.lcp", (long long)cs_world_stats(a->world)->step);
-    app_capture_path(a, suffix, path, sizeof path);
-    cs_error err = {0};
-    if (cs_lcp_write(cs_world_last_problem(a->world), path, &err) != CS_OK)
-    {
-        app_message(a, "%s", err.message);
-        return;
-    }
-    app_message(a, "saved %s (%d rows)", path, cs_world_last_problem(a->world)->row_count);
-}
-
-static bool ensure_pixels(app* a)
-{
-    size_t need = (size_t)a->fb_w * (size_t)a->fb_h * 4;
-    if (need > a->pixel_bytes)
-    {
-        unsigned char* p = realloc(a->pixels, need);
-        if (p == NULL)
-        {
-            return false;
-        }
-        a->pixels = p;
-        a->pixel_bytes = need;
-    }
-    return true;
-}
-
-void app_capture_frame(app* a)
-{
-    if (a->pending_screenshot[0] == '\0' && !a->capture.recording)
-    {
-        return;
-    }
-    if (!ensure_pixels(a) || !render_read_pixels(a->renderer, a->pixels))
-    {
-        app_message(a, "cannot read the frame back");
-        a->exit_status = 1;
-        a->pending_screenshot[0] = '\0';
-        return;
-    }
-    char msg[CS_ERROR_MAX] = "";
-    if (a->pending_screenshot[0] != '\0')
-    {
-        if (!capture_write_png(a->pending_screenshot, a->fb_w, a->fb_h, a->pixels, msg, sizeof msg))
-        {
-            a->exit_status = 1;
-        }
-        app_message(a, "%s", msg);
-        a->pending_screenshot[0] = '\0';
-    }
-    if (a->capture.recording &&
-        !capture_record_frame(&a->capture, a->pixels, a->fb_w, a->fb_h, msg, sizeof msg))
-    {
-        a->exit_status = 1;
-        app_message(a, "%s", msg);
-    }
 }

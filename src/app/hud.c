@@ -1,8 +1,12 @@
-// The HUD, the plot panel, the help overlay, the error banner and the status line.
+// The HUD, the plot column, the help overlay, the error banner and the status line.
 #include <stdio.h>
 #include <string.h>
 
-#include "app/app.h"
+#include "app/hud.h"
+#include "app/hud_text.h"
+#include "app/input.h"
+#include "app/layout.h"
+#include "app/plots.h"
 
 #define HUD_PANEL    RENDER_RGBA(255, 255, 255, 215)
 #define HUD_TEXT     RENDER_RGBA(20, 20, 20, 255)
@@ -11,91 +15,6 @@
 #define ERROR_TEXT   RENDER_RGBA(255, 255, 255, 255)
 #define HELP_PANEL   RENDER_RGBA(250, 250, 250, 240)
 #define HELP_KEY     RENDER_RGBA(30, 100, 220, 255)
-
-static const char* speed_label(int index)
-{
-    static const char* labels[APP_SPEED_COUNT] = {"×¼", "×½", "×1", "×2", "×4"};
-    return index >= 0 && index < APP_SPEED_COUNT ? labels[index] : "?";
-}
-
-int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
-{
-    int n = 0;
-#define LINE(...)                                                                                            \
-    do                                                                                                       \
-    {                                                                                                        \
-        if (n < max_lines)                                                                                   \
-        {                                                                                                    \
-            app_format(lines[n++], HUD_LINE_MAX, __VA_ARGS__);                                               \
-        }                                                                                                    \
-    } while (0)
-
-    LINE("scene  %s", a->world != NULL ? a->info.name : "(none)");
-    const cs_solver_info* info = cs_solver_at(a->solver);
-    char extra[96] = "";
-    if (info != NULL)
-    {
-        size_t used = 0;
-        if ((info->flags & CS_SOLVER_USES_ALPHA) != 0)
-        {
-            used += (size_t)snprintf(extra + used, sizeof extra - used, "  α %.2f", a->params.alpha);
-        }
-        if ((info->flags & CS_SOLVER_USES_GAMMA) != 0 && used < sizeof extra)
-        {
-            used += (size_t)snprintf(extra + used, sizeof extra - used, "  γ %.2f", a->params.gamma);
-        }
-        if ((info->flags & CS_SOLVER_USES_RELAXATION) != 0 && used < sizeof extra)
-        {
-            app_format(extra + used, sizeof extra - used, "  ω %.2f", a->params.relaxation);
-        }
-    }
-    LINE("solver %d/%d %s%s", a->solver + 1, cs_solver_count(), info != NULL ? info->name : "?", extra);
-    LINE("iterations %d/step  warm start %s", a->params.iterations, a->params.warm_start ? "on" : "off");
-    if (a->world != NULL)
-    {
-        const cs_step_stats* s = cs_world_stats(a->world);
-        LINE("bodies %d  contacts %d  rows %d", cs_world_body_count(a->world), s->contacts, s->rows);
-        // "AVX2 lanes" when the sweeps update four rows per instruction (the same results, only faster).
-        bool lanes =
-            a->params.simd && cs_solver_simd_available() && info != NULL && (info->flags & CS_SOLVER_SIMD);
-        LINE("row order %s%s", cs_row_order_name(cs_world_get_def(a->world)->row_order),
-             lanes ? "  AVX2 lanes" : "");
-        LINE("res_lcp %.3e  res_nat %.3e", s->res_lcp, s->res_nat);
-        LINE("step %.2f ms  solver %.2f ms", a->step_ms, a->solver_ms);
-        LINE("t %.2f s  step %lld  %.0f FPS", s->time, (long long)s->step, a->fps);
-        if (cs_world_get_def(a->world)->frictionless)
-        {
-            LINE("frictionless");
-        }
-    }
-    LINE("speed %s%s%s", speed_label(a->speed_index), a->paused ? "  PAUSED" : "",
-         a->behind ? "  slower than real time" : "");
-    if (a->capture.recording)
-    {
-        LINE("● REC %d frames", a->capture.frames);
-    }
-    LINE("H: help");
-#undef LINE
-    return n;
-}
-
-float hud_panel_right(app* a)
-{
-    if (!a->show_hud || a->renderer == NULL)
-    {
-        return 0.0f;
-    }
-    char lines[HUD_MAX_LINES][HUD_LINE_MAX];
-    int n = hud_lines(a, lines, HUD_MAX_LINES);
-    float width = 0.0f;
-    for (int i = 0; i < n; ++i)
-    {
-        float w = render_ui_text_width(a->renderer, lines[i]);
-        width = w > width ? w : width;
-    }
-    // Panel at pad, text inset by pad, and a pad of air after it (as draw_hud lays it out).
-    return width + 4.0f * 8.0f * a->ui_scale;
-}
 
 static void draw_hud(app* a)
 {
@@ -120,27 +39,46 @@ static void draw_hud(app* a)
     }
 }
 
-float hud_plot_width(const app* a)
-{
-    float w = 420.0f * a->ui_scale;
-    return w > 0.45f * (float)a->fb_w ? 0.45f * (float)a->fb_w : w;
-}
-
 static void draw_plots(app* a)
 {
     float s = a->ui_scale;
     float pad = 8.0f * s;
-    float w = hud_plot_width(a);
-    float h = 170.0f * s;
-    if (h > 0.5f * ((float)a->fb_h - 3.0f * pad))
-    {
-        h = 0.5f * ((float)a->fb_h - 3.0f * pad); // two plots always fit the window's height
-    }
+    float w = layout_plot_width(a);
+    render_plot_desc plots[PLOTS_MAX];
+    int count = plots_describe(a, plots, PLOTS_MAX);
     float x = (float)a->fb_w - w - pad;
-    render_plot_desc per_step, per_iteration;
-    plot_data_describe(&a->plot, &per_step, &per_iteration);
-    render_plot(a->renderer, &per_step, x, pad, w, h);
-    render_plot(a->renderer, &per_iteration, x, 2.0f * pad + h, w, h);
+    float y = pad;
+    for (int k = 0; k < count; ++k)
+    {
+        // Room for the curves plus one legend line per series; all plots always fit the window's height.
+        float h = 150.0f * s + (float)plots[k].series_count * render_ui_line_height(a->renderer);
+        float most = ((float)a->fb_h - (float)(count + 1) * pad) / (float)count;
+        h = h > most ? most : h;
+        render_plot(a->renderer, &plots[k], x, y, w, h);
+        y += h + pad;
+    }
+}
+
+// Each duel pane's full settings, in the pane's colour, along its bottom edge.
+static void draw_pane_titles(app* a)
+{
+    render_context* r = a->renderer;
+    float pad = 6.0f * a->ui_scale;
+    float lh = render_ui_line_height(r);
+    for (int i = 0; i < a->pane_count && a->pane_count > 1; ++i)
+    {
+        layout_rect rect = layout_pane_rect(a, i);
+        char label[PLOT_LABEL_MAX + 16], setting[PLOT_LABEL_MAX];
+        app_pane_label(a, i, setting, sizeof setting);
+        app_format(label, sizeof label, "%d%s %s", i + 1, i == a->focus ? "*" : "", setting);
+        float ty = rect.y + rect.h - lh - 2.0f * pad;
+        render_ui_rect(r, rect.x + pad, ty, render_ui_text_width(r, label) + 2.0f * pad, lh + pad, HUD_PANEL);
+        render_ui_text(r, rect.x + 2.0f * pad, ty + 0.5f * pad, plots_pane_color(i), label);
+        if (i > 0)
+        {
+            render_ui_line(r, rect.x, rect.y, rect.x, rect.y + rect.h, 1.5f * a->ui_scale, HUD_TEXT);
+        }
+    }
 }
 
 static void draw_help(app* a)
@@ -187,6 +125,7 @@ static void draw_banner(app* a, float y, uint32_t fill, uint32_t text_color, con
 void hud_draw(app* a)
 {
     render_context* r = a->renderer;
+    draw_pane_titles(a);
     if (a->show_plot)
     {
         draw_plots(a);

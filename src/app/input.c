@@ -2,7 +2,10 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "app/app.h"
+#include "app/capture_actions.h"
+#include "app/duel.h"
+#include "app/input.h"
+#include "app/layout.h"
 
 static const app_key_help key_help[] = {
     {"1 … 9", "pick solver 1…9 of the registry"},
@@ -20,7 +23,11 @@ static const app_key_help key_help[] = {
     {"C", "contact points on/off"},
     {"V", "contact normals on/off"},
     {"I", "impulse arrows on/off"},
-    {"M", "colour by mass / by contact impulse"},
+    {"M", "colour by mass / contact impulse / divergence (duel)"},
+    {"D", "duel on/off: fork into panes (this solver vs the next)"},
+    {"Q", "duel: next pane for the keys"},
+    {"T", "wall-clock timings in the HUD on/off"},
+    {"E", "export the plotted series as CSV → captures/"},
     {"G", "residual plot on/off"},
     {"U", "HUD on/off"},
     {"Z", "fit scene to window"},
@@ -44,16 +51,20 @@ const app_key_help* app_key_help_table(int* count)
 // α on the 0.1 grid, never leaving (0, 2]: from 0.1 the '−' key stays at 0.1.
 static void step_alpha(app* a, int direction)
 {
-    double alpha = round((a->params.alpha + direction * APP_ALPHA_STEP) / APP_ALPHA_STEP) * APP_ALPHA_STEP;
+    double alpha =
+        round((app_pane_params(a, a->focus)->alpha + direction * APP_ALPHA_STEP) / APP_ALPHA_STEP) *
+        APP_ALPHA_STEP;
     if (alpha < APP_ALPHA_STEP - 1e-9)
     {
-        alpha = a->params.alpha < APP_ALPHA_STEP ? a->params.alpha : APP_ALPHA_STEP;
+        alpha = app_pane_params(a, a->focus)->alpha < APP_ALPHA_STEP ? app_pane_params(a, a->focus)->alpha
+                                                                     : APP_ALPHA_STEP;
     }
     app_set_alpha(a, alpha);
-    const cs_solver_info* info = cs_solver_at(a->solver);
+    const cs_solver_info* info = cs_solver_at(app_pane_solver(a, a->focus));
     if (info != NULL && (info->flags & CS_SOLVER_USES_ALPHA) == 0)
     {
-        app_message(a, "α = %.2g (used by the AMGS solvers, not by %s)", a->params.alpha, info->name);
+        app_message(a, "α = %.2g (used by the AMGS solvers, not by %s)", app_pane_params(a, a->focus)->alpha,
+                    info->name);
     }
 }
 
@@ -86,7 +97,7 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
             int n = cs_solver_count();
             if (n > 0)
             {
-                app_set_solver(a, ((a->solver + (shift ? -1 : 1)) % n + n) % n);
+                app_set_solver(a, ((app_pane_solver(a, a->focus) + (shift ? -1 : 1)) % n + n) % n);
             }
             break;
         }
@@ -100,29 +111,30 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
             step_alpha(a, -1);
             break;
         case SDLK_LEFTBRACKET:
-            app_set_iterations(a, a->params.iterations / 2);
+            app_set_iterations(a, app_pane_params(a, a->focus)->iterations / 2);
             break;
         case SDLK_RIGHTBRACKET:
-            app_set_iterations(a, a->params.iterations * 2);
+            app_set_iterations(a, app_pane_params(a, a->focus)->iterations * 2);
             break;
         case SDLK_w:
-            app_set_warm_start(a, !a->params.warm_start);
+            app_set_warm_start(a, !app_pane_params(a, a->focus)->warm_start);
             break;
         case SDLK_f:
             if (a->world != NULL)
             {
-                bool frictionless = !cs_world_get_def(a->world)->frictionless;
-                cs_world_set_frictionless(a->world, frictionless);
-                app_message(a, "friction %s", frictionless ? "off" : "on");
+                app_set_frictionless(a, !cs_world_get_def(app_pane_world(a, a->focus))->frictionless);
+                app_message(a, "friction %s",
+                            cs_world_get_def(app_pane_world(a, a->focus))->frictionless ? "off" : "on");
             }
             break;
         case SDLK_o:
             if (a->world != NULL)
             {
-                cs_row_order order = cs_world_get_def(a->world)->row_order == CS_ROW_ORDER_KEY
-                                         ? CS_ROW_ORDER_COLOURED
-                                         : CS_ROW_ORDER_KEY;
-                cs_world_set_row_order(a->world, order);
+                cs_row_order order =
+                    cs_world_get_def(app_pane_world(a, a->focus))->row_order == CS_ROW_ORDER_KEY
+                        ? CS_ROW_ORDER_COLOURED
+                        : CS_ROW_ORDER_KEY;
+                app_set_row_order(a, order);
                 app_message(a, "row order %s", cs_row_order_name(order));
             }
             break;
@@ -158,18 +170,32 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
             toggle(a, &a->show_impulses, "impulse arrows");
             break;
         case SDLK_m:
-            a->color_mode = a->color_mode == RENDER_COLOR_MASS ? RENDER_COLOR_IMPULSE : RENDER_COLOR_MASS;
-            app_message(a, "colour by %s", a->color_mode == RENDER_COLOR_MASS ? "mass" : "contact impulse");
+        {
+            static const char* names[] = {"mass", "contact impulse", "divergence between panes"};
+            int modes = a->pane_count > 1 ? 3 : 2;
+            a->color_mode = (render_color_mode)(((int)a->color_mode + 1) % modes);
+            app_message(a, "colour by %s", names[a->color_mode]);
+            break;
+        }
+        case SDLK_d:
+            duel_toggle(a);
+            break;
+        case SDLK_q:
+            a->focus = a->pane_count > 1 ? (a->focus + 1) % a->pane_count : 0;
+            break;
+        case SDLK_t:
+            a->show_timings = !a->show_timings;
+            app_request_fit(a); // the HUD's width changed
+            break;
+        case SDLK_e:
+            app_export_plots(a, NULL);
             break;
         case SDLK_g:
             app_set_show_plot(a, !a->show_plot);
             break;
         case SDLK_u:
             a->show_hud = !a->show_hud;
-            if (!a->view_moved)
-            {
-                app_fit_view(a);
-            }
+            app_request_fit(a);
             break;
         case SDLK_z:
             app_fit_view(a);
@@ -212,6 +238,7 @@ static int pick_body(const app* a, cs_vec2 p)
     return -1;
 }
 
+// In a duel the circle appears in every pane: the panes keep the same bodies.
 static void spawn_circle(app* a, cs_vec2 p)
 {
     if (a->world == NULL)
@@ -228,24 +255,32 @@ static void spawn_circle(app* a, cs_vec2 p)
         def.mass = last.mass;
     }
     def.position = p;
-    cs_error err = {0};
-    if (cs_world_add_circle(a->world, &def, &err) < 0)
+    for (int i = 0; i < a->pane_count || i == 0; ++i)
     {
-        app_message(a, "cannot add a circle: %s", err.message);
+        cs_error err = {0};
+        if (cs_world_add_circle(app_pane_world(a, i), &def, &err) < 0)
+        {
+            app_message(a, "cannot add a circle: %s", err.message);
+        }
     }
 }
 
 static void release_grab(app* a)
 {
-    if (a->grab_body >= 0 && a->world != NULL && a->grab_body < cs_world_body_count(a->world))
+    for (int i = 0; a->grab_body >= 0 && a->world != NULL && (i < a->pane_count || i == 0); ++i)
     {
-        cs_world_set_body_force(a->world, a->grab_body, (cs_vec2){0.0, 0.0});
+        cs_world* w = app_pane_world(a, i);
+        if (a->grab_body < cs_world_body_count(w))
+        {
+            cs_world_set_body_force(w, a->grab_body, (cs_vec2){0.0, 0.0});
+        }
     }
     a->grab_body = -1;
 }
 
 void app_handle_event(app* a, const SDL_Event* e)
 {
+    layout_update(a); // a key of this frame may have loaded a scene: the mouse maps through the new view
     double s = a->pixel_ratio > 0.0f ? a->pixel_ratio : 1.0;
     switch (e->type)
     {
@@ -258,7 +293,8 @@ void app_handle_event(app* a, const SDL_Event* e)
         case SDL_MOUSEWHEEL:
         {
             double y = e->wheel.preciseY != 0.0f ? e->wheel.preciseY : e->wheel.y;
-            render_view_zoom_at(&a->view, a->mouse_x, a->mouse_y, pow(1.15, y));
+            layout_rect pane = layout_pane_rect(a, layout_pane_at(a, a->mouse_x, a->mouse_y));
+            render_view_zoom_at(&a->view, a->mouse_x - pane.x, a->mouse_y - pane.y, pow(1.15, y));
             a->view_moved = true;
             break;
         }
@@ -266,7 +302,7 @@ void app_handle_event(app* a, const SDL_Event* e)
         {
             a->mouse_x = e->button.x * s;
             a->mouse_y = e->button.y * s;
-            cs_vec2 p = render_view_to_world(&a->view, a->mouse_x, a->mouse_y);
+            cs_vec2 p = layout_to_world(a, a->mouse_x, a->mouse_y);
             if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
             {
                 a->panning = true;
@@ -312,7 +348,7 @@ void app_handle_event(app* a, const SDL_Event* e)
             a->mouse_y = y;
             if (a->grab_body >= 0)
             {
-                a->grab_target = render_view_to_world(&a->view, x, y);
+                a->grab_target = layout_to_world(a, x, y);
             }
             break;
         }

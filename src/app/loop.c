@@ -7,7 +7,13 @@
 
 #include <epoxy/gl.h>
 
-#include "app/app.h"
+#include "app/capture_actions.h"
+#include "app/duel.h"
+#include "app/hud.h"
+#include "app/input.h"
+#include "app/layout.h"
+#include "app/loop.h"
+#include "app/script_run.h"
 
 #ifndef CS_SOURCE_DIR
 #define CS_SOURCE_DIR "."
@@ -88,7 +94,13 @@ static void update_sizes(app* a)
         a->pixel_ratio = 1.0f;
     }
     a->ui_scale = a->pixel_ratio * a->ui_user;
-    if (a->view.width != a->fb_w || a->view.height != a->fb_h)
+    if (a->pane_count > 1 && (a->fb_w != a->last_fb_w || a->fb_h != a->last_fb_h))
+    {
+        app_request_fit(a); // the panes' rectangles changed
+    }
+    a->last_fb_w = a->fb_w;
+    a->last_fb_h = a->fb_h;
+    if (a->pane_count < 2 && (a->view.width != a->fb_w || a->view.height != a->fb_h))
     {
         // Until the user zooms or pans, the scene stays fitted to the window.
         render_view_resize(&a->view, a->fb_w, a->fb_h);
@@ -201,6 +213,21 @@ static bool apply_overrides(app* a, const app_config* c, char* err, size_t err_s
         // No data yet, so this only pushes the settings into the world and relabels the plot.
         app_apply_settings(a);
     }
+    // The first impression: a window opened on the default scene shows a PGS-vs-AMGS duel.
+    const char* compare = c->compare;
+    if (compare == NULL && c->scene == NULL && !a->headless && cs_solver_find("pgs") >= 0 &&
+        cs_solver_find("amgs") >= 0)
+    {
+        compare = "pgs,amgs";
+    }
+    if (compare != NULL)
+    {
+        int solvers[APP_MAX_PANES], count = 0;
+        if (!duel_parse(compare, solvers, &count, err, err_size) || !duel_start(a, solvers, count))
+        {
+            return false;
+        }
+    }
     return true;
 }
 
@@ -210,6 +237,8 @@ bool app_init(app* a, const app_config* c, char* err, size_t err_size)
     a->headless = c->headless;
     a->frame_limit = c->frames;
     a->show_contacts = a->show_normals = a->show_plot = a->show_hud = true;
+    a->show_timings = c->hud_timings;
+    a->pane_count = 1;
     a->color_mode = RENDER_COLOR_MASS;
     a->speed_index = 2;
     a->grab_body = -1;
@@ -263,6 +292,7 @@ bool app_init(app* a, const app_config* c, char* err, size_t err_size)
         app_toggle_recording(a, c->record);
     }
     a->last_time = app_now(a);
+    layout_update(a);
     return true;
 }
 
@@ -290,6 +320,9 @@ void app_shutdown(app* a)
         cs_world_destroy(a->world);
         a->world = NULL;
     }
+    app_end_panes(a);
+    free(a->divergence);
+    a->divergence = NULL;
     plot_data_free(&a->plot);
     script_free(&a->script);
     free(a->capture.frame);
@@ -297,6 +330,27 @@ void app_shutdown(app* a)
     free(a->pixels);
     a->pixels = NULL;
     a->pixel_bytes = 0;
+}
+
+// The REC badge lives in the window title, outside the frames being recorded.
+static void update_title(app* a)
+{
+    bool recording = a->capture.recording;
+    if (a->window == NULL || (recording == a->title_recording && !recording))
+    {
+        return;
+    }
+    char title[256];
+    if (recording)
+    {
+        app_format(title, sizeof title, "circlesim — ● REC %d frames", a->capture.frames);
+    }
+    else
+    {
+        app_format(title, sizeof title, "circlesim");
+    }
+    SDL_SetWindowTitle(a->window, title);
+    a->title_recording = recording;
 }
 
 static void draw(app* a)
@@ -311,7 +365,27 @@ static void draw(app* a)
         .has_target = a->grab_body >= 0,
         .target = {a->grab_target.x - a->grab_offset.x, a->grab_target.y - a->grab_offset.y},
     };
-    render_world(a->renderer, a->world, &a->view, &options);
+    if (a->pane_count < 2)
+    {
+        render_world(a->renderer, a->world, &a->view, &options);
+    }
+    else
+    {
+        // The same camera in every pane; the world box is the pane.
+        options.body_values = a->color_mode == RENDER_COLOR_VALUE ? duel_divergence(a) : NULL;
+        for (int i = 0; i < a->pane_count; ++i)
+        {
+            layout_rect r = layout_pane_rect(a, i);
+            options.viewport_x = (int)r.x;
+            options.viewport_y = (int)r.y;
+            options.viewport_w = (int)r.w;
+            options.viewport_h = (int)r.h;
+            render_view view = a->view;
+            view.width = (int)r.w;
+            view.height = (int)r.h;
+            render_world(a->renderer, app_pane_world(a, i), &view, &options);
+        }
+    }
     hud_draw(a);
     render_end_frame(a->renderer);
 }
@@ -332,6 +406,7 @@ void app_frame(app* a)
         app_handle_event(a, &e);
     }
     update_sizes(a);
+    layout_update(a);
     app_advance(a, dt);
     if (a->frame_limit > 0 && a->frame == a->frame_limit - 1 && a->final_screenshot[0] != '\0')
     {
@@ -339,6 +414,7 @@ void app_frame(app* a)
     }
     draw(a);
     app_capture_frame(a);
+    update_title(a);
     SDL_GL_SwapWindow(a->window);
     if (!a->headless && !a->vsync)
     {

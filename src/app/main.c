@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/app.h"
+#include "app/duel.h"
+#include "app/input.h"
+#include "app/loop.h"
 
 static void usage(FILE* out)
 {
@@ -29,6 +31,10 @@ static void usage(FILE* out)
         "  --capture-dir DIR     where F12/F9/L write (default: captures)\n"
         "  --data-dir DIR        where shaders/, assets/ and scenes/ are (default: the source tree)\n"
         "  --ui-scale S          size of HUD, plot and text (0.5..4, default 1; HiDPI is automatic)\n"
+        "  --compare S1,S2[,…]   duel: 2-4 solvers side by side in lockstep from the same state\n"
+        "                        (a window on the default scene starts with pgs,amgs)\n"
+        "  --hud-timings         show wall-clock numbers (step/solver ms, FPS) in the HUD and so in\n"
+        "                        captures (off: the same script makes the same pixels)\n"
         "  --help                this text and the keys\n",
         cs_solver_names());
     int count;
@@ -69,6 +75,11 @@ static int parse_args(int argc, char** argv, app_config* c)
         else if (strcmp(arg, "--headless") == 0)
         {
             c->headless = true;
+            takes_value = false;
+        }
+        else if (strcmp(arg, "--hud-timings") == 0)
+        {
+            c->hud_timings = true;
             takes_value = false;
         }
         else if (arg[0] == '-' && arg[1] == '-' && value == NULL)
@@ -134,6 +145,17 @@ static int parse_args(int argc, char** argv, app_config* c)
         else if (strcmp(arg, "--script") == 0)
         {
             c->script = value;
+        }
+        else if (strcmp(arg, "--compare") == 0)
+        {
+            int solvers[APP_MAX_PANES], count = 0;
+            char err[CS_ERROR_MAX];
+            if (!duel_parse(value, solvers, &count, err, sizeof err))
+            {
+                fprintf(stderr, "circlesim: %s\n", err);
+                return 2;
+            }
+            c->compare = value;
         }
         else if (strcmp(arg, "--capture-dir") == 0)
         {

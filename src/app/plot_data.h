@@ -9,7 +9,7 @@
 #include "render/render.h"
 
 #define PLOT_STEPS     600
-#define PLOT_LABEL_MAX 64
+#define PLOT_LABEL_MAX 96
 
 #define PLOT_CURRENT_COLOR  RENDER_RGBA(30, 100, 220, 255)
 #define PLOT_PREVIOUS_COLOR RENDER_RGBA(240, 140, 0, 255)

@@ -8,7 +8,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "app/app.h"
+#include <SDL.h>
+
+#include "app/format.h"
+#include "app/limits.h"
+#include "circlesim/circlesim.h"
 
 static const struct
 {
@@ -27,6 +31,8 @@ static const struct
     {"record", SCRIPT_RECORD, true},
     {"scene", SCRIPT_SCENE, true},
     {"quit", SCRIPT_QUIT, false},
+    {"compare", SCRIPT_COMPARE, true},
+    {"csv", SCRIPT_CSV, true},
 };
 #define VERB_COUNT ((int)(sizeof verbs / sizeof verbs[0]))
 
@@ -108,7 +114,7 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
     {
         app_format(err, err_size,
                    "%s:%d: unknown action '%s' (key, solver, alpha, iterations, warmstart, pause, resume, "
-                   "screenshot, record, scene, quit)",
+                   "screenshot, record, scene, compare, csv, quit)",
                    path, line_no, words[2]);
         return false;
     }
@@ -131,6 +137,30 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
             {
                 app_format(err, err_size, "%s:%d: unknown key name '%s'", path, line_no, arg);
                 return false;
+            }
+            break;
+        case SCRIPT_COMPARE:
+            if (strcmp(arg, "off") != 0)
+            {
+                char names[1024];
+                app_format(names, sizeof names, "%s", arg);
+                int count = 0;
+                for (char *save = NULL, *name = strtok_r(names, ",", &save); name != NULL;
+                     name = strtok_r(NULL, ",", &save), ++count)
+                {
+                    if (cs_solver_find(name) < 0)
+                    {
+                        app_format(err, err_size, "%s:%d: compare: unknown solver '%s' (known: %s)", path,
+                                   line_no, name, cs_solver_names());
+                        return false;
+                    }
+                }
+                if (count < 2 || count > 4)
+                {
+                    app_format(err, err_size, "%s:%d: compare takes 2 to 4 comma-separated solvers, or off",
+                               path, line_no);
+                    return false;
+                }
             }
             break;
         case SCRIPT_SOLVER:
@@ -243,61 +273,6 @@ void script_check_limit(const app_script* s, int frame_limit)
             fprintf(
                 stderr, "circlesim: %s:%d: frame %lld is not reached with --frames %d (frames are 0..%d)\n",
                 s->path, s->actions[i].line, (long long)s->actions[i].frame, frame_limit, frame_limit - 1);
-        }
-    }
-}
-
-void script_run_due(struct app* a)
-{
-    app_script* s = &a->script;
-    while (s->next < s->count && s->actions[s->next].frame <= a->frame)
-    {
-        const script_action* act = &s->actions[s->next++];
-        switch (act->kind)
-        {
-            case SCRIPT_KEY:
-                app_handle_key(a, act->key, (Uint16)act->mod);
-                break;
-            case SCRIPT_SOLVER:
-                app_set_solver(a, cs_solver_find(act->text));
-                break;
-            case SCRIPT_ALPHA:
-                app_set_alpha(a, act->value);
-                break;
-            case SCRIPT_ITERATIONS:
-                app_set_iterations(a, (int)act->value);
-                break;
-            case SCRIPT_WARM_START:
-                app_set_warm_start(a, act->value != 0.0);
-                break;
-            case SCRIPT_PAUSE:
-                a->paused = true;
-                break;
-            case SCRIPT_RESUME:
-                a->paused = false;
-                break;
-            case SCRIPT_SCREENSHOT:
-                app_request_screenshot(a, act->text);
-                break;
-            case SCRIPT_RECORD:
-                if (strcmp(act->text, "stop") == 0)
-                {
-                    if (a->capture.recording)
-                    {
-                        app_toggle_recording(a, NULL);
-                    }
-                }
-                else if (!a->capture.recording)
-                {
-                    app_toggle_recording(a, act->text);
-                }
-                break;
-            case SCRIPT_SCENE:
-                app_load_scene(a, act->text);
-                break;
-            case SCRIPT_QUIT:
-                a->quit = true;
-                break;
         }
     }
 }

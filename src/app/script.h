@@ -2,8 +2,9 @@
 //   at FRAME ACTION [ARGUMENT]      (# starts a comment; FRAME counts from 0)
 // with ACTION one of: key NAME (an SDL key name: c, space, tab, f12, shift+tab, …), solver NAME,
 // alpha A, iterations K, warmstart on|off, pause, resume, screenshot FILE.png, record FILE.mp4
-// (starts; `record stop` stops), scene FILE, quit. Actions run at the start of their frame, before
-// its simulation step, in file order. Errors name FILE:LINE.
+// (starts; `record stop` stops), scene FILE, compare S1,S2[,…] (a duel; `compare off` ends it),
+// csv FILE.csv (the plotted series), quit. Actions run at the start of their frame, before
+// its simulation step, in file order. Errors name FILE:LINE. Parsing only: script_run.h runs them.
 #ifndef CS_APP_SCRIPT_H
 #define CS_APP_SCRIPT_H
 
@@ -24,6 +25,8 @@ typedef enum script_kind
     SCRIPT_RECORD,
     SCRIPT_SCENE,
     SCRIPT_QUIT,
+    SCRIPT_COMPARE, // compare pgs,amgs: start a duel (compare off: end it)
+    SCRIPT_CSV,     // csv FILE.csv: export the plotted series
 } script_kind;
 
 typedef struct script_action
@@ -48,10 +51,6 @@ typedef struct app_script
 // Parses a script file; on error err holds "FILE:LINE: message".
 bool script_load(app_script* s, const char* path, char* err, size_t err_size);
 void script_free(app_script* s);
-
-struct app;
-// Runs every action due at the app's current frame.
-void script_run_due(struct app* a);
 // Warns (stderr) about actions at or after frame_limit, which will never run.
 void script_check_limit(const app_script* s, int frame_limit);
 

@@ -103,8 +103,18 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
 
     float left = x + pad + render_ui_text_width(r, "1e-10") + pad;
     float right = x + w - pad;
-    float top = y + 1.5f * lh + pad; // room for the title and half a label above the top line
-    float bottom = y + h - lh - pad;
+    float top = y + 2.5f * lh + pad; // room for the title, the y axis name and half a label
+    int legend_lines = 0;
+    for (int k = 0; k < p->series_count; ++k)
+    {
+        legend_lines += p->series[k].label != NULL && p->series[k].count > 0;
+    }
+    // The legend sits in its own strip under the x axis, never over the curves.
+    float bottom = y + h - lh - pad - (float)legend_lines * lh;
+    if (p->y_label != NULL)
+    {
+        render_ui_text(r, x + pad, y + 0.5f * pad + lh, LABEL_COLOR, p->y_label);
+    }
     if (right - left < 10.0f || bottom - top < 10.0f)
     {
         return;
@@ -144,7 +154,7 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
         render_ui_text(r, 0.5f * (left + right - lw), bottom + 0.25f * pad, LABEL_COLOR, p->x_label);
     }
 
-    float legend_y = top + 0.25f * pad;
+    float legend_y = bottom + lh + 0.25f * pad;
     for (int k = 0; k < p->series_count; ++k)
     {
         const render_series* se = &p->series[k];
@@ -174,8 +184,7 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
         }
         if (se->label != NULL && se->count > 0)
         {
-            float lw = render_ui_text_width(r, se->label);
-            float lx = right - lw - pad;
+            float lx = left + 20.0f * s;
             render_ui_line(r, lx - 16.0f * s, legend_y + 0.5f * lh, lx - 4.0f * s, legend_y + 0.5f * lh,
                            3.0f * s, se->rgba);
             render_ui_text(r, lx, legend_y, se->rgba, se->label);

@@ -47,7 +47,13 @@ typedef enum render_color_mode
 {
     RENDER_COLOR_MASS = 0,    // light → dark blue with the body mass (Pool 2 shows its gradient)
     RENDER_COLOR_IMPULSE = 1, // by the largest normal impulse on the body, in units of its weight
+    RENDER_COLOR_VALUE = 2,   // by the caller's per-body values in [0, 1] (options.body_values)
 } render_color_mode;
+
+// The colour scales, for legends: t in [0, 1] (impulse: log2 of the load in body weights / 5).
+uint32_t render_mass_color(double t);
+uint32_t render_impulse_color(double t);
+uint32_t render_value_color(double t);
 
 typedef struct render_world_options
 {
@@ -58,6 +64,10 @@ typedef struct render_world_options
     int highlight_body; // body grabbed by the mouse (-1: none)
     bool has_target;    // mouse spring target of highlight_body
     cs_vec2 target;
+    const double* body_values; // RENDER_COLOR_VALUE: one value in [0, 1] per body
+    // Pixel rectangle to draw into (origin top-left, y down); w == 0: the whole frame. The view's width
+    // and height should be the rectangle's.
+    int viewport_x, viewport_y, viewport_w, viewport_h;
 } render_world_options;
 
 typedef struct render_context render_context;
@@ -116,7 +126,8 @@ typedef struct render_plot_desc
 {
     const char* title;
     const char* x_label;
-    bool log_y; // values <= 0 or non-finite are skipped (they break the line)
+    const char* y_label; // the quantity on the y axis (NULL: none)
+    bool log_y;          // values <= 0 or non-finite are skipped (they break the line)
     int series_count;
     render_series series[RENDER_PLOT_MAX_SERIES];
 } render_plot_desc;

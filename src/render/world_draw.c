@@ -32,19 +32,25 @@ static uint32_t lerp_color(uint32_t a, uint32_t b, double t)
 }
 
 // Light blue for the lightest body to deep blue for the heaviest (never red: red means contacts).
-static uint32_t mass_color(double t)
+uint32_t render_mass_color(double t)
 {
     return lerp_color(RENDER_RGBA(205, 222, 246, 255), RENDER_RGBA(38, 84, 168, 255), t);
 }
 
 // Pale blue → gold → burnt orange with the supported load (never pure red either).
-static uint32_t impulse_color(double t)
+uint32_t render_impulse_color(double t)
 {
     if (t < 0.5)
     {
         return lerp_color(RENDER_RGBA(214, 226, 244, 255), RENDER_RGBA(246, 200, 60, 255), 2.0 * t);
     }
     return lerp_color(RENDER_RGBA(246, 200, 60, 255), RENDER_RGBA(196, 96, 16, 255), 2.0 * t - 2.0 * 0.5);
+}
+
+// Grey (0, the same as pane 1) → violet (1, far apart): how far a body diverged between duel panes.
+uint32_t render_value_color(double t)
+{
+    return lerp_color(RENDER_RGBA(225, 225, 225, 255), RENDER_RGBA(120, 40, 200, 255), t);
 }
 
 static double gravity_magnitude(const cs_world* world)
@@ -55,7 +61,8 @@ static double gravity_magnitude(const cs_world* world)
 }
 
 // Per-body fill colours into r->body_values (as doubles holding the t parameter).
-static bool body_parameters(render_context* r, const cs_world* world, render_color_mode mode, int count)
+static bool body_parameters(render_context* r, const cs_world* world, render_color_mode mode,
+                            const double* values, int count)
 {
     if (count > r->body_capacity)
     {
@@ -68,6 +75,14 @@ static bool body_parameters(render_context* r, const cs_world* world, render_col
         r->body_capacity = count;
     }
     double* t = r->body_values;
+    if (mode == RENDER_COLOR_VALUE)
+    {
+        for (int i = 0; i < count; ++i)
+        {
+            t[i] = values != NULL ? values[i] : 0.0;
+        }
+        return true;
+    }
     if (mode == RENDER_COLOR_MASS)
     {
         double lo = INFINITY, hi = -INFINITY;
@@ -198,7 +213,11 @@ static void draw_contacts(render_context* r, const cs_world* world, const render
         }
         if (o->contacts)
         {
-            circle_batch_add(&r->dots, x, y, 2.6f * r->ui_scale * px, 0.0f, RENDER_CONTACT_RED);
+            // 2.6 px, but never more than a quarter of the smaller circle: small circles (Stacking 150,
+            // the pile) keep their outlines readable under their contact dots at any zoom.
+            float dot = 2.6f * r->ui_scale * px;
+            dot = dot > 0.25f * (float)rad ? 0.25f * (float)rad : dot;
+            circle_batch_add(&r->dots, x, y, dot, 0.0f, RENDER_CONTACT_RED);
             r->stats.contacts_drawn++;
         }
     }
@@ -213,6 +232,15 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
         return;
     }
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
+    bool pane = o->viewport_w > 0 && o->viewport_h > 0;
+    if (pane)
+    {
+        // GL's viewport origin is bottom-left.
+        int gy = r->height - (o->viewport_y + o->viewport_h);
+        glViewport(o->viewport_x, gy, o->viewport_w, o->viewport_h);
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(o->viewport_x, gy, o->viewport_w, o->viewport_h);
+    }
     float hw = (float)(0.5 * view->width / view->scale);
     float hh = (float)(0.5 * view->height / view->scale);
     mat4 m;
@@ -228,13 +256,15 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
     line_batch_flush(&r->world_lines, r->line_program, matrix);
 
     int count = cs_world_body_count(world);
-    if (count > 0 && body_parameters(r, world, o->color_mode, count))
+    if (count > 0 && body_parameters(r, world, o->color_mode, o->body_values, count))
     {
         for (int i = 0; i < count; ++i)
         {
             cs_body_state b = cs_world_body(world, i);
             double t = r->body_values[i];
-            uint32_t fill = o->color_mode == RENDER_COLOR_MASS ? mass_color(t) : impulse_color(t);
+            uint32_t fill = o->color_mode == RENDER_COLOR_MASS    ? render_mass_color(t)
+                            : o->color_mode == RENDER_COLOR_VALUE ? render_value_color(t)
+                                                                  : render_impulse_color(t);
             if (i == o->highlight_body)
             {
                 fill = HIGHLIGHT_COLOR;
@@ -259,4 +289,9 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
     line_batch_flush(&r->world_lines, r->line_program, matrix);
     circle_style dot_style = {RENDER_CONTACT_RED, 0.0f, 0.0f};
     circle_batch_flush(&r->dots, r->circle_program, matrix, px, &dot_style);
+    if (pane)
+    {
+        glDisable(GL_SCISSOR_TEST);
+        glViewport(0, 0, r->width, r->height);
+    }
 }

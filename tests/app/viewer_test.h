@@ -10,7 +10,10 @@
 
 #include "test_support.h"
 
-#include "app/app.h"
+#include "app/hud_text.h"
+#include "app/input.h"
+#include "app/layout.h"
+#include "app/loop.h"
 
 // Starts a headless viewer on a scene of the source tree (relative path) at w x h pixels.
 static inline void viewer_start(app* a, const char* scene, int w, int h, const char* capture_dir)

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Runs every command README.md and docs/*.md print, as printed, and fails naming FILE:LINE of each one
+# that fails. A command is a line of a code block, or an inline `code` span, that starts with
+# build/circlesim, build/circlesim-cli or scripts/ (a trailing `# comment` is dropped, `\` lines joined).
+#   scripts/check-doc-commands.sh [REPO]       (needs a build in REPO/build)
+# What is not run, and says so in the output:
+#   - syntax examples: a command with [optional] parts, a|b choices, ..., a * pattern or a PLACEHOLDER in
+#     capitals, and the CLI's bare name in prose;
+#   - commands under a marker line `<!-- doc-test: skip REASON -->` (the next block or paragraph).
+# A marker `<!-- doc-test: bound OLD=>NEW[; OLD=>NEW] -->` runs the next block's commands with OLD replaced
+# by NEW (a long --steps or --frames made short); the printed command is still what readers run.
+# Commands run in a scratch copy of the tree (build/, scenes/, scripts/, … linked; docs/ a fresh skeleton),
+# so what they write lands there, never over tracked files. A viewer command without --headless opens a
+# window: it runs on SDL's offscreen driver and passes when it is still running after a few seconds.
+set -uo pipefail
+repo=$(cd "${1:-"$(dirname "$0")/.."}" && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for d in build scenes scripts shaders assets include src bench tests fuzz; do
+  [ -e "$repo/$d" ] && ln -s "$repo/$d" "$scratch/$d"
+done
+(cd "$repo" && find docs -type d) | while read -r d; do mkdir -p "$scratch/$d"; done
+mkdir -p "$scratch/out"
+
+# file<TAB>line<TAB>mode<TAB>command; mode: run, skip:REASON or bound:SUBS
+extract() {
+  awk -v file="$1" '
+    function emit(cmd, line) {
+      sub(/[ \t]+#.*$/, "", cmd)
+      sub(/^[ \t]+/, "", cmd); sub(/[ \t]+$/, "", cmd)
+      if (cmd !~ /^(build\/circlesim|scripts\/)/) return
+      printf "%s\t%d\t%s\t%s\n", file, line, (mode == "" ? "run" : mode), cmd
+      used = 1
+    }
+    /<!-- doc-test: skip/ { m = $0; sub(/.*doc-test: skip[ ]*/, "", m); sub(/[ ]*-->.*/, "", m); mode = "skip:" m; used = 0; next }
+    /<!-- doc-test: bound/ { m = $0; sub(/.*doc-test: bound[ ]*/, "", m); sub(/[ ]*-->.*/, "", m); mode = "bound:" m; used = 0; next }
+    /^```/ { fenced = !fenced; next }
+    /^[ \t]*$/ { if (used) { mode = ""; used = 0 } ; next }
+    {
+      if (fenced || /^    /) {
+        line = $0; start = NR
+        while (line ~ /\\$/ && (getline nxt) > 0) { sub(/\\$/, "", line); line = line " " nxt }
+        emit(line, start)
+        next
+      }
+      rest = $0
+      while (match(rest, /`[^`]+`/)) {
+        emit(substr(rest, RSTART + 1, RLENGTH - 2), NR)
+        rest = substr(rest, RSTART + RLENGTH)
+      }
+    }' "$2"
+}
+
+syntax_only() {
+  local cmd=$1 word
+  [[ $cmd == *"["* || $cmd == *"|"* || $cmd == *"..."* || $cmd == *"…"* || $cmd == *"*"* ]] && return 0
+  [[ $cmd == build/circlesim-cli || $cmd == build/*.a ]] && return 0 # a binary named in prose
+  for word in $cmd; do
+    [[ $word =~ ^[A-Z][A-Z0-9_]*([.:=,].*)?$ ]] && return 0
+  done
+  return 1
+}
+
+failed=0 ran=0 skipped=0
+records=$( (cd "$repo" && for f in README.md docs/*.md; do [ -f "$f" ] && extract "$f" "$f"; done) )
+while IFS=$'\t' read -r file line mode cmd; do
+  [ -n "$cmd" ] || continue
+  where="$file:$line"
+  if [[ $mode == skip:* ]]; then
+    echo "skip   $where: ${mode#skip:}: $cmd"; skipped=$((skipped + 1)); continue
+  fi
+  if syntax_only "$cmd"; then
+    echo "syntax $where: $cmd"; skipped=$((skipped + 1)); continue
+  fi
+  run=$cmd
+  if [[ $mode == bound:* ]]; then
+    IFS=';' read -ra subs <<<"${mode#bound:}"
+    for s in "${subs[@]}"; do
+      old=${s%%=>*}; new=${s#*=>}; old=${old# }; old=${old% }; new=${new# }; new=${new% }
+      run=${run//"$old"/"$new"}
+    done
+  fi
+  interactive=0
+  if [[ $run == build/circlesim\ * || $run == build/circlesim ]] && [[ $run != *--headless* && $run != *--help* ]]; then
+    interactive=1
+  fi
+  if [ $interactive = 1 ]; then
+    output=$(cd "$scratch" && SDL_VIDEODRIVER=offscreen timeout 4 bash -c "$run" 2>&1 </dev/null)
+    status=$?
+    [ $status = 124 ] && status=0 # still running after 4 s: the window works
+  else
+    output=$(cd "$scratch" && SDL_VIDEODRIVER=offscreen timeout 240 bash -c "$run" 2>&1 </dev/null)
+    status=$?
+  fi
+  ran=$((ran + 1))
+  if [ $status != 0 ]; then
+    failed=$((failed + 1))
+    echo "FAIL   $where: exit $status: $run"
+    printf '%s\n' "$output" | tail -5 | sed 's/^/         /'
+  else
+    echo "ok     $where: $run"
+  fi
+done <<<"$records"
+echo "doc commands: $ran run, $failed failed, $skipped not run (syntax examples or marked skip)"
+[ $failed = 0 ]

@@ -1,0 +1,85 @@
+// The HUD's lines and the settings' names, from the model.
+#include <stdio.h>
+#include <string.h>
+
+#include "app/duel.h"
+#include "app/hud_text.h"
+
+static const char* speed_label(int index)
+{
+    static const char* labels[APP_SPEED_COUNT] = {"×¼", "×½", "×1", "×2", "×4"};
+    return index >= 0 && index < APP_SPEED_COUNT ? labels[index] : "?";
+}
+
+int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
+{
+    int n = 0;
+#define LINE(...)                                                                                            \
+    do                                                                                                       \
+    {                                                                                                        \
+        if (n < max_lines)                                                                                   \
+        {                                                                                                    \
+            app_format(lines[n++], HUD_LINE_MAX, __VA_ARGS__);                                               \
+        }                                                                                                    \
+    } while (0)
+
+    LINE("scene  %s", a->world != NULL ? a->info.name : "(none)");
+    // Settings lines are those of the focused pane (the one the keys change).
+    int solver = app_pane_solver(a, a->focus);
+    const cs_solver_params* params = app_pane_params(a, a->focus);
+    const cs_world* world = app_pane_world(a, a->focus);
+    const cs_solver_info* info = cs_solver_at(solver);
+    if (a->pane_count > 1)
+    {
+        double dx = 0.0, dv = 0.0;
+        duel_difference(a, &dx, &dv);
+        LINE("duel  %d panes, keys change pane %d (Q: next)", a->pane_count, a->focus + 1);
+        LINE("max |Δx| %.2e m  max |Δv| %.2e m/s", dx, dv);
+    }
+    char extra[96] = "";
+    if (info != NULL)
+    {
+        size_t used = 0;
+        if ((info->flags & CS_SOLVER_USES_ALPHA) != 0)
+        {
+            used += (size_t)snprintf(extra + used, sizeof extra - used, "  α %.2f", params->alpha);
+        }
+        if ((info->flags & CS_SOLVER_USES_GAMMA) != 0 && used < sizeof extra)
+        {
+            used += (size_t)snprintf(extra + used, sizeof extra - used, "  γ %.2f", params->gamma);
+        }
+        if ((info->flags & CS_SOLVER_USES_RELAXATION) != 0 && used < sizeof extra)
+        {
+            app_format(extra + used, sizeof extra - used, "  ω %.2f", params->relaxation);
+        }
+    }
+    LINE("solver %d/%d %s%s", solver + 1, cs_solver_count(), info != NULL ? info->name : "?", extra);
+    LINE("iterations %d/step  warm start %s", params->iterations, params->warm_start ? "on" : "off");
+    if (world != NULL)
+    {
+        const cs_step_stats* s = cs_world_stats(world);
+        LINE("bodies %d  contacts %d  rows %d", cs_world_body_count(world), s->contacts, s->rows);
+        // "AVX2 lanes" when the sweeps update four rows per instruction (the same results, only faster).
+        bool lanes =
+            params->simd && cs_solver_simd_available() && info != NULL && (info->flags & CS_SOLVER_SIMD);
+        LINE("row order %s%s", cs_row_order_name(cs_world_get_def(world)->row_order),
+             lanes ? "  AVX2 lanes" : "");
+        LINE("res_lcp %.3e  res_nat %.3e", s->res_lcp, s->res_nat);
+        LINE("t %.2f s  step %lld", s->time, (long long)s->step);
+        if (a->show_timings)
+        {
+            LINE("step %.2f ms  solver %.2f ms  %.0f FPS", a->step_ms, a->solver_ms, a->fps);
+        }
+        if (cs_world_get_def(world)->frictionless)
+        {
+            LINE("frictionless");
+        }
+    }
+    // Whether real time is kept depends on the machine, so it is a timing too.
+    LINE("speed %s%s%s", speed_label(a->speed_index), a->paused ? "  PAUSED" : "",
+         a->behind && a->show_timings ? "  slower than real time" : "");
+    // The REC badge is in the window title (loop.c), not in the frames it records.
+    LINE("H: help");
+#undef LINE
+    return n;
+}
