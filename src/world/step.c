@@ -35,6 +35,10 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     for (int k = 0; k < bp->pair_count; ++k)
     {
         int a = bp->pairs[k].a, b = bp->pairs[k].b;
+        if (w->filter_count + w->nondynamic_count > 0 && !cs_pair_collides(w, a, b))
+        {
+            continue; // filtered pairs never make rows (filter.c)
+        }
         // The broad phase's predicate: the gap may close by both circles' travel this step.
         double reach = margin + (w->reach[a] - w->radius[a]) + (w->reach[b] - w->radius[b]);
         if (cs_collide_circles(a, b, w->px[a], w->py[a], w->radius[a], w->px[b], w->py[b], w->radius[b],
@@ -54,7 +58,9 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
         const cs_wall* wall = w->walls + k;
         for (int b = 0; b < w->body_count; ++b)
         {
-            if (!(isfinite(w->px[b]) && isfinite(w->py[b])))
+            // Static, kinematic and removed circles (inv_mass 0) do not meet walls; sensors meet nothing.
+            if (!(isfinite(w->px[b]) && isfinite(w->py[b])) || w->inv_mass[b] == 0.0 ||
+                (w->body_flags[b] & CS_BODY_SENSOR))
             {
                 continue;
             }
@@ -244,6 +250,10 @@ static cs_status step(cs_world* w, cs_error* err)
     memcpy(w->v_pre, w->v, (size_t)(3 * n) * sizeof(double));
     for (int i = 0; i < n; ++i)
     {
+        if (w->inv_mass[i] == 0.0)
+        {
+            continue; // static, kinematic or a free slot: no force moves it
+        }
         w->v[3 * i] += h * (w->def.gravity.x + w->fx[i] * w->inv_mass[i]);
         w->v[3 * i + 1] += h * (w->def.gravity.y + w->fy[i] * w->inv_mass[i]);
     }
@@ -255,6 +265,7 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         w->reach[i] = w->radius[i] + h * sqrt(w->v[3 * i] * w->v[3 * i] + w->v[3 * i + 1] * w->v[3 * i + 1]);
     }
+    w->broadphase.active = w->alive_count < w->body_count ? w->active : NULL; // skip free slots
     st = cs_broadphase_update(&w->broadphase, w->px, w->py, w->reach, n, w->def.speculative_margin, err);
     if (st != CS_OK)
     {
@@ -299,6 +310,7 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    cs_rows_static_halves(w, vp); // body_types.c
     const cs_solver_params* params = &w->def.solver_params;
     if (!params->warm_start)
     {
@@ -409,6 +421,10 @@ static cs_status step(cs_world* w, cs_error* err)
     double ke = 0.0;
     for (int i = 0; i < n; ++i)
     {
+        if (w->inv_mass[i] == 0.0)
+        {
+            continue; // a static or kinematic circle's motion is given, not energy of the system
+        }
         double vx = w->v[3 * i], vy = w->v[3 * i + 1], om = w->v[3 * i + 2];
         ke += 0.5 * w->mass[i] * (vx * vx + vy * vy) + 0.5 * om * om / w->inv_inertia[i];
     }

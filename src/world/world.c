@@ -53,6 +53,9 @@ cs_circle_def cs_circle_def_default(void)
     d.mass = 1.0;
     d.friction = 0.1;
     d.restitution = 0.2;
+    d.type = CS_BODY_DYNAMIC;
+    d.category_bits = 1;
+    d.mask_bits = UINT32_MAX;
     return d;
 }
 
@@ -131,6 +134,7 @@ void cs_world_destroy(cs_world* w)
     {
         free(*arrays[i]);
     }
+    cs_world_free_ids(w);
     free(w->walls);
     cs_broadphase_free(&w->broadphase);
     free(w->contacts.items);
@@ -146,7 +150,7 @@ void cs_world_destroy(cs_world* w)
     free(w);
 }
 
-static bool reserve_bodies(cs_world* w, int needed)
+bool cs_world_reserve_bodies(cs_world* w, int needed)
 {
     if (needed <= w->body_capacity)
     {
@@ -157,7 +161,10 @@ static bool reserve_bodies(cs_world* w, int needed)
               CS_RESIZE(w->v, 3 * cap) && CS_RESIZE(w->v_pre, 3 * cap) && CS_RESIZE(w->fx, cap) &&
               CS_RESIZE(w->fy, cap) && CS_RESIZE(w->radius, cap) && CS_RESIZE(w->reach, cap) &&
               CS_RESIZE(w->mass, cap) && CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) &&
-              CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap);
+              CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
+              CS_RESIZE(w->body_flags, cap) && CS_RESIZE(w->active, cap) && CS_RESIZE(w->category, cap) &&
+              CS_RESIZE(w->mask, cap) && CS_RESIZE(w->group, cap) && CS_RESIZE(w->generation, cap) &&
+              CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap);
     if (ok)
     {
         w->body_capacity = cap;
@@ -178,9 +185,30 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
         cs_fail(err, CS_ERR_VALUE, "circle: radius must be a finite number > 0, got %g", def->radius);
         return -1;
     }
-    if (!(isfinite(def->mass) && def->mass > 0.0))
+    if ((int)def->type < CS_BODY_DYNAMIC || (int)def->type > CS_BODY_KINEMATIC)
+    {
+        cs_fail(err, CS_ERR_VALUE, "circle: type must be dynamic (0), static (1) or kinematic (2), got %d",
+                (int)def->type);
+        return -1;
+    }
+    bool dynamic = def->type == CS_BODY_DYNAMIC;
+    if (dynamic && !(isfinite(def->mass) && def->mass > 0.0))
     {
         cs_fail(err, CS_ERR_VALUE, "circle: mass must be a finite number > 0, got %g", def->mass);
+        return -1;
+    }
+    if (!dynamic && !(isfinite(def->mass) && def->mass >= 0.0))
+    {
+        cs_fail(err, CS_ERR_VALUE,
+                "circle: mass of a static or kinematic circle is ignored but must be a "
+                "finite number >= 0, got %g",
+                def->mass);
+        return -1;
+    }
+    if (def->type == CS_BODY_STATIC &&
+        (def->velocity.x != 0.0 || def->velocity.y != 0.0 || def->angular_velocity != 0.0))
+    {
+        cs_fail(err, CS_ERR_VALUE, "circle: a static circle never moves: its velocity must be zero");
         return -1;
     }
     if (!finite_vec(def->position) || !finite_vec(def->velocity) || !isfinite(def->angle) ||
@@ -194,12 +222,12 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
         cs_fail(err, CS_ERR_VALUE, "circle: friction must be >= 0 and restitution in [0, 1]");
         return -1;
     }
-    if (!reserve_bodies(w, w->body_count + 1))
+    int i = cs_world_acquire_slot(w);
+    if (i < 0)
     {
         cs_fail(err, CS_ERR_MEMORY, "circle: out of memory");
         return -1;
     }
-    int i = w->body_count++;
     w->px[i] = def->position.x;
     w->py[i] = def->position.y;
     w->angle[i] = def->angle;
@@ -209,12 +237,21 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
     w->fx[i] = 0.0;
     w->fy[i] = 0.0;
     w->radius[i] = def->radius;
-    w->mass[i] = def->mass;
-    w->inv_mass[i] = 1.0 / def->mass;
-    w->inv_inertia[i] = 2.0 / (def->mass * def->radius * def->radius); // disc: I = m r² / 2
+    // Static and kinematic circles: infinite mass (the rows never move them; mass reads 0).
+    w->mass[i] = dynamic ? def->mass : 0.0;
+    w->inv_mass[i] = dynamic ? 1.0 / def->mass : 0.0;
+    w->inv_inertia[i] = dynamic ? 2.0 / (def->mass * def->radius * def->radius) : 0.0; // disc: I = m r² / 2
     w->friction[i] = def->friction;
     w->restitution[i] = def->restitution;
-    return i;
+    w->body_type[i] = (uint8_t)def->type;
+    w->body_flags[i] = (uint8_t)(CS_BODY_ALIVE | (def->sensor ? CS_BODY_SENSOR : 0));
+    w->category[i] = def->category_bits;
+    w->mask[i] = def->mask_bits;
+    w->group[i] = def->group;
+    w->nondynamic_count += dynamic ? 0 : 1;
+    w->filter_count +=
+        def->sensor || def->category_bits != 1 || def->mask_bits != UINT32_MAX || def->group != 0;
+    return cs_world_slot_id(w, i);
 }
 
 static int add_wall(cs_world* w, const cs_wall* wall, cs_error* err)
@@ -353,14 +390,15 @@ int cs_world_history(const cs_world* w, const double** res_lcp, const double** r
 
 int cs_world_body_count(const cs_world* w)
 {
-    return w->body_count;
+    return w->alive_count;
 }
 
-cs_body_state cs_world_body(const cs_world* w, int i)
+cs_body_state cs_world_body(const cs_world* w, int id)
 {
     cs_body_state s;
     memset(&s, 0, sizeof s);
-    if (i < 0 || i >= w->body_count)
+    int i = cs_world_slot(w, id);
+    if (i < 0)
     {
         return s;
     }
@@ -375,9 +413,10 @@ cs_body_state cs_world_body(const cs_world* w, int i)
     return s;
 }
 
-void cs_world_set_body_velocity(cs_world* w, int i, cs_vec2 velocity, double angular_velocity)
+void cs_world_set_body_velocity(cs_world* w, int id, cs_vec2 velocity, double angular_velocity)
 {
-    if (i >= 0 && i < w->body_count && finite_vec(velocity) && isfinite(angular_velocity))
+    int i = cs_world_slot(w, id);
+    if (i >= 0 && w->body_type[i] != CS_BODY_STATIC && finite_vec(velocity) && isfinite(angular_velocity))
     {
         w->v[3 * i] = velocity.x;
         w->v[3 * i + 1] = velocity.y;
@@ -385,9 +424,10 @@ void cs_world_set_body_velocity(cs_world* w, int i, cs_vec2 velocity, double ang
     }
 }
 
-void cs_world_set_body_force(cs_world* w, int i, cs_vec2 force)
+void cs_world_set_body_force(cs_world* w, int id, cs_vec2 force)
 {
-    if (i >= 0 && i < w->body_count && finite_vec(force))
+    int i = cs_world_slot(w, id);
+    if (i >= 0 && finite_vec(force))
     {
         w->fx[i] = force.x;
         w->fy[i] = force.y;
@@ -429,8 +469,8 @@ cs_contact_info cs_world_contact(const cs_world* w, int index)
         return info;
     }
     const cs_contact* c = w->contacts.items + index;
-    info.body_a = c->a;
-    info.body_b = c->b;
+    info.body_a = c->a >= 0 ? cs_world_slot_id(w, c->a) : -1;
+    info.body_b = cs_world_slot_id(w, c->b);
     info.wall = c->wall;
     info.point.x = c->px;
     info.point.y = c->py;
@@ -445,8 +485,9 @@ cs_contact_info cs_world_contact(const cs_world* w, int index)
 void cs_world_bounds(const cs_world* w, cs_vec2* lower, cs_vec2* upper)
 {
     double lx = INFINITY, ly = INFINITY, ux = -INFINITY, uy = -INFINITY;
-    for (int i = 0; i < w->body_count; ++i)
+    for (int k = 0; k < w->alive_count; ++k)
     {
+        int i = w->dense[k];
         if (!(isfinite(w->px[i]) && isfinite(w->py[i])))
         {
             continue;

@@ -89,11 +89,61 @@ struct cs_world
     int threads; // 1, or 2: the position solve runs on `helper` when it is big enough
     cs_helper helper;
 
+    // Body types, ids and filters (world_remove.c, body_types.c, filter.c). body_count above is the
+    // number of slots (alive or free); a body's id is its slot plus its generation (CS_ID_SLOT_BITS).
+    uint8_t* body_type;  // cs_body_type per slot
+    uint8_t* body_flags; // CS_BODY_ALIVE, CS_BODY_SENSOR
+    uint8_t* active;     // 1 for the slots the broad phase takes (alive)
+    uint32_t* category;
+    uint32_t* mask;
+    int* group;
+    int* generation;
+    int* dense;    // alive slots, any order: iteration by k (cs_world_body_id)
+    int* dense_of; // per slot: its place in dense
+    int alive_count;
+    int* free_ring; // free slots, oldest first: a slot comes back as late as possible (generations)
+    int free_head, free_count, free_capacity;
+    int nondynamic_count; // alive static and kinematic bodies: their rows get a static half
+    int filter_count;     // alive bodies with a non-default filter or a sensor flag
+
     cs_step_stats stats;
     cs_error last_error; // a failed step (out of memory) leaves the world unchanged and says why here
 };
 
 // step.c: stops and joins the helper thread (world destruction).
 void cs_helper_stop(cs_helper* h);
+
+// Body ids: slot | generation << CS_ID_SLOT_BITS (8 million slots, 256 generations before an id comes
+// back; free slots are reused oldest first, so a stale id needs 256 × (free slots) reuses to alias).
+#define CS_ID_SLOT_BITS   23
+#define CS_ID_SLOT_MASK   ((1 << CS_ID_SLOT_BITS) - 1)
+#define CS_ID_GENERATIONS 256
+
+enum
+{
+    CS_BODY_ALIVE = 1,
+    CS_BODY_SENSOR = 2,
+};
+
+// world.c: grows every per-slot array to hold `needed` slots.
+bool cs_world_reserve_bodies(cs_world* w, int needed);
+// world_remove.c: a slot for a new body (a free one, oldest first, or a new one), marked alive; -1 when
+// memory runs out.
+int cs_world_acquire_slot(cs_world* w);
+void cs_world_free_ids(cs_world* w);
+// The slot of an id alive, or -1.
+int cs_world_slot(const cs_world* w, int id);
+// The public id of an occupied slot.
+static inline int cs_world_slot_id(const cs_world* w, int slot)
+{
+    return slot | (w->generation[slot] << CS_ID_SLOT_BITS);
+}
+
+// body_types.c: turns the rows' static and kinematic halves into static halves (J = 0, body -1), with the
+// body's velocity moved into the bias, and keeps the moving body on side b. No-op without such bodies.
+void cs_rows_static_halves(const cs_world* w, cs_lcp* p);
+
+// filter.c: whether circles in slots a and b may make a contact (types, groups, categories, sensors).
+bool cs_pair_collides(const cs_world* w, int a, int b);
 
 #endif
