@@ -8,5 +8,6 @@
 #include "circlesim/solver.h"
 #include "circlesim/world.h"
 #include "circlesim/scene.h"
+#include "circlesim/query.h"
 
 #endif

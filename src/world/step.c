@@ -271,6 +271,7 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    cs_query_grid_updated(w, n);
     double t1 = cs_seconds();
 
     // 3. Narrow phase into a fresh list; last step's list is kept for the warm start.
@@ -386,13 +387,19 @@ static cs_status step(cs_world* w, cs_error* err)
     }
 
     // 7. Symplectic Euler: positions move with the new velocity plus the pseudo-velocity.
+    // The largest move is how far the queries must look beyond the broad phase's grid (query.c).
     const double* vp_pseudo = w->pseudo_v;
+    double move2 = 0.0;
     for (int i = 0; i < n; ++i)
     {
-        w->px[i] += h * (w->v[3 * i] + vp_pseudo[3 * i]);
-        w->py[i] += h * (w->v[3 * i + 1] + vp_pseudo[3 * i + 1]);
+        double dx = h * (w->v[3 * i] + vp_pseudo[3 * i]);
+        double dy = h * (w->v[3 * i + 1] + vp_pseudo[3 * i + 1]);
+        w->px[i] += dx;
+        w->py[i] += dy;
         w->angle[i] += h * (w->v[3 * i + 2] + vp_pseudo[3 * i + 2]);
+        move2 = cs_max(move2, dx * dx + dy * dy);
     }
+    w->query_slack = sqrt(move2);
 
     // 8. Stats.
     cs_step_stats* s = &w->stats;

@@ -135,6 +135,7 @@ void cs_world_destroy(cs_world* w)
         free(*arrays[i]);
     }
     cs_world_free_ids(w);
+    free(w->fresh);
     free(w->walls);
     cs_broadphase_free(&w->broadphase);
     free(w->contacts.items);
@@ -244,13 +245,19 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
     w->friction[i] = def->friction;
     w->restitution[i] = def->restitution;
     w->body_type[i] = (uint8_t)def->type;
-    w->body_flags[i] = (uint8_t)(CS_BODY_ALIVE | (def->sensor ? CS_BODY_SENSOR : 0));
+    w->body_flags[i] |= def->sensor ? CS_BODY_SENSOR : 0;
     w->category[i] = def->category_bits;
     w->mask[i] = def->mask_bits;
     w->group[i] = def->group;
     w->nondynamic_count += dynamic ? 0 : 1;
     w->filter_count +=
         def->sensor || def->category_bits != 1 || def->mask_bits != UINT32_MAX || def->group != 0;
+    if (!cs_query_note_added(w, i))
+    {
+        cs_world_remove_circle(w, cs_world_slot_id(w, i));
+        cs_fail(err, CS_ERR_MEMORY, "circle: out of memory");
+        return -1;
+    }
     return cs_world_slot_id(w, i);
 }
 

@@ -106,6 +106,13 @@ struct cs_world
     int nondynamic_count; // alive static and kinematic bodies: their rows get a static half
     int filter_count;     // alive bodies with a non-default filter or a sensor flag
 
+    // Queries on the broad phase's grid (query.c): it holds the slots [0, grid_bodies) where they were at
+    // its last update; none has moved more than query_slack since; bodies added since are in `fresh`.
+    int grid_bodies;
+    double query_slack;
+    int* fresh;
+    int fresh_count, fresh_capacity;
+
     cs_step_stats stats;
     cs_error last_error; // a failed step (out of memory) leaves the world unchanged and says why here
 };
@@ -123,6 +130,8 @@ enum
 {
     CS_BODY_ALIVE = 1,
     CS_BODY_SENSOR = 2,
+    CS_BODY_FRESH = 4,  // added since the broad phase's last update (not in its grid)
+    CS_BODY_LISTED = 8, // in w->fresh; kept through removal, so a slot refilled twice is listed once
 };
 
 // world.c: grows every per-slot array to hold `needed` slots.
@@ -142,6 +151,11 @@ static inline int cs_world_slot_id(const cs_world* w, int slot)
 // body_types.c: turns the rows' static and kinematic halves into static halves (J = 0, body -1), with the
 // body's velocity moved into the bias, and keeps the moving body on side b. No-op without such bodies.
 void cs_rows_static_halves(const cs_world* w, cs_lcp* p);
+
+// query.c: a body added since the broad phase's last update (false when memory runs out); the grid was
+// rebuilt for the first `slots` slots (the bodies added before are in it now).
+bool cs_query_note_added(cs_world* w, int slot);
+void cs_query_grid_updated(cs_world* w, int slots);
 
 // filter.c: whether circles in slots a and b may make a contact (types, groups, categories, sensors).
 bool cs_pair_collides(const cs_world* w, int a, int b);

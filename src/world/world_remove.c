@@ -51,9 +51,10 @@ int cs_world_acquire_slot(cs_world* w)
         }
         slot = w->body_count++;
         w->generation[slot] = 0;
+        w->body_flags[slot] = 0;
     }
     w->active[slot] = 1;
-    w->body_flags[slot] = CS_BODY_ALIVE;
+    w->body_flags[slot] = (uint8_t)(CS_BODY_ALIVE | (w->body_flags[slot] & CS_BODY_LISTED));
     w->dense_of[slot] = w->alive_count;
     w->dense[w->alive_count++] = slot;
     return slot;
@@ -124,7 +125,7 @@ cs_status cs_world_remove_circle(cs_world* w, int id)
                        w->mask[slot] != UINT32_MAX || w->group[slot] != 0;
     // The slot keeps finite numbers (so no NaN check ever trips on it) but moves no more and meets
     // nothing: the broad phase skips it and its rows cannot exist.
-    w->body_flags[slot] = 0;
+    w->body_flags[slot] &= CS_BODY_LISTED;
     w->active[slot] = 0;
     w->body_type[slot] = CS_BODY_STATIC;
     w->v[3 * slot] = w->v[3 * slot + 1] = w->v[3 * slot + 2] = 0.0;
