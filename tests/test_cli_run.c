@@ -47,6 +47,19 @@ static void csv_and_state_files(void** state)
     {
         assert_non_null(strstr(header, required[k]));
     }
+    // The engine's columns come last (issue 16): events of the step and the dynamic bodies awake.
+    assert_non_null(strstr(header, ",step_us,begin_events,end_events,hit_events,awake\n"));
+    FILE* f = fopen(csv, "r");
+    assert_non_null(f);
+    char line[4096], last[4096] = "";
+    while (fgets(line, sizeof line, f) != NULL)
+    {
+        snprintf(last, sizeof last, "%s", line);
+    }
+    fclose(f);
+    const char* awake = strrchr(last, ',');
+    assert_non_null(awake);
+    assert_int_equal(atoi(awake + 1), 221); // every ball of Pool 1 is dynamic and awake
     assert_int_equal(count_lines(st, header, sizeof header), 222);
     assert_string_equal(header, "id,x,y,angle,vx,vy,omega,radius,mass\n");
 }

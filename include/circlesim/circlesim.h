@@ -9,5 +9,6 @@
 #include "circlesim/world.h"
 #include "circlesim/scene.h"
 #include "circlesim/query.h"
+#include "circlesim/events.h"
 
 #endif

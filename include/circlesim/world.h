@@ -40,6 +40,7 @@ extern "C"
         double max_correction;        // cap on one step's position correction; default 0.2 m
         int position_iterations;      // PGS sweeps of the split-impulse position problem; default 20
         double restitution_threshold; // restitution applies above this approach speed; default 1 m/s
+        double hit_event_threshold;   // contact events: a begin this fast is also a hit; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)
         cs_row_order row_order;       // default CS_ROW_ORDER_COLOURED
         int solver;                   // registry index; default pgs

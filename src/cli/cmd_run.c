@@ -27,7 +27,8 @@ static void help(FILE* out)
         "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
-        "                      narrowphase_us,solver_us,position_us,step_us\n"
+        "                      narrowphase_us,solver_us,position_us,step_us,begin_events,end_events,\n"
+        "                      hit_events,awake\n"
         "  --state-out FILE    final bodies as CSV: id,x,y,angle,vx,vy,omega,radius,mass\n"
         "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
         "  --quiet             no summary\n",
@@ -39,7 +40,7 @@ static double max_speed(const cs_world* w)
     double vmax = 0.0;
     for (int i = 0; i < cs_world_body_count(w); ++i)
     {
-        cs_body_state b = cs_world_body(w, i);
+        cs_body_state b = cs_world_body(w, cs_world_body_id(w, i));
         vmax = fmax(vmax, hypot(b.velocity.x, b.velocity.y));
     }
     return vmax;
@@ -55,8 +56,9 @@ static bool write_state(const cs_world* w, const char* path)
     fprintf(f, "id,x,y,angle,vx,vy,omega,radius,mass\n");
     for (int i = 0; i < cs_world_body_count(w); ++i)
     {
-        cs_body_state b = cs_world_body(w, i);
-        fprintf(f, "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i, b.position.x, b.position.y,
+        int id = cs_world_body_id(w, i);
+        cs_body_state b = cs_world_body(w, id);
+        fprintf(f, "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", id, b.position.x, b.position.y,
                 b.angle, b.velocity.x, b.velocity.y, b.angular_velocity, b.radius, b.mass);
     }
     return fclose(f) == 0;
@@ -214,7 +216,8 @@ int cs_cmd_run(int argc, char** argv)
         }
         fprintf(csv,
                 "step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,max_penetration,mean_penetration,"
-                "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us\n");
+                "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us,"
+                "begin_events,end_events,hit_events,awake\n");
     }
 
     int status = 0;
@@ -240,11 +243,15 @@ int cs_cmd_run(int argc, char** argv)
         }
         if (csv != NULL)
         {
-            fprintf(csv, "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f\n",
-                    (long long)st->step, st->time, st->bodies, st->contacts, st->rows, st->iterations,
-                    st->res_lcp, st->res_nat, st->max_penetration, st->mean_penetration, st->kinetic_energy,
-                    max_speed(w), 1e6 * st->broadphase_seconds, 1e6 * st->narrowphase_seconds,
-                    1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds);
+            cs_contact_events ev = cs_world_contact_events(w);
+            fprintf(
+                csv,
+                "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d\n",
+                (long long)st->step, st->time, st->bodies, st->contacts, st->rows, st->iterations,
+                st->res_lcp, st->res_nat, st->max_penetration, st->mean_penetration, st->kinetic_energy,
+                max_speed(w), 1e6 * st->broadphase_seconds, 1e6 * st->narrowphase_seconds,
+                1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds, ev.begin_count,
+                ev.end_count, ev.hit_count, cs_world_awake_count(w));
         }
         for (int d = 0; d < dump_count; ++d)
         {

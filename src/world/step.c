@@ -400,12 +400,16 @@ static cs_status step(cs_world* w, cs_error* err)
         move2 = cs_max(move2, dx * dx + dy * dy);
     }
     w->query_slack = sqrt(move2);
+    if ((st = cs_events_update(w, err)) != CS_OK)
+    {
+        return st;
+    }
 
     // 8. Stats.
     cs_step_stats* s = &w->stats;
     s->step += 1;
     s->time = (double)s->step * h;
-    s->bodies = n;
+    s->bodies = w->alive_count;
     s->contacts = w->contacts.count;
     s->rows = m;
     s->iterations = vstats.iterations;

@@ -19,6 +19,7 @@ cs_world_def cs_world_def_default(void)
     d.max_correction = 0.2;
     d.position_iterations = 20;
     d.restitution_threshold = 1.0;
+    d.hit_event_threshold = 1.0;
     d.frictionless = false;
     d.row_order = CS_ROW_ORDER_COLOURED;
     d.solver = cs_solver_find("pgs");
@@ -81,11 +82,12 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
         !(isfinite(d.linear_slop) && d.linear_slop >= 0.0) ||
         !(isfinite(d.baumgarte) && d.baumgarte >= 0.0) ||
         !(isfinite(d.max_correction) && d.max_correction >= 0.0) ||
-        !(isfinite(d.restitution_threshold) && d.restitution_threshold >= 0.0))
+        !(isfinite(d.restitution_threshold) && d.restitution_threshold >= 0.0) ||
+        !(isfinite(d.hit_event_threshold) && d.hit_event_threshold >= 0.0))
     {
         cs_fail(err, CS_ERR_VALUE,
-                "world: speculative_margin, linear_slop, baumgarte, max_correction and restitution_threshold "
-                "must be finite and >= 0");
+                "world: speculative_margin, linear_slop, baumgarte, max_correction, restitution_threshold and "
+                "hit_event_threshold must be finite and >= 0");
         return NULL;
     }
     if (d.solver < 0 || d.solver >= cs_solver_count())
@@ -136,6 +138,7 @@ void cs_world_destroy(cs_world* w)
     }
     cs_world_free_ids(w);
     free(w->fresh);
+    cs_event_state_free(&w->events);
     free(w->walls);
     cs_broadphase_free(&w->broadphase);
     free(w->contacts.items);
@@ -246,6 +249,7 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
     w->restitution[i] = def->restitution;
     w->body_type[i] = (uint8_t)def->type;
     w->body_flags[i] |= def->sensor ? CS_BODY_SENSOR : 0;
+    w->sensor_count += def->sensor ? 1 : 0;
     w->category[i] = def->category_bits;
     w->mask[i] = def->mask_bits;
     w->group[i] = def->group;

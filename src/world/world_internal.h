@@ -9,6 +9,7 @@
 #include "contact/contact.h"
 #include "contact/contact_order.h"
 #include "solver/solver_internal.h"
+#include "world/events.h"
 
 // A second thread for the split-impulse position solve (cs_world_set_threads): it depends on the velocity
 // solve's packed rows only, so it runs while the velocity sweeps run and the results are the same bits as
@@ -113,6 +114,9 @@ struct cs_world
     int* fresh;
     int fresh_count, fresh_capacity;
 
+    int sensor_count;      // alive sensors: the sensor pass runs only with some (or overlaps to end)
+    cs_event_state events; // events.c
+
     cs_step_stats stats;
     cs_error last_error; // a failed step (out of memory) leaves the world unchanged and says why here
 };
@@ -156,6 +160,9 @@ void cs_rows_static_halves(const cs_world* w, cs_lcp* p);
 // rebuilt for the first `slots` slots (the bodies added before are in it now).
 bool cs_query_note_added(cs_world* w, int slot);
 void cs_query_grid_updated(cs_world* w, int slots);
+
+// events.c: the events of the step just taken (after integration; contacts carry their impulses).
+cs_status cs_events_update(cs_world* w, cs_error* err);
 
 // filter.c: whether circles in slots a and b may make a contact (types, groups, categories, sensors).
 bool cs_pair_collides(const cs_world* w, int a, int b);
