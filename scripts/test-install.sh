@@ -20,14 +20,14 @@ for src in "$root"/examples/*.c; do
   echo "== pkg-config, shared: $name"
   # shellcheck disable=SC2046
   cc -std=c11 -Wall -Wextra -Werror "$src" -o "$build/examples-pc/$name" \
-    $(pkg-config --cflags --libs circlesim) -Wl,-rpath,"$libdir"
+    $(pkg-config --cflags --libs circlesim) -lm -Wl,-rpath,"$libdir"
   "$build/examples-pc/$name" >/dev/null
   echo "== pkg-config --static: $name"
   # The static archive, with its private dependencies from Requires.private / Libs.private.
   # shellcheck disable=SC2046
   cc -std=c11 -Wall -Wextra -Werror "$src" -o "$build/examples-pc/$name-static" \
     $(pkg-config --cflags circlesim) \
-    $(pkg-config --static --libs circlesim | sed 's/-lcirclesim/-Wl,-Bstatic -lcirclesim -Wl,-Bdynamic/')
+    $(pkg-config --static --libs circlesim | sed 's/-lcirclesim/-Wl,-Bstatic -lcirclesim -Wl,-Bdynamic/') -lm
   if ldd "$build/examples-pc/$name-static" | grep -q libcirclesim; then
     echo "$name-static links the shared library" >&2
     exit 1
