@@ -54,6 +54,19 @@ static void csv_and_state_files(void** state)
     assert_int_equal(cs_world_body_count(w), 221);
     assert_int_equal(cs_world_stats(w)->step, 50);
     cs_world_destroy(w);
+    // The engine's columns come last (issue 16): events of the step and the dynamic bodies awake.
+    assert_non_null(strstr(header, ",step_us,solve_stop,begin_events,end_events,hit_events,awake\n"));
+    FILE* f = fopen(csv, "r");
+    assert_non_null(f);
+    char line[4096], last[4096] = "";
+    while (fgets(line, sizeof line, f) != NULL)
+    {
+        snprintf(last, sizeof last, "%s", line);
+    }
+    fclose(f);
+    const char* awake = strrchr(last, ',');
+    assert_non_null(awake);
+    assert_int_equal(atoi(awake + 1), 221); // every ball of Pool 1 is dynamic and awake
 }
 
 // The dumped problem, solved again by `lcp solve` with the same solver and iterations, gives the world's λ.

@@ -34,7 +34,10 @@ static void check_scene(const char* path, int fork, int after)
     step(original, fork);
     cs_error err = {0};
     cs_world* clone = cs_world_clone(original, &err);
-    assert_non_null(clone);
+    if (clone == NULL)
+    {
+        fail_msg("%s: clone at step %d: %s", path, fork, err.message);
+    }
     assert_int_equal(cs_world_hash(clone), cs_world_hash(original));
     assert_int_equal(cs_world_stats(clone)->step, fork);
     for (int s = 0; s < cs_solver_count(); ++s)

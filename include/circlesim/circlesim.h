@@ -8,5 +8,7 @@
 #include "circlesim/solver.h"
 #include "circlesim/world.h"
 #include "circlesim/scene.h"
+#include "circlesim/query.h"
+#include "circlesim/events.h"
 
 #endif

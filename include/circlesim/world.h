@@ -40,6 +40,7 @@ extern "C"
         double max_correction;        // cap on one step's position correction; default 0.2 m
         int position_iterations;      // PGS sweeps of the split-impulse position problem; default 20
         double restitution_threshold; // restitution applies above this approach speed; default 1 m/s
+        double hit_event_threshold;   // contact events: a begin this fast is also a hit; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)
         cs_row_order row_order;       // default CS_ROW_ORDER_COLOURED
         int solver;                   // registry index; default pgs
@@ -48,16 +49,33 @@ extern "C"
 
     cs_world_def cs_world_def_default(void);
 
+    // Dynamic circles move under forces and contacts. Static ones never move; kinematic ones move exactly
+    // with the velocity they are given (cs_world_set_body_velocity) and push dynamic circles without ever
+    // being pushed. A contact with a static or kinematic circle is a row with one static half, as a wall's.
+    typedef enum cs_body_type
+    {
+        CS_BODY_DYNAMIC = 0,
+        CS_BODY_STATIC = 1,
+        CS_BODY_KINEMATIC = 2
+    } cs_body_type;
+
     typedef struct cs_circle_def
     {
         cs_vec2 position;
         double angle;
-        cs_vec2 velocity;
+        cs_vec2 velocity; // kinematic: the velocity it keeps; static: must be zero
         double angular_velocity;
         double radius;      // > 0
-        double mass;        // > 0; inertia is m r² / 2
+        double mass;        // dynamic: > 0, inertia m r² / 2; static and kinematic: ignored (0 accepted)
         double friction;    // μ >= 0 (default 0.1); a pair uses sqrt(μa μb)
         double restitution; // e in [0, 1] (default 0.2); a pair uses max(ea, eb)
+        cs_body_type type;  // default CS_BODY_DYNAMIC
+        // Filtering, Box2D's convention: two circles of the same non-zero group always collide (group > 0)
+        // or never (group < 0); otherwise they collide when each one's category is in the other's mask.
+        uint32_t category_bits; // default 1
+        uint32_t mask_bits;     // default all bits
+        int group;              // default 0
+        bool sensor;            // overlaps are reported (cs_world_sensor_events), never solved
     } cs_circle_def;
 
     cs_circle_def cs_circle_def_default(void);
@@ -198,8 +216,23 @@ extern "C"
     int cs_world_history(const cs_world* world, const double** res_lcp, const double** res_nat);
 
     // Bodies, walls, contacts -----------------------------------------------------------------------
+    // Body ids: a body keeps its id for its whole life, whatever is added or removed; a removed body's id
+    // is refused from then on (the id carries a generation). While nothing was removed the ids are
+    // 0, 1, 2, … in the order of addition.
+    // The bodies alive.
     int cs_world_body_count(const cs_world* world);
+    // The id of the k-th body alive, k in [0, cs_world_body_count), or -1 (iteration; the order changes
+    // when a body is removed).
+    int cs_world_body_id(const cs_world* world, int k);
+    // True for the id of a body alive.
+    bool cs_world_body_alive(const cs_world* world, int id);
+    // Removes a body (its contacts end: cs_world_contact_events reports them after the next step). The ids
+    // of all other bodies stay valid and unchanged. CS_ERR_USAGE, changing nothing, for an id not alive.
+    cs_status cs_world_remove_circle(cs_world* world, int id);
+    // A zeroed state for an id not alive.
     cs_body_state cs_world_body(const cs_world* world, int id);
+    cs_body_type cs_world_body_type(const cs_world* world, int id);
+    // Dynamic and kinematic bodies (a static body keeps zero velocity: the call changes nothing for it).
     void cs_world_set_body_velocity(cs_world* world, int id, cs_vec2 velocity, double angular_velocity);
     // A force applied at the body centre during the next steps until cleared (mouse spring and the like).
     void cs_world_set_body_force(cs_world* world, int id, cs_vec2 force);

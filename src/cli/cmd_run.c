@@ -30,10 +30,11 @@ static void help(FILE* out)
         "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
+        "                      narrowphase_us,solver_us,position_us,step_us,solve_stop,begin_events,\n"
+        "                      end_events,hit_events,awake\n"
         "  --state-out FILE    a snapshot of the final state (JSON; docs/RELIABILITY.md): resumes bit for "
         "bit\n"
         "  --state-in FILE     start from a snapshot instead of a SCENE (needs --steps: how many more)\n"
-        "                      narrowphase_us,solver_us,position_us,step_us,solve_stop\n"
         "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
         "  --quiet             no summary\n",
         cs_arg_solver_help());
@@ -44,7 +45,7 @@ static double max_speed(const cs_world* w)
     double vmax = 0.0;
     for (int i = 0; i < cs_world_body_count(w); ++i)
     {
-        cs_body_state b = cs_world_body(w, i);
+        cs_body_state b = cs_world_body(w, cs_world_body_id(w, i));
         vmax = fmax(vmax, hypot(b.velocity.x, b.velocity.y));
     }
     return vmax;
@@ -245,10 +246,11 @@ int cs_cmd_run(int argc, char** argv)
             cs_world_destroy(w);
             return 1;
         }
-        fprintf(csv,
-                "step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,max_penetration,mean_penetration,"
-                "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us,solve_"
-                "stop\n");
+        fprintf(
+            csv,
+            "step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,max_penetration,mean_penetration,"
+            "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us,solve_stop,"
+            "begin_events,end_events,hit_events,awake\n");
     }
 
     int status = 0;
@@ -282,12 +284,16 @@ int cs_cmd_run(int argc, char** argv)
         }
         if (csv != NULL)
         {
-            fprintf(csv, "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f,%s\n",
+            cs_contact_events ev = cs_world_contact_events(w);
+            fprintf(csv,
+                    "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%d,%"
+                    "d,%d\n",
                     (long long)st->step, st->time, st->bodies, st->contacts, st->rows, st->iterations,
                     st->res_lcp, st->res_nat, st->max_penetration, st->mean_penetration, st->kinetic_energy,
                     max_speed(w), 1e6 * st->broadphase_seconds, 1e6 * st->narrowphase_seconds,
                     1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds,
-                    cs_solve_stop_name((cs_solve_stop)st->solve_stop));
+                    cs_solve_stop_name((cs_solve_stop)st->solve_stop), ev.begin_count, ev.end_count,
+                    ev.hit_count, cs_world_awake_count(w));
         }
         for (int d = 0; d < dump_count; ++d)
         {

@@ -34,6 +34,12 @@ static bool pair_touches(const double* px, const double* py, const double* radiu
     return dx * dx + dy * dy < reach * reach;
 }
 
+// A body with a finite position that is not switched off by bp->active.
+static inline bool takes_part(const cs_broadphase* bp, const double* px, const double* py, int i)
+{
+    return isfinite(px[i]) && isfinite(py[i]) && (bp->active == NULL || bp->active[i]);
+}
+
 static bool push_pair(cs_broadphase* bp, int a, int b)
 {
     if (bp->pair_count == bp->pair_capacity)
@@ -90,7 +96,7 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
     int finite = 0;
     for (int i = 0; i < count; ++i)
     {
-        if (isfinite(px[i]) && isfinite(py[i]))
+        if (takes_part(bp, px, py, i))
         {
             sum_r += radius[i];
             finite += 1;
@@ -102,7 +108,7 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
     for (int i = 0; i < count; ++i)
     {
         bp->cell_of[i] = -1;
-        if (!(isfinite(px[i]) && isfinite(py[i])))
+        if (!takes_part(bp, px, py, i))
         {
             continue;
         }
@@ -214,7 +220,7 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
         bool a_large = false;
         if (ca < 0)
         {
-            if (!(isfinite(px[a]) && isfinite(py[a])))
+            if (!takes_part(bp, px, py, a))
             {
                 continue;
             }
@@ -224,7 +230,7 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
         {
             for (int b = a + 1; b < count; ++b)
             {
-                if (isfinite(px[b]) && isfinite(py[b]) && pair_touches(px, py, radius, a, b, margin))
+                if (takes_part(bp, px, py, b) && pair_touches(px, py, radius, a, b, margin))
                 {
                     bp->candidates[n++] = b;
                 }

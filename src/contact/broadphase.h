@@ -26,6 +26,8 @@ typedef struct cs_broadphase
     cs_pair* pairs;
     int pair_count;
     int pair_capacity;
+    // Optional (NULL: all): bodies with active[i] == 0 take part in no pair (free slots of the world).
+    const uint8_t* active;
 
     // The grid of the last update (for inspection and tests).
     double cell_size;

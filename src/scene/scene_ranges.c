@@ -57,15 +57,19 @@ bool cs_scene_check_circle(cs_scene_loader* l, const cs_jval* at, const cs_circl
         cs_jval v = member_or_self(at, "position");
         warn(l, &v, "warning: body %d is %s", cs_world_body_count(l->world), why.message);
     }
-    if (cs_world_body_count(l->world) == 0 || def->mass < l->lightest)
+    // The mass ratio warning is about dynamic bodies: a static or kinematic circle's mass is ignored.
+    if (def->type == CS_BODY_DYNAMIC)
     {
-        l->lightest = def->mass;
-        l->lightest_at = *at;
-    }
-    if (cs_world_body_count(l->world) == 0 || def->mass > l->heaviest)
-    {
-        l->heaviest = def->mass;
-        l->heaviest_at = *at;
+        if (!(l->heaviest > 0.0) || def->mass < l->lightest)
+        {
+            l->lightest = def->mass;
+            l->lightest_at = *at;
+        }
+        if (!(l->heaviest > 0.0) || def->mass > l->heaviest)
+        {
+            l->heaviest = def->mass;
+            l->heaviest_at = *at;
+        }
     }
     return true;
 }

@@ -95,6 +95,7 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
                                        "max_correction",
                                        "position_iterations",
                                        "restitution_threshold",
+                                       "hit_event_threshold",
                                        "frictionless",
                                        "row_order",
                                        NULL};
@@ -109,6 +110,7 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
            cs_jread_int(c, &w, "position_iterations", false, 1, 1000000, &def->position_iterations) &&
            cs_jread_number(c, &w, "restitution_threshold", false, CS_JR_NONNEG,
                            &def->restitution_threshold) &&
+           cs_jread_number(c, &w, "hit_event_threshold", false, CS_JR_NONNEG, &def->hit_event_threshold) &&
            cs_jread_bool(c, &w, "frictionless", &def->frictionless);
 }
 

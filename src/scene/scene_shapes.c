@@ -123,18 +123,89 @@ bool cs_scene_read_wall(cs_scene_loader* l, const cs_jval* w)
     return true;
 }
 
+// "type": "dynamic" (default) | "static" | "kinematic".
+static bool read_body_type(cs_scene_loader* l, const cs_jval* b, cs_body_type* type)
+{
+    static const char* const names[] = {"dynamic", "static", "kinematic"};
+    const char* name = NULL;
+    if (!cs_jread_string(&l->c, b, "type", false, &name))
+    {
+        return false;
+    }
+    for (int i = 0; name != NULL && i < 3; ++i)
+    {
+        if (strcmp(name, names[i]) == 0)
+        {
+            *type = (cs_body_type)i;
+            return true;
+        }
+    }
+    if (name == NULL)
+    {
+        return true;
+    }
+    cs_jval at;
+    cs_jval_member(b, "type", &at);
+    char quoted[64];
+    cs_json_quote(name, quoted, sizeof quoted);
+    return cs_jfail(&l->c, &at, "unknown body type %s (dynamic, static, kinematic)", quoted);
+}
+
+// A 32-bit mask: an integer in [0, 2^32 - 1].
+static bool read_bits(cs_scene_loader* l, const cs_jval* b, const char* key, uint32_t* out)
+{
+    uint64_t x = *out;
+    if (!cs_jread_uint53(&l->c, b, key, &x))
+    {
+        return false;
+    }
+    if (x > UINT32_MAX)
+    {
+        cs_jval at;
+        cs_jval_member(b, key, &at);
+        return cs_jfail_expected(&l->c, &at, "an integer in [0, 4294967295] (32 bits)");
+    }
+    *out = (uint32_t)x;
+    return true;
+}
+
+// Type, filter and sensor keys of a body (issue 16). Mass or density: required for a dynamic body, an
+// error for a static or kinematic one (where it would mean nothing).
+static bool read_engine_keys(cs_scene_loader* l, const cs_jval* b, cs_circle_def* d, bool* needs_mass)
+{
+    const cs_jctx* c = &l->c;
+    if (!read_body_type(l, b, &d->type) || !read_bits(l, b, "category_bits", &d->category_bits) ||
+        !read_bits(l, b, "mask_bits", &d->mask_bits) ||
+        !cs_jread_int(c, b, "group", false, INT32_MIN, INT32_MAX, &d->group) ||
+        !cs_jread_bool(c, b, "sensor", &d->sensor))
+    {
+        return false;
+    }
+    *needs_mass = d->type == CS_BODY_DYNAMIC;
+    cs_jval at;
+    if (!*needs_mass && (cs_jval_member(b, "mass", &at) || cs_jval_member(b, "density", &at)))
+    {
+        return cs_jfail(c, &at, "a %s body has no mass (it is never moved by forces): remove the key",
+                        d->type == CS_BODY_STATIC ? "static" : "kinematic");
+    }
+    return true;
+}
+
 bool cs_scene_read_body(cs_scene_loader* l, const cs_jval* b)
 {
     const cs_jctx* c = &l->c;
-    static const char* const keys[] = {"position", "radius",           "mass",     "density",  "velocity",
-                                       "angle",    "angular_velocity", "material", "friction", "restitution",
+    static const char* const keys[] = {"position", "radius",           "mass",      "density",  "velocity",
+                                       "angle",    "angular_velocity", "material",  "friction", "restitution",
+                                       "type",     "category_bits",    "mask_bits", "group",    "sensor",
                                        NULL};
     static const char* const mass_keys[] = {"mass", "density", NULL};
     cs_circle_def d = cs_circle_def_default();
-    double mass, density;
-    if (!cs_jcheck_object(c, b, keys) || !cs_jread_vec2(c, b, "position", true, &d.position) ||
+    double mass = 0.0, density = 0.0;
+    bool needs_mass = true;
+    if (!cs_jcheck_object(c, b, keys) || !read_engine_keys(l, b, &d, &needs_mass) ||
+        !cs_jread_vec2(c, b, "position", true, &d.position) ||
         !cs_jread_number(c, b, "radius", true, CS_JR_POSITIVE, &d.radius) ||
-        !cs_jrequire_one(c, b, mass_keys) || !cs_scene_read_mass(l, b, &mass, &density) ||
+        (needs_mass && (!cs_jrequire_one(c, b, mass_keys) || !cs_scene_read_mass(l, b, &mass, &density))) ||
         !cs_jread_vec2(c, b, "velocity", false, &d.velocity) ||
         !cs_jread_number(c, b, "angle", false, CS_JR_ANY, &d.angle) ||
         !cs_jread_number(c, b, "angular_velocity", false, CS_JR_ANY, &d.angular_velocity) ||
@@ -142,6 +213,6 @@ bool cs_scene_read_body(cs_scene_loader* l, const cs_jval* b)
     {
         return false;
     }
-    d.mass = cs_scene_disc_mass(mass, density, d.radius);
+    d.mass = needs_mass ? cs_scene_disc_mass(mass, density, d.radius) : 0.0;
     return cs_scene_add_circle(l, b, &d);
 }

@@ -86,8 +86,20 @@ const char* cs_circle_def_problem(const cs_circle_def* d, cs_error* err)
     {
         return "radius";
     }
-    if (!check(&cs_limit_mass, d->mass, err))
+    if ((int)d->type < CS_BODY_DYNAMIC || (int)d->type > CS_BODY_KINEMATIC)
     {
+        cs_fail(err, CS_ERR_VALUE, "must be dynamic (0), static (1) or kinematic (2), got %d", (int)d->type);
+        return "type";
+    }
+    // A static or kinematic circle's mass is ignored (0 is accepted), but it is still a number.
+    if (d->type == CS_BODY_DYNAMIC ? !check(&cs_limit_mass, d->mass, err)
+                                   : !(isfinite(d->mass) && d->mass >= 0.0 && d->mass <= cs_limit_mass.hi))
+    {
+        if (d->type != CS_BODY_DYNAMIC)
+        {
+            cs_fail(err, CS_ERR_VALUE, "of a static or kinematic circle is ignored but must be in [0, %g] kg",
+                    cs_limit_mass.hi);
+        }
         return "mass";
     }
     if (!check_vec(&cs_limit_coordinate, d->position, err))
@@ -107,6 +119,13 @@ const char* cs_circle_def_problem(const cs_circle_def* d, cs_error* err)
     }
     if (!check_vec(&cs_limit_speed, d->velocity, err))
     {
+        return "velocity";
+    }
+    if (d->type == CS_BODY_STATIC &&
+        (d->velocity.x != 0.0 || d->velocity.y != 0.0 || d->angular_velocity != 0.0))
+    {
+        cs_fail(err, CS_ERR_VALUE,
+                "a static circle never moves: its velocity and angular velocity must be zero");
         return "velocity";
     }
     if (!check(&cs_limit_angle, d->angle, err))
@@ -164,6 +183,7 @@ const char* cs_world_def_problem(const cs_world_def* d, cs_error* err)
         {"world.linear_slop", &cs_limit_length, d->linear_slop},
         {"world.max_correction", &cs_limit_length, d->max_correction},
         {"world.restitution_threshold", &cs_limit_restitution_threshold, d->restitution_threshold},
+        {"world.hit_event_threshold", &cs_limit_restitution_threshold, d->hit_event_threshold},
         {"solver.tolerance", &cs_limit_tolerance, p->tolerance},
         {"solver.alpha", &cs_limit_alpha, p->alpha},
         {"solver.gamma", &cs_limit_gamma, p->gamma},

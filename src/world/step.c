@@ -35,6 +35,10 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     for (int k = 0; k < bp->pair_count; ++k)
     {
         int a = bp->pairs[k].a, b = bp->pairs[k].b;
+        if (w->filter_count + w->nondynamic_count > 0 && !cs_pair_collides(w, a, b))
+        {
+            continue; // filtered pairs never make rows (filter.c)
+        }
         // The broad phase's predicate: the gap may close by both circles' travel this step.
         double reach = margin + (w->reach[a] - w->radius[a]) + (w->reach[b] - w->radius[b]);
         if (cs_collide_circles(a, b, w->px[a], w->py[a], w->radius[a], w->px[b], w->py[b], w->radius[b],
@@ -54,7 +58,9 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
         const cs_wall* wall = w->walls + k;
         for (int b = 0; b < w->body_count; ++b)
         {
-            if (!(isfinite(w->px[b]) && isfinite(w->py[b])))
+            // Static, kinematic and removed circles (inv_mass 0) do not meet walls; sensors meet nothing.
+            if (!(isfinite(w->px[b]) && isfinite(w->py[b])) || w->inv_mass[b] == 0.0 ||
+                (w->body_flags[b] & CS_BODY_SENSOR))
             {
                 continue;
             }
@@ -244,6 +250,10 @@ static cs_status step(cs_world* w, cs_error* err)
     memcpy(w->v_pre, w->v, (size_t)(3 * n) * sizeof(double));
     for (int i = 0; i < n; ++i)
     {
+        if (w->inv_mass[i] == 0.0)
+        {
+            continue; // static, kinematic or a free slot: no force moves it
+        }
         w->v[3 * i] += h * (w->def.gravity.x + w->fx[i] * w->inv_mass[i]);
         w->v[3 * i + 1] += h * (w->def.gravity.y + w->fy[i] * w->inv_mass[i]);
     }
@@ -255,11 +265,13 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         w->reach[i] = w->radius[i] + h * sqrt(w->v[3 * i] * w->v[3 * i] + w->v[3 * i + 1] * w->v[3 * i + 1]);
     }
+    w->broadphase.active = w->alive_count < w->body_count ? w->active : NULL; // skip free slots
     st = cs_broadphase_update(&w->broadphase, w->px, w->py, w->reach, n, w->def.speculative_margin, err);
     if (st != CS_OK)
     {
         return st;
     }
+    cs_query_grid_updated(w, n);
     double t1 = cs_seconds();
 
     // 3. Narrow phase into a fresh list; last step's list is kept for the warm start.
@@ -299,6 +311,7 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    cs_rows_static_halves(w, vp); // body_types.c
     const cs_solver_params* params = &w->def.solver_params;
     if (!params->warm_start)
     {
@@ -380,19 +393,29 @@ static cs_status step(cs_world* w, cs_error* err)
     }
 
     // 7. Symplectic Euler: positions move with the new velocity plus the pseudo-velocity.
+    // The largest move is how far the queries must look beyond the broad phase's grid (query.c).
     const double* vp_pseudo = w->pseudo_v;
+    double move2 = 0.0;
     for (int i = 0; i < n; ++i)
     {
-        w->px[i] += h * (w->v[3 * i] + vp_pseudo[3 * i]);
-        w->py[i] += h * (w->v[3 * i + 1] + vp_pseudo[3 * i + 1]);
+        double dx = h * (w->v[3 * i] + vp_pseudo[3 * i]);
+        double dy = h * (w->v[3 * i + 1] + vp_pseudo[3 * i + 1]);
+        w->px[i] += dx;
+        w->py[i] += dy;
         w->angle[i] += h * (w->v[3 * i + 2] + vp_pseudo[3 * i + 2]);
+        move2 = cs_max(move2, dx * dx + dy * dy);
+    }
+    w->query_slack = sqrt(move2);
+    if ((st = cs_events_update(w, err)) != CS_OK)
+    {
+        return st;
     }
 
     // 8. Stats.
     cs_step_stats* s = &w->stats;
     s->step += 1;
     s->time = (double)s->step * h;
-    s->bodies = n;
+    s->bodies = w->alive_count;
     s->contacts = w->contacts.count;
     s->rows = m;
     s->iterations = vstats.iterations;
@@ -416,6 +439,10 @@ static cs_status step(cs_world* w, cs_error* err)
     double ke = 0.0;
     for (int i = 0; i < n; ++i)
     {
+        if (w->inv_mass[i] == 0.0)
+        {
+            continue; // a static or kinematic circle's motion is given, not energy of the system
+        }
         double vx = w->v[3 * i], vy = w->v[3 * i + 1], om = w->v[3 * i + 2];
         ke += 0.5 * w->mass[i] * (vx * vx + vy * vy) + 0.5 * om * om / w->inv_inertia[i];
     }

@@ -20,6 +20,7 @@ cs_world_def cs_world_def_default(void)
     d.max_correction = 0.2;
     d.position_iterations = 20;
     d.restitution_threshold = 1.0;
+    d.hit_event_threshold = 1.0;
     d.frictionless = false;
     d.row_order = CS_ROW_ORDER_COLOURED;
     d.solver = cs_solver_find("pgs");
@@ -54,6 +55,9 @@ cs_circle_def cs_circle_def_default(void)
     d.mass = 1.0;
     d.friction = 0.1;
     d.restitution = 0.2;
+    d.type = CS_BODY_DYNAMIC;
+    d.category_bits = 1;
+    d.mask_bits = UINT32_MAX;
     return d;
 }
 
@@ -109,6 +113,9 @@ void cs_world_destroy(cs_world* w)
     {
         free(*arrays[i]);
     }
+    cs_world_free_ids(w);
+    free(w->fresh);
+    cs_event_state_free(&w->events);
     free(w->walls);
     cs_broadphase_free(&w->broadphase);
     free(w->contacts.items);
@@ -124,7 +131,7 @@ void cs_world_destroy(cs_world* w)
     free(w);
 }
 
-static bool reserve_bodies(cs_world* w, int needed)
+bool cs_world_reserve_bodies(cs_world* w, int needed)
 {
     if (needed <= w->body_capacity)
     {
@@ -135,7 +142,10 @@ static bool reserve_bodies(cs_world* w, int needed)
               CS_RESIZE(w->v, 3 * cap) && CS_RESIZE(w->v_pre, 3 * cap) && CS_RESIZE(w->fx, cap) &&
               CS_RESIZE(w->fy, cap) && CS_RESIZE(w->radius, cap) && CS_RESIZE(w->reach, cap) &&
               CS_RESIZE(w->mass, cap) && CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) &&
-              CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap);
+              CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
+              CS_RESIZE(w->body_flags, cap) && CS_RESIZE(w->active, cap) && CS_RESIZE(w->category, cap) &&
+              CS_RESIZE(w->mask, cap) && CS_RESIZE(w->group, cap) && CS_RESIZE(w->generation, cap) &&
+              CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap);
     if (ok)
     {
         w->body_capacity = cap;
@@ -157,12 +167,13 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
         cs_fail(err, CS_ERR_VALUE, "circle: %s: %s", key, why.message);
         return -1;
     }
-    if (!reserve_bodies(w, w->body_count + 1))
+    bool dynamic = def->type == CS_BODY_DYNAMIC;
+    int i = cs_world_acquire_slot(w);
+    if (i < 0)
     {
         cs_fail(err, CS_ERR_MEMORY, "circle: out of memory");
         return -1;
     }
-    int i = w->body_count++;
     w->px[i] = def->position.x;
     w->py[i] = def->position.y;
     w->angle[i] = def->angle;
@@ -172,12 +183,28 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
     w->fx[i] = 0.0;
     w->fy[i] = 0.0;
     w->radius[i] = def->radius;
-    w->mass[i] = def->mass;
-    w->inv_mass[i] = 1.0 / def->mass;
-    w->inv_inertia[i] = 2.0 / (def->mass * def->radius * def->radius); // disc: I = m r² / 2
+    // Static and kinematic circles: infinite mass (the rows never move them; mass reads 0).
+    w->mass[i] = dynamic ? def->mass : 0.0;
+    w->inv_mass[i] = dynamic ? 1.0 / def->mass : 0.0;
+    w->inv_inertia[i] = dynamic ? 2.0 / (def->mass * def->radius * def->radius) : 0.0; // disc: I = m r² / 2
     w->friction[i] = def->friction;
     w->restitution[i] = def->restitution;
-    return i;
+    w->body_type[i] = (uint8_t)def->type;
+    w->body_flags[i] |= def->sensor ? CS_BODY_SENSOR : 0;
+    w->sensor_count += def->sensor ? 1 : 0;
+    w->category[i] = def->category_bits;
+    w->mask[i] = def->mask_bits;
+    w->group[i] = def->group;
+    w->nondynamic_count += dynamic ? 0 : 1;
+    w->filter_count +=
+        def->sensor || def->category_bits != 1 || def->mask_bits != UINT32_MAX || def->group != 0;
+    if (!cs_query_note_added(w, i))
+    {
+        cs_world_remove_circle(w, cs_world_slot_id(w, i));
+        cs_fail(err, CS_ERR_MEMORY, "circle: out of memory");
+        return -1;
+    }
+    return cs_world_slot_id(w, i);
 }
 
 static int add_wall(cs_world* w, const cs_wall* wall, cs_error* err)
@@ -328,14 +355,15 @@ int cs_world_history(const cs_world* w, const double** res_lcp, const double** r
 
 int cs_world_body_count(const cs_world* w)
 {
-    return w->body_count;
+    return w->alive_count;
 }
 
-cs_body_state cs_world_body(const cs_world* w, int i)
+cs_body_state cs_world_body(const cs_world* w, int id)
 {
     cs_body_state s;
     memset(&s, 0, sizeof s);
-    if (i < 0 || i >= w->body_count)
+    int i = cs_world_slot(w, id);
+    if (i < 0)
     {
         return s;
     }
@@ -350,9 +378,10 @@ cs_body_state cs_world_body(const cs_world* w, int i)
     return s;
 }
 
-void cs_world_set_body_velocity(cs_world* w, int i, cs_vec2 velocity, double angular_velocity)
+void cs_world_set_body_velocity(cs_world* w, int id, cs_vec2 velocity, double angular_velocity)
 {
-    if (i >= 0 && i < w->body_count && finite_vec(velocity) && isfinite(angular_velocity))
+    int i = cs_world_slot(w, id);
+    if (i >= 0 && w->body_type[i] != CS_BODY_STATIC && finite_vec(velocity) && isfinite(angular_velocity))
     {
         w->v[3 * i] = velocity.x;
         w->v[3 * i + 1] = velocity.y;
@@ -360,9 +389,10 @@ void cs_world_set_body_velocity(cs_world* w, int i, cs_vec2 velocity, double ang
     }
 }
 
-void cs_world_set_body_force(cs_world* w, int i, cs_vec2 force)
+void cs_world_set_body_force(cs_world* w, int id, cs_vec2 force)
 {
-    if (i >= 0 && i < w->body_count && finite_vec(force))
+    int i = cs_world_slot(w, id);
+    if (i >= 0 && finite_vec(force))
     {
         w->fx[i] = force.x;
         w->fy[i] = force.y;
@@ -404,8 +434,8 @@ cs_contact_info cs_world_contact(const cs_world* w, int index)
         return info;
     }
     const cs_contact* c = w->contacts.items + index;
-    info.body_a = c->a;
-    info.body_b = c->b;
+    info.body_a = c->a >= 0 ? cs_world_slot_id(w, c->a) : -1;
+    info.body_b = cs_world_slot_id(w, c->b);
     info.wall = c->wall;
     info.point.x = c->px;
     info.point.y = c->py;
@@ -420,8 +450,9 @@ cs_contact_info cs_world_contact(const cs_world* w, int index)
 void cs_world_bounds(const cs_world* w, cs_vec2* lower, cs_vec2* upper)
 {
     double lx = INFINITY, ly = INFINITY, ux = -INFINITY, uy = -INFINITY;
-    for (int i = 0; i < w->body_count; ++i)
+    for (int k = 0; k < w->alive_count; ++k)
     {
+        int i = w->dense[k];
         if (!(isfinite(w->px[i]) && isfinite(w->py[i])))
         {
             continue;

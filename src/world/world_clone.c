@@ -19,12 +19,24 @@ static cs_status copy_bodies(cs_world* w, const cs_world* src, cs_error* err)
 {
     // Adding each body sizes every per-body array the way the world does; the copies below then carry
     // the exact bits (velocities, forces, derived inverse masses) whatever add_circle would compute.
+    if (src->alive_count != src->body_count)
+    {
+        // Slots of removed bodies (their generations and the free ring) are not copied yet:
+        // refuse rather than fork a world that would step differently.
+        cs_fail(err, CS_ERR_USAGE, "world clone: a world with removed bodies cannot be cloned yet");
+        return CS_ERR_USAGE;
+    }
     for (int i = 0; i < src->body_count; ++i)
     {
         cs_circle_def d = cs_circle_def_default();
         d.position = (cs_vec2){src->px[i], src->py[i]};
         d.radius = src->radius[i];
         d.mass = src->mass[i];
+        d.type = (cs_body_type)src->body_type[i];
+        d.sensor = (src->body_flags[i] & CS_BODY_SENSOR) != 0;
+        d.category_bits = src->category[i];
+        d.mask_bits = src->mask[i];
+        d.group = src->group[i];
         if (cs_world_add_circle(w, &d, err) < 0)
         {
             return err != NULL && err->status != CS_OK ? err->status : CS_ERR_MEMORY;

@@ -9,6 +9,7 @@
 #include "contact/contact.h"
 #include "contact/contact_order.h"
 #include "solver/solver_internal.h"
+#include "world/event_state.h"
 
 // A second thread for the split-impulse position solve (cs_world_set_threads): it depends on the velocity
 // solve's packed rows only, so it runs while the velocity sweeps run and the results are the same bits as
@@ -89,6 +90,33 @@ struct cs_world
     int threads; // 1, or 2: the position solve runs on `helper` when it is big enough
     cs_helper helper;
 
+    // Body types, ids and filters (world_remove.c, body_types.c, filter.c). body_count above is the
+    // number of slots (alive or free); a body's id is its slot plus its generation (CS_ID_SLOT_BITS).
+    uint8_t* body_type;  // cs_body_type per slot
+    uint8_t* body_flags; // CS_BODY_ALIVE, CS_BODY_SENSOR
+    uint8_t* active;     // 1 for the slots the broad phase takes (alive)
+    uint32_t* category;
+    uint32_t* mask;
+    int* group;
+    int* generation;
+    int* dense;    // alive slots, any order: iteration by k (cs_world_body_id)
+    int* dense_of; // per slot: its place in dense
+    int alive_count;
+    int* free_ring; // free slots, oldest first: a slot comes back as late as possible (generations)
+    int free_head, free_count, free_capacity;
+    int nondynamic_count; // alive static and kinematic bodies: their rows get a static half
+    int filter_count;     // alive bodies with a non-default filter or a sensor flag
+
+    // Queries on the broad phase's grid (query.c): it holds the slots [0, grid_bodies) where they were at
+    // its last update; none has moved more than query_slack since; bodies added since are in `fresh`.
+    int grid_bodies;
+    double query_slack;
+    int* fresh;
+    int fresh_count, fresh_capacity;
+
+    int sensor_count;      // alive sensors: the sensor pass runs only with some (or overlaps to end)
+    cs_event_state events; // events.c
+
     cs_step_stats stats;
     cs_error last_error; // a failed step (out of memory) leaves the world unchanged and says why here
     cs_health health;    // health.c
@@ -100,5 +128,48 @@ cs_status cs_health_check_step(cs_world* w, cs_error* err);
 
 // step.c: stops and joins the helper thread (world destruction).
 void cs_helper_stop(cs_helper* h);
+
+// Body ids: slot | generation << CS_ID_SLOT_BITS (8 million slots, 256 generations before an id comes
+// back; free slots are reused oldest first, so a stale id needs 256 × (free slots) reuses to alias).
+#define CS_ID_SLOT_BITS   23
+#define CS_ID_SLOT_MASK   ((1 << CS_ID_SLOT_BITS) - 1)
+#define CS_ID_GENERATIONS 256
+
+enum
+{
+    CS_BODY_ALIVE = 1,
+    CS_BODY_SENSOR = 2,
+    CS_BODY_FRESH = 4,  // added since the broad phase's last update (not in its grid)
+    CS_BODY_LISTED = 8, // in w->fresh; kept through removal, so a slot refilled twice is listed once
+};
+
+// world.c: grows every per-slot array to hold `needed` slots.
+bool cs_world_reserve_bodies(cs_world* w, int needed);
+// world_remove.c: a slot for a new body (a free one, oldest first, or a new one), marked alive; -1 when
+// memory runs out.
+int cs_world_acquire_slot(cs_world* w);
+void cs_world_free_ids(cs_world* w);
+// The slot of an id alive, or -1.
+int cs_world_slot(const cs_world* w, int id);
+// The public id of an occupied slot.
+static inline int cs_world_slot_id(const cs_world* w, int slot)
+{
+    return slot | (w->generation[slot] << CS_ID_SLOT_BITS);
+}
+
+// body_types.c: turns the rows' static and kinematic halves into static halves (J = 0, body -1), with the
+// body's velocity moved into the bias, and keeps the moving body on side b. No-op without such bodies.
+void cs_rows_static_halves(const cs_world* w, cs_lcp* p);
+
+// query.c: a body added since the broad phase's last update (false when memory runs out); the grid was
+// rebuilt for the first `slots` slots (the bodies added before are in it now).
+bool cs_query_note_added(cs_world* w, int slot);
+void cs_query_grid_updated(cs_world* w, int slots);
+
+// events.c: the events of the step just taken (after integration; contacts carry their impulses).
+cs_status cs_events_update(cs_world* w, cs_error* err);
+
+// filter.c: whether circles in slots a and b may make a contact (types, groups, categories, sensors).
+bool cs_pair_collides(const cs_world* w, int a, int b);
 
 #endif

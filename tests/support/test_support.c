@@ -121,3 +121,29 @@ void cs_test_cli_expect(const char* args, int code, const char* expected)
                  expected);
     }
 }
+
+cs_world* cs_test_ground_world(void)
+{
+    cs_world_def def = cs_world_def_default();
+    cs_error err;
+    cs_world* w = cs_world_create(&def, &err);
+    assert_non_null(w);
+    assert_true(cs_world_add_half_plane(w, (cs_vec2){0, 0}, (cs_vec2){0, 1}, 0.1, 0.0, &err) >= 0);
+    return w;
+}
+
+int cs_test_add(cs_world* w, cs_body_type type, double x, double y, double r, double m)
+{
+    cs_circle_def c = cs_circle_def_default();
+    c.type = type;
+    c.position = (cs_vec2){x, y};
+    c.radius = r;
+    c.mass = m;
+    cs_error err;
+    int id = cs_world_add_circle(w, &c, &err);
+    if (id < 0)
+    {
+        fail_msg("cs_world_add_circle: %s", err.message);
+    }
+    return id;
+}

@@ -37,6 +37,10 @@ cs_world* cs_test_pool(int count, int columns);
 // Runs `circlesim-cli ARGS` (the build's binary) and fails the test unless it exits with `code` and its
 // output contains `expected`.
 void cs_test_cli_expect(const char* args, int code, const char* expected);
+// A default world with the ground: a half-plane y >= 0 (μ 0.1, e 0). Asserts success.
+cs_world* cs_test_ground_world(void);
+// Adds a circle of the default material; returns its id (fails the test on error).
+int cs_test_add(cs_world* w, cs_body_type type, double x, double y, double r, double m);
 // Line-buffers stdout so output survives a sanitizer abort; call first in main().
 void cs_test_init(void);
 

@@ -1,0 +1,275 @@
+// Contact and sensor events. After each step the contacts that touch (gap at most the linear slop, or a
+// normal impulse) are listed by key; a merge with the list of the step before gives the begins and ends.
+// Keys are slots, which a removed body hands on, so an entry also carries its public ids: the same key
+// with other ids is the end of one contact and the begin of another.
+//
+// The approach speed of a hit is the normal speed at the contact instant. Over a step the external forces
+// change the normal velocity at a constant rate α = (s* − s₀)/h (s₀ at the step's start, s* after the
+// forces), and the gap g closes under it, so at the instant of contact s² = s̄² + 2αg with s̄ the mean of
+// s₀ and s* — exact for a constant acceleration under symplectic Euler's positions (it leaves an error of
+// (αh/2)², 0.0067 m²/s² for gravity at 60 Hz, against 2gH = 19.6 m²/s² for a 1 m drop).
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/array.h"
+#include "world/world_internal.h"
+
+static void touch_list_free(cs_touch_list* l)
+{
+    free(l->keys);
+    free(l->items);
+    free(l->source);
+}
+
+void cs_event_state_free(cs_event_state* e)
+{
+    touch_list_free(&e->touching);
+    touch_list_free(&e->touching_before);
+    touch_list_free(&e->overlaps);
+    touch_list_free(&e->overlaps_before);
+    cs_event_list* lists[] = {&e->begin, &e->end, &e->hit, &e->sensor_begin, &e->sensor_end};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; ++i)
+    {
+        free(lists[i]->items);
+    }
+}
+
+static bool touch_push(cs_touch_list* l, uint64_t key, const cs_contact_event* ev, int source)
+{
+    if (l->count == l->capacity)
+    {
+        int cap = cs_grow_capacity(l->capacity, l->count + 1);
+        if (!CS_RESIZE(l->keys, cap) || !CS_RESIZE(l->items, cap) || !CS_RESIZE(l->source, cap))
+        {
+            return false;
+        }
+        l->capacity = cap;
+    }
+    l->keys[l->count] = key;
+    l->source[l->count] = source;
+    l->items[l->count++] = *ev;
+    return true;
+}
+
+static bool event_push(cs_event_list* l, const cs_contact_event* ev)
+{
+    if (!CS_GROW(l->items, l->capacity, l->count + 1))
+    {
+        return false;
+    }
+    l->items[l->count++] = *ev;
+    return true;
+}
+
+// Normal speed of approach (> 0 closing) of contact c in the 3-per-body velocities v.
+static double approach(const cs_contact* c, const double* v)
+{
+    double vn = c->nx * v[3 * c->b] + c->ny * v[3 * c->b + 1];
+    if (c->a >= 0)
+    {
+        vn -= c->nx * v[3 * c->a] + c->ny * v[3 * c->a + 1];
+    }
+    return -vn;
+}
+
+static double impact_speed(const cs_world* w, const cs_contact* c)
+{
+    double s0 = approach(c, w->v_pre);
+    double s1 = approach(c, w->velocity_problem.v); // v*: after the external forces
+    if (!(c->gap > 0.0))
+    {
+        return s0 > 0.0 ? s0 : 0.0;
+    }
+    double mean = 0.5 * (s0 + s1);
+    double alpha = (s1 - s0) / w->def.time_step;
+    double s2 = mean * mean + 2.0 * alpha * c->gap;
+    return s2 > 0.0 ? sqrt(s2) : 0.0;
+}
+
+// The contacts touching after this step, in key order.
+static bool list_touching(cs_world* w, cs_touch_list* out)
+{
+    out->count = 0;
+    for (int k = 0; k < w->contacts.count; ++k)
+    {
+        const cs_contact* c = w->contacts.items + k;
+        if (!(c->gap <= w->def.linear_slop || c->normal_impulse > 0.0))
+        {
+            continue;
+        }
+        cs_contact_event ev = {c->a >= 0 ? cs_world_slot_id(w, c->a) : -1,
+                               cs_world_slot_id(w, c->b),
+                               c->wall,
+                               {c->px, c->py},
+                               0.0};
+        if (!touch_push(out, c->key, &ev, k))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool same_bodies(const cs_contact_event* x, const cs_contact_event* y)
+{
+    return x->body_a == y->body_a && x->body_b == y->body_b && x->wall == y->wall;
+}
+
+// Begins (in now, not before) and ends (before, not now) of two key-sorted lists. `on_begin` is called
+// with the index in `now` of each begin, after it was pushed (NULL: nothing more to do).
+typedef bool cs_begin_fn(cs_world* w, const cs_touch_list* now, int index_now);
+
+static bool merge(cs_world* w, const cs_touch_list* now, const cs_touch_list* before, cs_event_list* begin,
+                  cs_event_list* end, cs_begin_fn* on_begin)
+{
+    int i = 0, j = 0;
+    while (i < now->count || j < before->count)
+    {
+        bool take_now = j == before->count || (i < now->count && now->keys[i] < before->keys[j]);
+        bool take_before = i == now->count || (j < before->count && before->keys[j] < now->keys[i]);
+        if (!take_now && !take_before)
+        {
+            // The same key: one contact going on, unless the slots changed hands in between.
+            if (!same_bodies(now->items + i, before->items + j))
+            {
+                if (!event_push(end, before->items + j) || !event_push(begin, now->items + i) ||
+                    (on_begin != NULL && !on_begin(w, now, i)))
+                {
+                    return false;
+                }
+            }
+            ++i;
+            ++j;
+        }
+        else if (take_now)
+        {
+            if (!event_push(begin, now->items + i) || (on_begin != NULL && !on_begin(w, now, i)))
+            {
+                return false;
+            }
+            ++i;
+        }
+        else
+        {
+            if (!event_push(end, before->items + j))
+            {
+                return false;
+            }
+            ++j;
+        }
+    }
+    return true;
+}
+
+// A begin is a hit when it met fast enough.
+static bool maybe_hit(cs_world* w, const cs_touch_list* now, int i)
+{
+    double speed = impact_speed(w, w->contacts.items + now->source[i]);
+    cs_event_list* begin = &w->events.begin;
+    begin->items[begin->count - 1].approach_speed = speed;
+    return speed < w->def.hit_event_threshold || event_push(&w->events.hit, begin->items + begin->count - 1);
+}
+
+// Sensor overlaps after this step, keyed sensor slot-major; a visitor is a dynamic or kinematic circle
+// that is not a sensor and passes the category/mask test both ways. Candidates are the broad phase's
+// pairs (found with each circle's reach over the step), tested at the positions after it.
+static bool list_overlaps(cs_world* w, cs_touch_list* out)
+{
+    out->count = 0;
+    if (w->sensor_count == 0)
+    {
+        return true;
+    }
+    const cs_broadphase* bp = &w->broadphase;
+    for (int k = 0; k < bp->pair_count; ++k)
+    {
+        int a = bp->pairs[k].a, b = bp->pairs[k].b;
+        bool sa = w->body_flags[a] & CS_BODY_SENSOR, sb = w->body_flags[b] & CS_BODY_SENSOR;
+        if (sa == sb)
+        {
+            continue;
+        }
+        int sensor = sa ? a : b, visitor = sa ? b : a;
+        if (w->body_type[visitor] == CS_BODY_STATIC || !(w->category[sensor] & w->mask[visitor]) ||
+            !(w->category[visitor] & w->mask[sensor]))
+        {
+            continue;
+        }
+        double dx = w->px[visitor] - w->px[sensor], dy = w->py[visitor] - w->py[sensor];
+        double reach = w->radius[sensor] + w->radius[visitor];
+        if (dx * dx + dy * dy >= reach * reach)
+        {
+            continue;
+        }
+        cs_contact_event ev = {
+            cs_world_slot_id(w, sensor),
+            cs_world_slot_id(w, visitor),
+            -1,
+            {w->px[sensor] + dx * w->radius[sensor] / reach, w->py[sensor] + dy * w->radius[sensor] / reach},
+            0.0};
+        if (!touch_push(out, (uint64_t)sensor << 32 | (uint64_t)visitor, &ev, -1))
+        {
+            return false;
+        }
+    }
+    // Pairs come sorted by (min, max) slot; the key is (sensor, visitor): sort when a sensor came second.
+    for (int i = 1; i < out->count; ++i)
+    {
+        for (int j = i; j > 0 && out->keys[j - 1] > out->keys[j]; --j)
+        {
+            uint64_t key = out->keys[j];
+            cs_contact_event ev = out->items[j];
+            out->keys[j] = out->keys[j - 1];
+            out->items[j] = out->items[j - 1];
+            out->keys[j - 1] = key;
+            out->items[j - 1] = ev;
+        }
+    }
+    return true;
+}
+
+static void swap_lists(cs_touch_list* x, cs_touch_list* y)
+{
+    cs_touch_list t = *x;
+    *x = *y;
+    *y = t;
+}
+
+cs_status cs_events_update(cs_world* w, cs_error* err)
+{
+    cs_event_state* e = &w->events;
+    e->begin.count = e->end.count = e->hit.count = 0;
+    e->sensor_begin.count = e->sensor_end.count = 0;
+    swap_lists(&e->touching, &e->touching_before);
+    swap_lists(&e->overlaps, &e->overlaps_before);
+    if (!list_touching(w, &e->touching) ||
+        !merge(w, &e->touching, &e->touching_before, &e->begin, &e->end, maybe_hit) ||
+        !list_overlaps(w, &e->overlaps) ||
+        !merge(w, &e->overlaps, &e->overlaps_before, &e->sensor_begin, &e->sensor_end, NULL))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory (events)");
+    }
+    return CS_OK;
+}
+
+cs_contact_events cs_world_contact_events(const cs_world* w)
+{
+    const cs_event_state* e = &w->events;
+    cs_contact_events out = {e->begin.items, e->begin.count, e->end.items,
+                             e->end.count,   e->hit.items,   e->hit.count};
+    return out;
+}
+
+cs_sensor_events cs_world_sensor_events(const cs_world* w)
+{
+    const cs_event_state* e = &w->events;
+    cs_sensor_events out = {e->sensor_begin.items, e->sensor_begin.count, e->sensor_end.items,
+                            e->sensor_end.count};
+    return out;
+}
+
+int cs_world_awake_count(const cs_world* w)
+{
+    return w->alive_count - w->nondynamic_count;
+}
