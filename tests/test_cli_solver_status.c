@@ -65,7 +65,7 @@ static void test_run_csv_and_converge(void** state)
     // solve_stop follows step_us (later columns, e.g. the engine's events, may come after it).
     const char* col = strstr(line, ",step_us,solve_stop");
     assert_non_null(col);
-    int field = 1; // solve_stop's index: one more than the commas up to ",solve_stop"
+    int field = 0; // solve_stop's index: the commas before it
     for (const char* c = line; c <= col + 8; ++c)
     {
         field += *c == ',';
