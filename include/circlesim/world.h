@@ -3,6 +3,7 @@
 #define CIRCLESIM_WORLD_H
 
 #include "circlesim/solver.h"
+#include "circlesim/wall.h"
 
 #ifdef __cplusplus
 extern "C"
@@ -61,21 +62,6 @@ extern "C"
     } cs_circle_def;
 
     cs_circle_def cs_circle_def_default(void);
-
-    typedef enum cs_wall_kind
-    {
-        CS_WALL_SEGMENT = 0,
-        CS_WALL_HALF_PLANE = 1,
-    } cs_wall_kind;
-
-    typedef struct cs_wall
-    {
-        cs_wall_kind kind;
-        cs_vec2 p0, p1; // segment end points; half-plane: p0 is a point on the boundary line
-        cs_vec2 normal; // half-plane: unit normal pointing into the free side; segment: left normal of p0→p1
-        double friction;
-        double restitution;
-    } cs_wall;
 
     typedef struct cs_body_state
     {

@@ -17,7 +17,7 @@ typedef struct cs_contact
     double nx, ny; // unit normal from a to b
     double px, py; // contact point, midway between the surfaces
     double gap;    // signed surface distance; < 0 is penetration
-    double ra, rb; // lever arms along the normal (the radii; 0 for a wall)
+    double ra, rb; // lever arms along the normal from each centre to p (r + gap/2; 0 for a wall)
     double friction;
     double restitution;
     double normal_impulse;   // λ of the normal row after the solve (the next step's warm start)

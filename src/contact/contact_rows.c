@@ -1,6 +1,7 @@
 // Jacobian rows and biases of DESIGN.md's sign convention: w = Aλ + q, q = J v* + b, normal n from a to b,
-// tangent t = (−n_y, n_x). For circles the contact offsets are parallel to n, so the normal row has no
-// angular terms, and the friction row's angular terms are the radii: r_a × t = r_a, r_b × t = −r_b.
+// tangent t = (−n_y, n_x). For circles the contact offsets are parallel to n (both reach the contact point
+// p midway between the surfaces), so the normal row has no angular terms, and the friction row's angular
+// terms are the lever arms: r_a × t = ra, r_b × t = −rb with ra = r_a + gap/2, rb = r_b + gap/2.
 #include "contact/contact_rows.h"
 
 #include <math.h>
