@@ -2,6 +2,7 @@
 #ifndef CS_CONTACT_H
 #define CS_CONTACT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 // Keys sort circle pairs first (a << 32 | b, a < b), then wall contacts ((2^31 + wall) << 32 | circle),
@@ -22,6 +23,10 @@ typedef struct cs_contact
     double restitution;
     double normal_impulse;   // λ of the normal row after the solve (the next step's warm start)
     double friction_impulse; // λ of the friction row after the solve
+    // The contact instant (contact/impact.h), set before the rows are built.
+    double impact_time; // s* in [0, h]: when in the step the contact's impulse acts (0: touching already)
+    double rebound;     // the normal relative velocity restitution aims at (only when bounce)
+    bool bounce;        // restitution applies if the contact carries impulse
 } cs_contact;
 
 #endif

@@ -30,7 +30,7 @@ static void set_row(cs_lcp* p, int row, const cs_contact* c, double jx, double j
 }
 
 cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count,
-                                   const double* v_pre, const cs_row_params* rp, cs_lcp* p, cs_error* err)
+                                   const cs_row_params* rp, cs_lcp* p, cs_error* err)
 {
     int per = rp->frictionless ? 1 : 2;
     cs_status st = cs_lcp_reserve(p, p->body_count, count * per, err);
@@ -45,28 +45,12 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
         const cs_contact* c = contacts + (order != NULL ? order[k] : k);
         double nx = c->nx, ny = c->ny;
 
-        // Approach speeds along n: before external forces (restitution) and of v* (does it close this step?).
-        double vn_pre = nx * v_pre[3 * c->b] + ny * v_pre[3 * c->b + 1];
-        double vn_star = nx * p->v[3 * c->b] + ny * p->v[3 * c->b + 1];
-        if (c->a >= 0)
-        {
-            vn_pre -= nx * v_pre[3 * c->a] + ny * v_pre[3 * c->a + 1];
-            vn_star -= nx * p->v[3 * c->a] + ny * p->v[3 * c->a + 1];
-        }
-        // Bias. Restitution when the bodies meet during this step fast enough: the rebound speed is
-        // e·|vn_pre| exactly. Otherwise a speculative contact may close its gap this step (gap/h) and a
-        // touching one may not approach (0); penetration is removed by the position problem, never by
-        // velocity bias, so no energy is injected.
-        double bias;
-        bool meets = c->gap <= 0.0 || c->gap + h * vn_star <= 0.0;
-        if (c->restitution > 0.0 && meets && vn_pre < -rp->restitution_threshold)
-        {
-            bias = c->restitution * vn_pre;
-        }
-        else
-        {
-            bias = c->gap > 0.0 ? c->gap / h : 0.0;
-        }
+        // Bias: a speculative contact may close its gap this step (gap/h); one the free motion closes at
+        // s* (impact.h) acts from then on, so after its impulse it may not approach (0), nor may a
+        // touching one. Restitution is a pass of its own after the solve (cs_contact_restitution), at the
+        // contact instant; penetration is removed by the position problem, never by velocity bias, so no
+        // energy is injected.
+        double bias = c->gap > 0.0 && !(c->impact_time > 0.0) ? c->gap / h : 0.0;
 
         set_row(p, row, c, nx, ny, 0.0, 0.0);
         p->bias[row] = bias;

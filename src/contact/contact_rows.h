@@ -18,10 +18,9 @@ typedef struct cs_row_params
 // Appends rows for the contacts to p, whose bodies (inv masses, v*) are already filled, in the order
 // contacts[order[0]], contacts[order[1]], … (order NULL: list order). Per contact a normal row and, unless
 // frictionless, a friction row right after it. lambda0 comes from the contacts'
-// stored impulses (the warm start). v_pre is the velocity at the start of the step (3 per body), before
-// external forces: restitution is measured on it.
+// stored impulses (the warm start). The contacts' impact times (cs_contact_impacts) must be set.
 cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count,
-                                   const double* v_pre, const cs_row_params* rp, cs_lcp* p, cs_error* err);
+                                   const cs_row_params* rp, cs_lcp* p, cs_error* err);
 
 // The split-impulse position problem (pseudo-velocities that remove penetration beyond the slop): the
 // velocity problem's normal rows with v* = 0, λ⁰ = 0 and this bias per contact. The step solves it on
