@@ -24,9 +24,10 @@ typedef struct cs_contact
     double normal_impulse;   // λ of the normal row after the solve (the next step's warm start)
     double friction_impulse; // λ of the friction row after the solve
     // The contact instant (contact/impact.h), set before the rows are built.
-    double impact_time; // s* in [0, h]: when in the step the contact's impulse acts (0: touching already)
-    double rebound;     // the normal relative velocity restitution aims at (only when bounce)
-    bool bounce;        // restitution applies if the contact carries impulse
+    double impact_time; // s* in [0, h] when its impulse acts (0: touching already); −1: stays open
+    double bias;        // the normal row's bias: the row asks vn >= −bias
+    double rebound;     // the normal relative velocity the restitution pass asks for (−bias unless bounce)
+    bool bounce;        // restitution applies (if it carries impulse)
 } cs_contact;
 
 #endif

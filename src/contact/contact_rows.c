@@ -38,19 +38,13 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
     {
         return st;
     }
-    double h = rp->time_step;
     int row = 0;
     for (int k = 0; k < count; ++k)
     {
         const cs_contact* c = contacts + (order != NULL ? order[k] : k);
         double nx = c->nx, ny = c->ny;
 
-        // Bias: a speculative contact may close its gap this step (gap/h); one the free motion closes at
-        // s* (impact.h) acts from then on, so after its impulse it may not approach (0), nor may a
-        // touching one. Restitution is a pass of its own after the solve (cs_contact_restitution), at the
-        // contact instant; penetration is removed by the position problem, never by velocity bias, so no
-        // energy is injected.
-        double bias = c->gap > 0.0 && !(c->impact_time > 0.0) ? c->gap / h : 0.0;
+        double bias = c->bias; // impact.c: row_bias
 
         set_row(p, row, c, nx, ny, 0.0, 0.0);
         p->bias[row] = bias;

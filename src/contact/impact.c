@@ -78,34 +78,54 @@ static double circles_meet(cs_contact* c, const cs_impact_bodies* bd, double h)
     return s;
 }
 
+// The normal row's bias b (the row asks vn >= −b): a contact may close its gap this step (gap/h); a
+// speculative one the free motion keeps open at least moves as freely as it would (also when the approach
+// along n alone would close it: a glancing pass), so its row only acts when others push its bodies
+// together; one the free motion closes at s* acts from then on, so after its impulse it may not approach
+// (0). Penetration is removed by the position problem, never by velocity bias, so no energy is injected.
+static double row_bias(const cs_contact* c, const cs_impact_bodies* bd, double h)
+{
+    double bias = c->gap > 0.0 && c->impact_time == 0.0 ? c->gap / h : 0.0;
+    if (c->impact_time < 0.0)
+    {
+        double free_vn = -normal_velocity(c, bd->v_star, c->nx, c->ny);
+        bias = c->gap / h > free_vn ? c->gap / h : free_vn;
+    }
+    return bias;
+}
+
+// s* of a separated contact that was not supported last step: when the free motion closes it during this
+// step, or −1 (circle pairs also turn their normal to the instant).
+static double impact_time(cs_contact* c, const cs_impact_bodies* bd, double h)
+{
+    if (c->a >= 0)
+    {
+        return circles_meet(c, bd, h);
+    }
+    double vn_pre = normal_velocity(c, bd->v_pre, c->nx, c->ny);
+    double acc = (normal_velocity(c, bd->v_star, c->nx, c->ny) - vn_pre) / h;
+    return first_root(c->gap, vn_pre + 0.5 * h * acc, acc, h);
+}
+
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies, double h,
                         double restitution_threshold)
 {
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
-        c->impact_time = 0.0;
-        c->bounce = false;
-        c->rebound = 0.0;
         double s = 0.0;
+        c->impact_time = 0.0;
         if (c->gap > 0.0 && !(c->normal_impulse > 0.0))
         {
-            // Separated and not supported last step: does the free motion close it during this step?
-            if (c->a >= 0)
-            {
-                s = circles_meet(c, bodies, h);
-            }
-            else
-            {
-                double vn_pre = normal_velocity(c, bodies->v_pre, c->nx, c->ny);
-                double acc = (normal_velocity(c, bodies->v_star, c->nx, c->ny) - vn_pre) / h;
-                s = first_root(c->gap, vn_pre + 0.5 * h * acc, acc, h);
-            }
-            if (s < 0.0)
-            {
-                continue; // a speculative contact: it may close its gap (rows: bias gap/h), no impact
-            }
-            c->impact_time = s;
+            s = impact_time(c, bodies, h);
+            c->impact_time = s; // −1: stays open this step
+        }
+        c->bias = row_bias(c, bodies, h);
+        c->bounce = false;
+        c->rebound = -c->bias; // what the restitution pass asks of a contact that does not bounce
+        if (s < 0.0)
+        {
+            continue;
         }
         double vn_pre = normal_velocity(c, bodies->v_pre, c->nx, c->ny);
         double acc = (normal_velocity(c, bodies->v_star, c->nx, c->ny) - vn_pre) / h;
@@ -114,9 +134,11 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
         double u = s > 0.0 ? vn_pre + acc * (s + 0.5 * h) : vn_pre;
         if (c->restitution > 0.0 && u < -restitution_threshold)
         {
+            // −e u plus the step's remaining force (the mean velocity over the step after the bounce), or 0
+            // when it could not leave within the step (it rests).
             double rebound = -c->restitution * u + acc * (0.5 * h - s);
             c->bounce = true;
-            c->rebound = rebound > 0.0 ? rebound : 0.0; // too slow to leave within the step: it rests
+            c->rebound = rebound > 0.0 ? rebound : 0.0;
         }
     }
 }
@@ -153,6 +175,42 @@ static void apply_impulse(const cs_contact* c, const cs_impact_bodies* bd, doubl
     }
 }
 
+// One Gauss-Seidel sweep of the restitution pass over the contacts that carry impulse or bounce: the
+// bouncing ones are driven to their rebound, the others keep their rows' condition vn >= −bias, on the
+// total normal impulses (the bounces happen at the velocity solve's instant, so it may also take back
+// what the solve did). Friction is re-solved within the cone of the new normal impulse.
+static void sweep(cs_contact* contacts, int count, const cs_impact_bodies* bd, bool frictionless, double* v)
+{
+    for (int k = 0; k < count; ++k)
+    {
+        cs_contact* c = contacts + k;
+        if (!(c->bounce || c->normal_impulse > 0.0))
+        {
+            continue;
+        }
+        double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
+        double iia = c->a >= 0 ? bd->inv_inertia[c->a] : 0.0;
+        double imb = bd->inv_mass[c->b], iib = bd->inv_inertia[c->b];
+        // Normal row: A_nn = m_a⁻¹ + m_b⁻¹ (no angular terms for circles).
+        double vn = normal_velocity(c, v, c->nx, c->ny);
+        double old = c->normal_impulse;
+        double next = old - (vn - c->rebound) / (ima + imb);
+        next = next > 0.0 ? next : 0.0;
+        c->normal_impulse = next;
+        apply_impulse(c, bd, next - old, 0.0, v, v + 1, v + 2, 3);
+        if (!frictionless && (next > 0.0 || c->friction_impulse != 0.0))
+        {
+            double att = ima + imb + iia * c->ra * c->ra + iib * c->rb * c->rb;
+            double limit = c->friction * next;
+            double f_old = c->friction_impulse;
+            double f = f_old - tangent_velocity(c, v) / att;
+            f = f < -limit ? -limit : (f > limit ? limit : f);
+            c->friction_impulse = f;
+            apply_impulse(c, bd, 0.0, f - f_old, v, v + 1, v + 2, 3);
+        }
+    }
+}
+
 int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies, int iterations,
                            bool frictionless, double* v)
 {
@@ -160,50 +218,12 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
-        c->bounce = c->bounce && c->normal_impulse > 0.0; // only contacts that carried impulse
+        c->bounce = c->bounce && c->normal_impulse > 0.0; // only contacts that carried impulse bounce
         bounced += c->bounce ? 1 : 0;
     }
-    if (bounced == 0)
+    for (int it = 0; bounced > 0 && it < (iterations > 0 ? iterations : 1); ++it)
     {
-        return 0;
-    }
-    iterations = iterations > 0 ? iterations : 1;
-    for (int it = 0; it < iterations; ++it)
-    {
-        for (int k = 0; k < count; ++k)
-        {
-            cs_contact* c = contacts + k;
-            if (!c->bounce)
-            {
-                continue;
-            }
-            double ima = c->a >= 0 ? bodies->inv_mass[c->a] : 0.0;
-            double iia = c->a >= 0 ? bodies->inv_inertia[c->a] : 0.0;
-            double imb = bodies->inv_mass[c->b], iib = bodies->inv_inertia[c->b];
-            // Normal row: A_nn = m_a⁻¹ + m_b⁻¹ (no angular terms for circles).
-            double vn = normal_velocity(c, v, c->nx, c->ny);
-            double old = c->normal_impulse;
-            double next = old - (vn - c->rebound) / (ima + imb);
-            next = next > 0.0 ? next : 0.0;
-            c->normal_impulse = next;
-            double dt = 0.0;
-            if (!frictionless)
-            {
-                apply_impulse(c, bodies, next - old, 0.0, v, v + 1, v + 2, 3);
-                double att = ima + imb + iia * c->ra * c->ra + iib * c->rb * c->rb;
-                double limit = c->friction * next;
-                double f_old = c->friction_impulse;
-                double f = f_old - tangent_velocity(c, v) / att;
-                f = f < -limit ? -limit : (f > limit ? limit : f);
-                c->friction_impulse = f;
-                dt = f - f_old;
-                apply_impulse(c, bodies, 0.0, dt, v, v + 1, v + 2, 3);
-            }
-            else
-            {
-                apply_impulse(c, bodies, next - old, dt, v, v + 1, v + 2, 3);
-            }
-        }
+        sweep(contacts, count, bodies, frictionless, v);
     }
     return bounced;
 }

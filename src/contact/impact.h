@@ -17,18 +17,22 @@ typedef struct cs_impact_bodies
     const double* v_star; // 3 per body: v* = v_pre + h M⁻¹ f
 } cs_impact_bodies;
 
-// Sets impact_time, bounce and rebound of every contact (and, for two circles that meet during the step,
-// the normal at the time of impact). A contact that already carried impulse (its warm start) or
+// Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during
+// the step, the normal at the time of impact). A contact that already carried impulse (its warm start) or
 // overlaps is touching: s* = 0 and its approach speed is the relative normal velocity the last step ended
 // with. A separated contact that the bodies' free motion closes during the step gets its s* and the
-// approach speed at that instant. Restitution applies when the approach speed exceeds the threshold.
+// approach speed at that instant; one it keeps open gets impact_time −1. Restitution applies when the
+// approach speed exceeds the threshold.
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies, double h,
                         double restitution_threshold);
 
-// After the velocity solve (v holds its velocities; each contact its λ): Gauss-Seidel sweeps over the
-// bouncing contacts that carried impulse, driving each one's normal relative velocity to its rebound
-// (total normal impulse >= 0) and re-solving its friction row within the grown cone. Updates v and the
-// contacts' impulses. Returns the number of contacts that bounced.
+// After the velocity solve (v holds its velocities; each contact its λ), when some contact that carried
+// impulse bounces: Gauss-Seidel sweeps (`iterations`) over the contacts that carry impulse, driving each
+// bouncing one's normal relative velocity to its rebound and keeping the others' row conditions
+// (vn >= −bias), so a bounce cannot push a body through its neighbours; friction is re-solved within the
+// grown cones. Updates v and the contacts' impulses; returns the number of bouncing contacts.
+// (A contact that only closes because a bounce in the same step sends a body into it collides
+// inelastically: docs/PHYSICS.md, limits.)
 int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies, int iterations,
                            bool frictionless, double* v);
 
