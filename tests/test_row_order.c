@@ -232,9 +232,20 @@ static void pool1_rows_are_independent_and_settle_in_both_orders(void** state)
         // Settled: no touching contact slides, approaches or separates. (A disc may still roll: the model
         // has no rolling resistance, and in key order one corner disc ends rolling at 0.4 mm/s.)
         double max_slip = 0.0;
+        int moving = 0, rolling = 0;
+        for (int i = 0; i < cs_world_body_count(w); ++i)
+        {
+            cs_body_state b = cs_world_body(w, i);
+            moving += hypot(b.velocity.x, b.velocity.y) > 1e-6 ? 1 : 0;
+        }
         for (int k = 0; k < cs_world_contact_count(w); ++k)
         {
-            max_slip = fmax(max_slip, contact_point_speed(w, cs_world_contact(w, k)));
+            cs_contact_info c = cs_world_contact(w, k);
+            max_slip = fmax(max_slip, contact_point_speed(w, c));
+            // A moving disc on the floor: it rolls there (no slip, checked above).
+            bool moves =
+                hypot(cs_world_body(w, c.body_b).velocity.x, cs_world_body(w, c.body_b).velocity.y) > 1e-6;
+            rolling += c.gap <= 0.0 && c.body_a < 0 && c.wall == 0 && moves ? 1 : 0;
         }
         fraction[order] = shared_neighbour_fraction(cs_world_last_problem(w));
         print_message("# pool1 %s order: %.1f %% of consecutive contacts share a body, max speed %.2g m/s, "
@@ -242,7 +253,7 @@ static void pool1_rows_are_independent_and_settle_in_both_orders(void** state)
                       cs_row_order_name((cs_row_order)order), 100.0 * fraction[order], max_speed,
                       1e3 * cs_world_stats(w)->max_penetration);
         assert_true(max_slip < 1e-6);
-        assert_true(max_speed < 1e-3);
+        assert_true(moving <= rolling); // every disc still moving rolls on the floor
         assert_true(cs_world_stats(w)->max_penetration < 1.5e-3);
         cs_world_destroy(w);
     }

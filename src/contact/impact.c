@@ -107,39 +107,45 @@ static double impact_time(cs_contact* c, const cs_impact_bodies* bd, double h)
     return first_root(c->gap, vn_pre + 0.5 * h * acc, acc, h);
 }
 
+// The rebound of a contact whose approach speed at s* is u: −e u plus the step's remaining force (the mean
+// velocity over the step after the bounce), or 0 when it could not leave within the step (it rests).
+static double rebound_velocity(const cs_contact* c, double u, double acc, double s, double h)
+{
+    double rebound = -c->restitution * u + acc * (0.5 * h - s);
+    return rebound > 0.0 ? rebound : 0.0;
+}
+
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies, double h,
                         double restitution_threshold)
 {
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
-        double s = 0.0;
-        c->impact_time = 0.0;
-        if (c->gap > 0.0 && !(c->normal_impulse > 0.0))
-        {
-            s = impact_time(c, bodies, h);
-            c->impact_time = s; // −1: stays open this step
-        }
-        c->bias = row_bias(c, bodies, h);
-        c->bounce = false;
-        c->rebound = -c->bias; // what the restitution pass asks of a contact that does not bounce
-        if (s < 0.0)
-        {
-            continue;
-        }
-        double vn_pre = normal_velocity(c, bodies->v_pre, c->nx, c->ny);
-        double acc = (normal_velocity(c, bodies->v_star, c->nx, c->ny) - vn_pre) / h;
+        // The contact at its instant: touching already (s* = 0) unless it is separated and was not
+        // supported last step; then the free motion decides (circle pairs: the normal then).
+        cs_contact at = *c;
+        double s = c->gap > 0.0 && !(c->normal_impulse > 0.0) ? impact_time(&at, bodies, h) : 0.0;
+        double vn_pre = normal_velocity(&at, bodies->v_pre, at.nx, at.ny);
+        double acc = (normal_velocity(&at, bodies->v_star, at.nx, at.ny) - vn_pre) / h;
         // Approach speed at the instant: free motion up to s* for an impact, the velocity the last step
         // ended with for a touching contact (its constraint held it, so there is no free-flight phase).
         double u = s > 0.0 ? vn_pre + acc * (s + 0.5 * h) : vn_pre;
-        if (c->restitution > 0.0 && u < -restitution_threshold)
+        bool bounce = s >= 0.0 && c->restitution > 0.0 && u < -restitution_threshold;
+        if (s > 0.0 && (bounce || c->a < 0))
         {
-            // −e u plus the step's remaining force (the mean velocity over the step after the bounce), or 0
-            // when it could not leave within the step (it rests).
-            double rebound = -c->restitution * u + acc * (0.5 * h - s);
-            c->bounce = true;
-            c->rebound = rebound > 0.0 ? rebound : 0.0;
+            *c = at; // it acts at s*, along the normal then
         }
+        c->impact_time = s; // −1: the free motion keeps it open this step
+        if (s > 0.0 && !(bounce || c->a < 0))
+        {
+            // Two circles that meet without bouncing keep the normal of the step's start and close their
+            // gap by its end (no shift): with the normal at s* and no shift the pair's impulse would have a
+            // moment (d₀ × n ≠ 0), and the shift keeps angular momentum only for an isolated pair.
+            c->impact_time = 0.0;
+        }
+        c->bias = row_bias(c, bodies, h);
+        c->bounce = bounce;
+        c->rebound = bounce ? rebound_velocity(c, u, acc, s, h) : -c->bias;
     }
 }
 
