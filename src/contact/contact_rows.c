@@ -33,11 +33,14 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
                                    const cs_row_params* rp, cs_lcp* p, cs_error* err)
 {
     int per = rp->frictionless ? 1 : 2;
-    cs_status st = cs_lcp_reserve(p, p->body_count, count * per, err);
-    if (st != CS_OK)
+    cs_status st = cs_lcp_reserve_reg(p, rp->spook, err);
+    if (st != CS_OK || (st = cs_lcp_reserve(p, p->body_count, count * per, err)) != CS_OK)
     {
         return st;
     }
+    double h = rp->time_step;
+    double upsilon = 1.0 / (1.0 + 4.0 * rp->spook_damping_time / h);
+    double eps = 4.0 * upsilon / (h * h * rp->spook_stiffness);
     int row = 0;
     for (int k = 0; k < count; ++k)
     {
@@ -45,6 +48,19 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
         double nx = c->nx, ny = c->ny;
 
         double bias = c->bias; // impact.c: row_bias
+        double reg = 0.0;
+        if (rp->spook && c->impact_time == 0.0)
+        {
+            // Touching: a SPOOK row. The correction of gap + slop comes from real impulses (stabilised
+            // over the damping time) and the regularisation makes the contact a stiff spring-damper.
+            double vn0 = nx * rp->v_pre[3 * c->b] + ny * rp->v_pre[3 * c->b + 1];
+            if (c->a >= 0)
+            {
+                vn0 -= nx * rp->v_pre[3 * c->a] + ny * rp->v_pre[3 * c->a + 1];
+            }
+            bias = 4.0 * upsilon / h * (c->gap + rp->linear_slop) - upsilon * vn0;
+            reg = eps;
+        }
 
         set_row(p, row, c, nx, ny, 0.0, 0.0);
         p->bias[row] = bias;
@@ -54,6 +70,10 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
         p->lo[row] = 0.0;
         p->hi[row] = INFINITY;
         p->lambda0[row] = c->normal_impulse;
+        if (p->reg != NULL)
+        {
+            p->reg[row] = reg;
+        }
         int normal_row = row;
         row += 1;
 
@@ -68,6 +88,10 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
             p->lo[row] = 0.0;
             p->hi[row] = 0.0;
             p->lambda0[row] = c->friction_impulse;
+            if (p->reg != NULL)
+            {
+                p->reg[row] = 0.0; // friction stays hard
+            }
             row += 1;
         }
     }

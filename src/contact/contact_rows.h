@@ -13,6 +13,13 @@ typedef struct cs_row_params
     double baumgarte;
     double max_correction;
     bool frictionless;
+    // SPOOK (Lacoursière eqs. (1)-(3)): touching contacts become regularised, stabilised rows, with
+    // ε = 4/(h² k (1 + 4τ/h)) in p->reg and bias (4Υ/h)(gap + slop) − Υ·vn₀, Υ = 1/(1 + 4τ/h). Off: p->reg
+    // is dropped and every row is hard.
+    bool spook;
+    double spook_stiffness;    // k
+    double spook_damping_time; // τ
+    const double* v_pre;       // 3 per body: v₀, the velocity the last step ended with (SPOOK's Υ G v₀)
 } cs_row_params;
 
 // Appends rows for the contacts to p, whose bodies (inv masses, v*) are already filled, in the order

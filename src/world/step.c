@@ -305,8 +305,16 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
 static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs_error* err)
 {
     const int n = w->body_count;
-    cs_row_params rp = {w->def.time_step, w->def.restitution_threshold, w->def.linear_slop,
-                        w->def.baumgarte, w->def.max_correction,        w->def.frictionless};
+    cs_row_params rp = {.time_step = w->def.time_step,
+                        .restitution_threshold = w->def.restitution_threshold,
+                        .linear_slop = w->def.linear_slop,
+                        .baumgarte = w->def.baumgarte,
+                        .max_correction = w->def.max_correction,
+                        .frictionless = w->def.frictionless,
+                        .spook = w->def.formulation == CS_FORMULATION_SPOOK,
+                        .spook_stiffness = w->def.spook_stiffness,
+                        .spook_damping_time = w->def.spook_damping_time,
+                        .v_pre = w->v_pre};
     cs_lcp* vp = &w->velocity_problem;
     cs_status st;
     if ((st = fill_bodies(vp, w, err)) != CS_OK ||
@@ -377,7 +385,10 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
     {
         return st;
     }
-    bool parallel = w->threads > 1 && (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
+    // SPOOK corrects positions with the velocity solve's impulses: no split solve.
+    bool split = w->def.formulation == CS_FORMULATION_SPLIT;
+    bool parallel = split && w->threads > 1 &&
+                    (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
                     helper_post(&w->helper, job);
     cs_solve_finish(&run, vstats);
     memcpy(w->v, w->work.v, (size_t)(3 * w->body_count) * sizeof(double));
@@ -391,7 +402,7 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
     {
         helper_wait(&w->helper, job);
     }
-    else
+    else if (split)
     {
         run_split_job(job);
     }
@@ -407,12 +418,16 @@ static void integrate(cs_world* w)
     cs_impact_bodies bodies = impact_bodies(w);
     cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, w->def.solver_params.iterations,
                            w->def.frictionless, w->v);
-    const double* vp_pseudo = w->pseudo_v;
+    // (SPOOK has no pseudo-velocity: its correction is in v.)
+    const double* vp_pseudo = w->def.formulation == CS_FORMULATION_SPLIT ? w->pseudo_v : NULL;
     for (int i = 0; i < n; ++i)
     {
-        w->px[i] += h * (w->v[3 * i] + vp_pseudo[3 * i]);
-        w->py[i] += h * (w->v[3 * i + 1] + vp_pseudo[3 * i + 1]);
-        w->angle[i] += h * (w->v[3 * i + 2] + vp_pseudo[3 * i + 2]);
+        double dx = vp_pseudo != NULL ? vp_pseudo[3 * i] : 0.0;
+        double dy = vp_pseudo != NULL ? vp_pseudo[3 * i + 1] : 0.0;
+        double dw = vp_pseudo != NULL ? vp_pseudo[3 * i + 2] : 0.0;
+        w->px[i] += h * (w->v[3 * i] + dx);
+        w->py[i] += h * (w->v[3 * i + 1] + dy);
+        w->angle[i] += h * (w->v[3 * i + 2] + dw);
     }
     cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless, w->px, w->py,
                             w->angle);
@@ -484,6 +499,7 @@ static cs_status step(cs_world* w, cs_error* err)
     }
     t[2] = cs_seconds();
     cs_split_job job;
+    job.seconds = 0.0;
     cs_solver_stats vstats;
     if ((st = build_rows(w, order, &job, err)) != CS_OK ||
         (st = solve(w, order, &job, &vstats, err)) != CS_OK)
