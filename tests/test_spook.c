@@ -125,12 +125,39 @@ static void every_solver_runs_on_spook_rows(void** state)
     cs_world_destroy(w);
 }
 
+// The scene key and its errors (FILE:LINE:COL: key: message).
+static void scene_key_formulation(void** state)
+{
+    (void)state;
+    cs_error err;
+    cs_scene_info info;
+    cs_world* w = cs_scene_load_string(
+        "{\"world\": {\"formulation\": \"spook\", \"spook_stiffness\": 2e5, \"spook_damping_time\": 0.1}, "
+        "\"bodies\": [{\"position\": [0, 1], \"radius\": 0.5, \"mass\": 1}]}",
+        "spook.json", &info, &err);
+    assert_non_null(w);
+    const cs_world_def* d = cs_world_get_def(w);
+    assert_int_equal(d->formulation, CS_FORMULATION_SPOOK);
+    assert_true(d->spook_stiffness == 2e5 && d->spook_damping_time == 0.1);
+    cs_world_destroy(w);
+    assert_null(cs_scene_load_string("{\"world\": {\"formulation\": \"soft\"}, \"bodies\": [{\"position\": "
+                                     "[0, 1], \"radius\": 0.5, \"mass\": 1}]}",
+                                     "bad.json", &info, &err));
+    assert_non_null(strstr(err.message, "bad.json:1:"));
+    assert_non_null(strstr(err.message, "unknown formulation \"soft\" (split, spook)"));
+    assert_null(cs_scene_load_string("{\"world\": {\"spook_stiffness\": 0}, \"bodies\": [{\"position\": [0, "
+                                     "1], \"radius\": 0.5, \"mass\": 1}]}",
+                                     "bad.json", &info, &err));
+    assert_non_null(strstr(err.message, "spook_stiffness"));
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spook_cluster_keeps_momenta_while_correcting),
         cmocka_unit_test(every_solver_runs_on_spook_rows),
+        cmocka_unit_test(scene_key_formulation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,11 +122,19 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
     {
         cs_contact* c = contacts + k;
         // The contact at its instant: touching already (s* = 0) unless it is separated and was not
-        // supported last step; then the free motion decides (circle pairs: the normal then).
-        cs_contact at = *c;
-        double s = c->gap > 0.0 && !(c->normal_impulse > 0.0) ? impact_time(&at, bodies, h) : 0.0;
-        double vn_pre = normal_velocity(&at, bodies->v_pre, at.nx, at.ny);
-        double acc = (normal_velocity(&at, bodies->v_star, at.nx, at.ny) - vn_pre) / h;
+        // supported last step; then the free motion decides (circle pairs: the normal then, in `at`).
+        bool separated = c->gap > 0.0 && !(c->normal_impulse > 0.0);
+        cs_contact at;
+        const cs_contact* now = c;
+        double s = 0.0;
+        if (separated)
+        {
+            at = *c;
+            s = impact_time(&at, bodies, h);
+            now = &at;
+        }
+        double vn_pre = normal_velocity(now, bodies->v_pre, now->nx, now->ny);
+        double acc = (normal_velocity(now, bodies->v_star, now->nx, now->ny) - vn_pre) / h;
         // Approach speed at the instant: free motion up to s* for an impact, the velocity the last step
         // ended with for a touching contact (its constraint held it, so there is no free-flight phase).
         double u = s > 0.0 ? vn_pre + acc * (s + 0.5 * h) : vn_pre;
