@@ -93,7 +93,8 @@ for f in "$ours_csv" "$peers_csv"; do
   test -r "$f" || { echo "bench-vs-peers: no $f" >&2; exit 1; }
 done
 
-# One line per (scene, iterations): µs/step of each circlesim solver and each peer, and the ratios.
+# One line per (scene, iterations): µs/step of each circlesim solver and each peer, the ratios, and the
+# quality of the same runs (max penetration, final max speed; the CSVs have all five quality columns).
 awk -F, -v OFS=, '
   FNR == 1 { next }
   {
@@ -101,6 +102,8 @@ awk -F, -v OFS=, '
     if (!(key in seen)) { seen[key] = 1; keys[++n] = key; bodies[key] = $6 }
     label = $2 ($3 != "" ? "(" $3 ")" : "")
     us[key, label] = $10
+    pen[key, label] = ($19 != "" ? sprintf("%.2f", 1e3 * $19) : "")
+    vmax[key, label] = ($23 != "" ? sprintf("%.2g", $23) : "")
     if (!(label in known)) { known[label] = 1; labels[++m] = label; peer[label] = FILENAME ~ /peers-/ }
   }
   END {
@@ -108,6 +111,7 @@ awk -F, -v OFS=, '
     for (j = 1; j <= m; ++j) header = header "," labels[j] "_us"
     for (j = 1; j <= m; ++j) if (peer[labels[j]]) for (k = 1; k <= m; ++k) if (!peer[labels[k]])
       header = header "," labels[j] "/" labels[k]
+    for (j = 1; j <= m; ++j) header = header "," labels[j] "_maxpen_mm," labels[j] "_vmax"
     print header
     for (i = 1; i <= n; ++i) {
       key = keys[i]; line = key "," bodies[key]
@@ -116,11 +120,13 @@ awk -F, -v OFS=, '
         a = us[key, labels[j]]; b = us[key, labels[k]]
         line = line "," ((a != "" && b != "" && b > 0) ? sprintf("%.2f", a / b) : "")
       }
+      for (j = 1; j <= m; ++j) line = line "," pen[key, labels[j]] "," vmax[key, labels[j]]
       print line
     }
   }' "$ours_csv" "$peers_csv" >"$compare_csv"
 column -s, -t <"$compare_csv"
-echo "(µs/step, median of the repeats; ratios are peer ÷ circlesim; files in $out/)"
+echo "(µs/step, median of the repeats; ratios are peer ÷ circlesim; then each one's max penetration over the"
+echo " run in mm and final max speed in m/s, from the same runs; files in $out/)"
 
 if [ -n "$plot" ]; then
   # µs/step/body against N for every engine and solver of the scale suite.
