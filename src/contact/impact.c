@@ -115,45 +115,72 @@ static double rebound_velocity(const cs_contact* c, double u, double acc, double
     return rebound > 0.0 ? rebound : 0.0;
 }
 
+// A touching contact (s* = 0): its approach speed is the velocity the last step ended with (its constraint
+// held it, so there is no free-flight phase). The common case, kept short: most contacts of a pile.
+static void touching(cs_contact* c, const cs_impact_bodies* bd, double h, double threshold)
+{
+    c->impact_time = 0.0;
+    c->bias = c->gap > 0.0 ? c->gap / h : 0.0;
+    c->bounce = false;
+    c->rebound = -c->bias;
+    if (c->restitution > 0.0)
+    {
+        double u = normal_velocity(c, bd->v_pre, c->nx, c->ny);
+        if (u < -threshold)
+        {
+            double acc = (normal_velocity(c, bd->v_star, c->nx, c->ny) - u) / h;
+            c->bounce = true;
+            c->rebound = rebound_velocity(c, u, acc, 0.0, h);
+        }
+    }
+}
+
+// A separated contact that was not supported last step: the free motion decides whether and when it
+// closes (circle pairs: the normal then, in `at`).
+static void separated(cs_contact* c, const cs_impact_bodies* bd, double h, double threshold)
+{
+    cs_contact at = *c;
+    double s = impact_time(&at, bd, h);
+    double u = 0.0, acc = 0.0;
+    bool bounce = false;
+    if (s > 0.0)
+    {
+        double vn_pre = normal_velocity(&at, bd->v_pre, at.nx, at.ny);
+        acc = (normal_velocity(&at, bd->v_star, at.nx, at.ny) - vn_pre) / h;
+        u = vn_pre + acc * (s + 0.5 * h); // the approach speed at the instant
+        bounce = c->restitution > 0.0 && u < -threshold;
+        if (bounce || c->a < 0)
+        {
+            *c = at; // it acts at s*, along the normal then
+        }
+        else
+        {
+            // Two circles that meet without bouncing keep the normal of the step's start and close their
+            // gap by its end (no shift): with the normal at s* and no shift the pair's impulse would have
+            // a moment (d₀ × n ≠ 0), and the shift keeps angular momentum only for an isolated pair.
+            s = 0.0;
+        }
+    }
+    c->impact_time = s; // −1: the free motion keeps it open this step
+    c->bias = row_bias(c, bd, h);
+    c->bounce = bounce;
+    c->rebound = bounce ? rebound_velocity(c, u, acc, s, h) : -c->bias;
+}
+
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies, double h,
                         double restitution_threshold)
 {
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
-        // The contact at its instant: touching already (s* = 0) unless it is separated and was not
-        // supported last step; then the free motion decides (circle pairs: the normal then, in `at`).
-        bool separated = c->gap > 0.0 && !(c->normal_impulse > 0.0);
-        cs_contact at;
-        const cs_contact* now = c;
-        double s = 0.0;
-        if (separated)
+        if (c->gap > 0.0 && !(c->normal_impulse > 0.0))
         {
-            at = *c;
-            s = impact_time(&at, bodies, h);
-            now = &at;
+            separated(c, bodies, h, restitution_threshold);
         }
-        double vn_pre = normal_velocity(now, bodies->v_pre, now->nx, now->ny);
-        double acc = (normal_velocity(now, bodies->v_star, now->nx, now->ny) - vn_pre) / h;
-        // Approach speed at the instant: free motion up to s* for an impact, the velocity the last step
-        // ended with for a touching contact (its constraint held it, so there is no free-flight phase).
-        double u = s > 0.0 ? vn_pre + acc * (s + 0.5 * h) : vn_pre;
-        bool bounce = s >= 0.0 && c->restitution > 0.0 && u < -restitution_threshold;
-        if (s > 0.0 && (bounce || c->a < 0))
+        else
         {
-            *c = at; // it acts at s*, along the normal then
+            touching(c, bodies, h, restitution_threshold);
         }
-        c->impact_time = s; // −1: the free motion keeps it open this step
-        if (s > 0.0 && !(bounce || c->a < 0))
-        {
-            // Two circles that meet without bouncing keep the normal of the step's start and close their
-            // gap by its end (no shift): with the normal at s* and no shift the pair's impulse would have a
-            // moment (d₀ × n ≠ 0), and the shift keeps angular momentum only for an isolated pair.
-            c->impact_time = 0.0;
-        }
-        c->bias = row_bias(c, bodies, h);
-        c->bounce = bounce;
-        c->rebound = bounce ? rebound_velocity(c, u, acc, s, h) : -c->bias;
     }
 }
 
@@ -232,8 +259,11 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
-        c->bounce = c->bounce && c->normal_impulse > 0.0; // only contacts that carried impulse bounce
-        bounced += c->bounce ? 1 : 0;
+        if (c->bounce)
+        {
+            c->bounce = c->normal_impulse > 0.0; // only contacts that carried impulse bounce
+            bounced += c->bounce ? 1 : 0;
+        }
     }
     for (int it = 0; bounced > 0 && it < (iterations > 0 ? iterations : 1); ++it)
     {
