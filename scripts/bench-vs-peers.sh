@@ -107,7 +107,8 @@ done
 v3_files=()
 if [ -r "$v3_csv" ]; then v3_files=("$v3_csv"); else echo "bench-vs-peers: no Box2D v3 column ($v3_csv absent)"; fi
 
-# One line per (scene, iterations): µs/step of each circlesim solver and each peer, and the ratios.
+# One line per (scene, iterations): µs/step of each circlesim solver and each peer, the ratios, and the
+# quality of the same runs (max penetration, final max speed; the CSVs have all five quality columns).
 awk -F, -v OFS=, '
   FNR == 1 { next }
   {
@@ -115,6 +116,8 @@ awk -F, -v OFS=, '
     if (!(key in seen)) { seen[key] = 1; keys[++n] = key; bodies[key] = $6 }
     label = $2 ($3 != "" ? "(" $3 ")" : "")
     us[key, label] = $10
+    pen[key, label] = ($19 != "" ? sprintf("%.2f", 1e3 * $19) : "")
+    vmax[key, label] = ($23 != "" ? sprintf("%.2g", $23) : "")
     if (!(label in known)) { known[label] = 1; labels[++m] = label; peer[label] = FILENAME ~ /peers-/ }
   }
   END {
@@ -122,6 +125,7 @@ awk -F, -v OFS=, '
     for (j = 1; j <= m; ++j) header = header "," labels[j] "_us"
     for (j = 1; j <= m; ++j) if (peer[labels[j]]) for (k = 1; k <= m; ++k) if (!peer[labels[k]])
       header = header "," labels[j] "/" labels[k]
+    for (j = 1; j <= m; ++j) header = header "," labels[j] "_maxpen_mm," labels[j] "_vmax"
     print header
     for (i = 1; i <= n; ++i) {
       key = keys[i]; line = key "," bodies[key]
@@ -130,14 +134,17 @@ awk -F, -v OFS=, '
         a = us[key, labels[j]]; b = us[key, labels[k]]
         line = line "," ((a != "" && b != "" && b > 0) ? sprintf("%.2f", a / b) : "")
       }
+      for (j = 1; j <= m; ++j) line = line "," pen[key, labels[j]] "," vmax[key, labels[j]]
       print line
     }
   }' "$ours_csv" "$peers_csv" "${v3_files[@]}" >"$compare_csv"
 column -s, -t <"$compare_csv"
+echo "(µs/step, median of the repeats; ratios are peer ÷ circlesim; then each one's max penetration over the"
+echo " run in mm and final max speed in m/s, from the same runs; files in $out/)"
 echo "(µs/step, median of the repeats; ratios are peer ÷ circlesim; files in $out/)"
 if [ -r "$v3_csv" ]; then
-  echo "== Box2D v3 quality after the run (median run; circlesim's quality columns are in $ours_csv)"
-  cut -d, -f1,2,10,17-22 "$v3_csv" | column -s, -t
+  echo "== Box2D v3 quality (median run; its penetration is measured after the run, circlesim's over the run)"
+  cut -d, -f1,2,10,19-24 "$v3_csv" | column -s, -t
 fi
 
 if [ -n "$plot" ]; then

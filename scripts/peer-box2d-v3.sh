@@ -6,8 +6,8 @@
 #   scripts/peer-box2d-v3.sh --scenes LIST --steps N [--repeat R] [--workers W] [--csv FILE]
 #
 # LIST: pool1,pool2,stacking,stacking150,pool-N. Each scene runs R times (default 3); the row holds the median
-# µs/step and the quality after the median run: penetration max/mean (mm), kinetic energy (J), max speed (m/s),
-# top-of-stack error (%). The iterations column says 10: Box2D v3's 4 substeps stand beside circlesim's default
+# µs/step and the quality after the median run in the columns of circlesim-cli bench: penetration max/mean (m),
+# top-of-stack error (m), final max speed (m/s), and the final kinetic energy (J). The iterations column says 10: Box2D v3's 4 substeps stand beside circlesim's default
 # 10 iterations (Box2D v3 has no iteration count of its own). Exit 3 when run.sh is not there (says where it looked).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +44,7 @@ field() {
   sed -n "s/.*\"$2\":\([^,}]*\).*/\1/p" <<<"$1" | tr -d '"'
 }
 
-echo "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,pen_max_mm,pen_mean_mm,kinetic_energy,max_speed,top_err_pct,workers" >"$csv"
+echo "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,row_order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed,kinetic_energy,workers" >"$csv"
 IFS=',' read -ra list <<<"$scenes"
 for scene in "${list[@]}"; do
   lines=()
@@ -63,6 +63,15 @@ for scene in "${list[@]}"; do
   esac
   seconds=$(awk -v u="$us" -v s="$steps" 'BEGIN { printf "%.6f", u * s * 1e-6 }')
   ns=$(awk -v u="$us" -v b="$bodies" 'BEGIN { if (b > 0) printf "%.2f", 1000 * u / b }')
-  top=$(field "$median" top_err_pct)
-  echo "$scene,box2d-v3,,10,$steps,$bodies,,,$seconds,$us,,,,,,$ns,$(field "$median" pen_max_mm),$(field "$median" pen_mean_mm),$(field "$median" ke),$(field "$median" vmax),$top,$workers" >>"$csv"
+  # circlesim-cli bench's quality columns, in its units (m, J, m/s). Box2D v3's runner measures penetration
+  # after the run (circlesim: the worst over the run) and reports the final kinetic energy, not its drift;
+  # top_error (exact top minus final top, m) only for the stacks.
+  top_error=""
+  case "$scene" in
+    stacking*) top_error=$(awk -v t="$(field "$median" top)" -v p="$(field "$median" top_err_pct)" \
+      'BEGIN { printf "%.6g", t / (1 + p / 100) - t }') ;;
+  esac
+  pen_max=$(awk -v x="$(field "$median" pen_max_mm)" 'BEGIN { printf "%.6g", x / 1000 }')
+  pen_mean=$(awk -v x="$(field "$median" pen_mean_mm)" 'BEGIN { printf "%.6g", x / 1000 }')
+  echo "$scene,box2d-v3,,10,$steps,$bodies,,,$seconds,$us,,,,,,$ns,,,$pen_max,$pen_mean,,$top_error,$(field "$median" vmax),$(field "$median" ke),$workers" >>"$csv"
 done

@@ -12,7 +12,8 @@
 static const char* const columns =
     "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,"
     "us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,"
-    "bytes_per_body,ns_per_step_body,row_order,simd";
+    "bytes_per_body,ns_per_step_body,row_order,simd,"
+    "max_penetration,mean_penetration,ke_drift,top_error,final_max_speed";
 
 // Splits a CSV line in place into at most max fields.
 static int split_csv(char* line, char** fields, int max)
@@ -52,7 +53,7 @@ static void stacking_rows_describe_the_run(void** state)
         while ((line = strtok(NULL, "\n")) != NULL)
         {
             char* f[32];
-            assert_int_equal(split_csv(line, f, 32), 18);
+            assert_int_equal(split_csv(line, f, 32), 23);
             assert_string_equal(f[0], "stacking");
             assert_true(strcmp(f[1], "pgs") == 0 || strcmp(f[1], "amgs") == 0);
             assert_int_equal(atoi(f[3]), 7);
@@ -65,6 +66,16 @@ static void stacking_rows_describe_the_run(void** state)
             assert_string_equal(f[16], orders[k]);
             int simd = atoi(f[17]);
             assert_int_equal(simd, k == 0 && cs_solver_simd_available() ? 1 : 0);
+            // Quality of the same run: the stack starts exactly touching at rest, so within 20 steps it
+            // overlaps by at most a few cm, its top sinks (by less than 0.5 m) rather than rises, it gains no
+            // kinetic energy beyond what gravity gives the sinking (m g Δh over 30 kg), and it is nearly
+            // still.
+            double max_pen = strtod(f[18], NULL), mean_pen = strtod(f[19], NULL);
+            double ke_drift = strtod(f[20], NULL), top = strtod(f[21], NULL), vmax = strtod(f[22], NULL);
+            assert_true(max_pen >= 0.0 && max_pen < 0.05 && mean_pen >= 0.0 && mean_pen <= max_pen);
+            assert_true(top >= 0.0 && top < 0.5); // (7 iterations: the first steps compress it)
+            assert_true(ke_drift <= 30.0 * 9.80665 * top + 1e-9);
+            assert_true(vmax >= 0.0 && vmax < 1.0);
             rows += 1;
         }
         assert_int_equal(rows, 2);
@@ -91,6 +102,7 @@ static void usage_errors_exit_2(void** state)
     (void)state;
     const char* cases[][2] = {
         {"--row-order zigzag", "--row-order: unknown row order 'zigzag'"},
+        {"--formulation soft", "--formulation: unknown formulation 'soft'"},
         {"--suite huge", "--suite: expected paper or scale"},
         {"--threads 3", "--threads"},
         {"--solvers pgz", "unknown solver 'pgz'"},

@@ -96,6 +96,32 @@ struct Result
     double contacts = 0.0;
     double broad_us = NAN, narrow_us = NAN, solver_us = NAN, position_us = NAN;
     double bytes_per_body = 0.0;
+    // Quality of the same run, as circlesim-cli bench reports it: penetration of touching contacts (m: max
+    // over the run, mean of each step's mean), kinetic energy after the last step minus after the first
+    // (J), highest centre at the start minus at the end (m), and the final max speed (m/s). Measured
+    // outside the timed Step calls.
+    double max_pen = 0.0, mean_pen = 0.0, ke_drift = 0.0, top_error = 0.0, max_speed = 0.0;
+};
+
+// Accumulates one step's penetrations (depths > 0) into the result.
+struct PenetrationStep
+{
+    double sum = 0.0, max = 0.0;
+    int count = 0;
+    void add(double depth)
+    {
+        if (depth > 0.0)
+        {
+            sum += depth;
+            max = std::max(max, depth);
+            count += 1;
+        }
+    }
+    void finish(Result& res) const
+    {
+        res.max_pen = std::max(res.max_pen, max);
+        res.mean_pen += count > 0 ? sum / count : 0.0;
+    }
 };
 
 size_t heap_in_use()
@@ -146,12 +172,43 @@ Result run_box2d(const Scene& scene, int iterations, int position_iterations, bo
             fd.restitution = (float)kRestitution;
             body->CreateFixture(&fd);
         }
-        double broad = 0.0, narrow = 0.0, solve = 0.0, position = 0.0;
+        double broad = 0.0, narrow = 0.0, solve = 0.0, position = 0.0, ke_first = 0.0, top0 = -INFINITY;
+        auto kinetic = [&]()
+        {
+            double ke = 0.0;
+            for (b2Body* b = world.GetBodyList(); b != nullptr; b = b->GetNext())
+            {
+                ke += b->GetType() == b2_dynamicBody
+                          ? 0.5 * b->GetMass() * b->GetLinearVelocity().LengthSquared() +
+                                0.5 * b->GetInertia() * b->GetAngularVelocity() * b->GetAngularVelocity()
+                          : 0.0;
+            }
+            return ke;
+        };
+        for (b2Body* b = world.GetBodyList(); b != nullptr; b = b->GetNext())
+        {
+            top0 = b->GetType() == b2_dynamicBody ? std::max(top0, (double)b->GetPosition().y) : top0;
+        }
         for (int s = 0; s < steps; ++s)
         {
             double t0 = now();
             world.Step(1.0f / 60.0f, iterations, position_iterations);
             res.seconds += now() - t0;
+            PenetrationStep pen;
+            for (b2Contact* c = world.GetContactList(); c != nullptr; c = c->GetNext())
+            {
+                if (c->IsTouching())
+                {
+                    b2WorldManifold wm;
+                    c->GetWorldManifold(&wm);
+                    for (int k = 0; k < c->GetManifold()->pointCount; ++k)
+                    {
+                        pen.add(-wm.separations[k]);
+                    }
+                }
+            }
+            pen.finish(res);
+            ke_first = s == 0 ? kinetic() : ke_first;
             const b2Profile& p = world.GetProfile(); // milliseconds
             broad += p.broadphase;
             narrow += p.collide;
@@ -164,6 +221,18 @@ Result run_box2d(const Scene& scene, int iterations, int position_iterations, bo
             }
             res.contacts += touching;
         }
+        double top1 = -INFINITY;
+        for (b2Body* b = world.GetBodyList(); b != nullptr; b = b->GetNext())
+        {
+            if (b->GetType() == b2_dynamicBody)
+            {
+                top1 = std::max(top1, (double)b->GetPosition().y);
+                res.max_speed = std::max(res.max_speed, (double)b->GetLinearVelocity().Length());
+            }
+        }
+        res.ke_drift = kinetic() - ke_first;
+        res.top_error = top0 - top1;
+        res.mean_pen /= steps;
         res.broad_us = 1e3 * broad / steps;
         res.narrow_us = 1e3 * narrow / steps;
         res.solver_us = 1e3 * solve / steps;
@@ -180,6 +249,7 @@ struct ChipmunkCount
 {
     int arbiters = 0;
     cpBody* body = nullptr;
+    PenetrationStep pen;
 };
 
 void count_arbiter(cpBody* body, cpArbiter* arb, void* data)
@@ -192,6 +262,10 @@ void count_arbiter(cpBody* body, cpArbiter* arb, void* data)
     if (cpArbiterGetCount(arb) > 0 && (cpBodyGetType(other) == CP_BODY_TYPE_STATIC || body < other))
     {
         count->arbiters += 1;
+        for (int k = 0; k < cpArbiterGetCount(arb); ++k)
+        {
+            count->pen.add(-cpArbiterGetDepth(arb, k)); // depth < 0: overlapping
+        }
     }
 }
 
@@ -230,6 +304,22 @@ Result run_chipmunk(const Scene& scene, int iterations, int steps)
         bodies.push_back(body);
         shapes.push_back(s);
     }
+    auto kinetic = [&]()
+    {
+        double ke = 0.0;
+        for (cpBody* b : bodies)
+        {
+            cpVect v = cpBodyGetVelocity(b);
+            double w = cpBodyGetAngularVelocity(b);
+            ke += 0.5 * cpBodyGetMass(b) * cpvlengthsq(v) + 0.5 * cpBodyGetMoment(b) * w * w;
+        }
+        return ke;
+    };
+    double ke_first = 0.0, top0 = -INFINITY, top1 = -INFINITY;
+    for (cpBody* b : bodies)
+    {
+        top0 = std::max(top0, cpBodyGetPosition(b).y);
+    }
     for (int s = 0; s < steps; ++s)
     {
         double t0 = now();
@@ -238,7 +328,17 @@ Result run_chipmunk(const Scene& scene, int iterations, int steps)
         ChipmunkCount count;
         cpSpaceEachBody(space, count_body, &count);
         res.contacts += count.arbiters;
+        count.pen.finish(res);
+        ke_first = s == 0 ? kinetic() : ke_first;
     }
+    for (cpBody* b : bodies)
+    {
+        top1 = std::max(top1, cpBodyGetPosition(b).y);
+        res.max_speed = std::max(res.max_speed, cpvlength(cpBodyGetVelocity(b)));
+    }
+    res.ke_drift = kinetic() - ke_first;
+    res.top_error = top0 - top1;
+    res.mean_pen /= steps;
     size_t heap1 = heap_in_use();
     res.bytes_per_body = heap1 > heap0 ? (double)(heap1 - heap0) / scene.circles.size() : 0.0;
     for (cpShape* s : shapes)
@@ -449,13 +549,15 @@ int main(int argc, char** argv)
         }
         std::fprintf(csv,
                      "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
-                     "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body\n");
+                     "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,"
+                     "row_order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed\n");
     }
     if (!quiet)
     {
-        std::printf("%-14s %-16s %5s %6s %7s %8s %9s %10s %8s %8s %9s %9s %7s %8s\n", "scene", "engine",
-                    "iter", "steps", "bodies", "contacts", "seconds", "us/step", "broad", "narrow", "solver",
-                    "position", "B/body", "ns/st/b");
+        std::printf("%-14s %-16s %5s %6s %7s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s\n",
+                    "scene", "engine", "iter", "steps", "bodies", "contacts", "seconds", "us/step", "broad",
+                    "narrow", "solver", "position", "B/body", "ns/st/b", "maxpen mm", "meanpen", "KE drift J",
+                    "top err mm", "vmax m/s");
     }
     for (const std::string& name : scene_names)
     {
@@ -498,21 +600,26 @@ int main(int argc, char** argv)
                         std::snprintf(buffer, sizeof buffer, "%.2f", x);
                         return std::isnan(x) ? std::string("-") : std::string(buffer);
                     };
-                    std::printf("%-14s %-16s %5d %6d %7d %8.1f %9.3f %10.2f %8s %8s %9s %9s %7.0f %8.1f\n",
+                    std::printf("%-14s %-16s %5d %6d %7d %8.1f %9.3f %10.2f %8s %8s %9s %9s %7.0f %8.1f %8.3f "
+                                "%8.3f %10.3g %9.2f %9.2g\n",
                                 name.c_str(), label.c_str(), it, steps, bodies, m.contacts, m.seconds, us,
                                 cell(m.broad_us).c_str(), cell(m.narrow_us).c_str(),
                                 cell(m.solver_us).c_str(), cell(m.position_us).c_str(), bytes,
-                                1e3 * us / bodies);
+                                1e3 * us / bodies, 1e3 * m.max_pen, 1e3 * m.mean_pen, m.ke_drift,
+                                1e3 * m.top_error, m.max_speed);
                     std::fflush(stdout);
                 }
                 if (csv != nullptr)
                 {
                     auto field = [](double x) { return std::isnan(x) ? std::string() : std::to_string(x); };
-                    std::fprintf(csv, "%s,%s,,%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%s,%s,%s,%s,%.0f,%.2f\n",
+                    std::fprintf(csv,
+                                 "%s,%s,,%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%s,%s,%s,%s,%.0f,%.2f,,,%.6e,%.6e,%.6e,%.6e,"
+                                 "%.6e\n",
                                  name.c_str(), label.c_str(), it, steps, bodies, m.contacts, 2.0 * m.contacts,
                                  m.seconds, us, field(m.broad_us).c_str(), field(m.narrow_us).c_str(),
                                  field(m.solver_us).c_str(), field(m.position_us).c_str(), bytes,
-                                 1e3 * us / bodies);
+                                 1e3 * us / bodies, m.max_pen, m.mean_pen, m.ke_drift, m.top_error,
+                                 m.max_speed);
                     std::fflush(csv);
                 }
             }

@@ -6,6 +6,7 @@
 #include "circlesim/base.h"
 #include "circlesim/lcp.h"
 #include "circlesim/solver.h"
+#include "circlesim/wall.h"
 #include "circlesim/world.h"
 #include "circlesim/scene.h"
 #include "circlesim/query.h"

@@ -44,12 +44,19 @@ extern "C"
         double* lo;      // [row_count] box: lower bound; normal: 0; friction: unused (0)
         double* hi;      // [row_count] box: upper bound; normal: +inf; friction: unused (0)
         double* lambda0; // [row_count] warm start; does not change the problem
+        // Optional, NULL when absent (then every row is hard): ε_i >= 0 added to A_ii, a regularised row
+        // (Lacoursière's Σ, eqs. (1)-(3); the world's SPOOK formulation): w = (A + diag(reg))λ + q.
+        // Normal and box rows only (a friction row's must be 0). Not part of LCP-FORMAT version 1:
+        // cs_lcp_write refuses a problem with a nonzero entry. Allocated by cs_lcp_reserve_reg.
+        double* reg; // [row_count]
     } cs_lcp;
 
     // Zero-initialise with `cs_lcp p = {0};` then reserve; arrays grow geometrically and are reused,
     // so a problem rebuilt every step allocates nothing in the steady state.
     cs_status cs_lcp_reserve(cs_lcp* p, int bodies, int rows, cs_error* err);
     void cs_lcp_free(cs_lcp* p);
+    // Gives p its reg array (row_capacity entries, kept as rows grow), or with on = false drops it.
+    cs_status cs_lcp_reserve_reg(cs_lcp* p, bool on, cs_error* err);
     // Copies src into dst (reserving as needed).
     cs_status cs_lcp_copy(cs_lcp* dst, const cs_lcp* src, cs_error* err);
 

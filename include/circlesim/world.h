@@ -3,6 +3,7 @@
 #define CIRCLESIM_WORLD_H
 
 #include "circlesim/solver.h"
+#include "circlesim/wall.h"
 
 #ifdef __cplusplus
 extern "C"
@@ -30,6 +31,26 @@ extern "C"
     // The order named `name`, or -1.
     int cs_row_order_find(const char* name);
 
+    // How contacts are kept apart (docs/PHYSICS.md "Position correction").
+    typedef enum cs_formulation
+    {
+        // Default. Hard rows; penetration beyond the slop is removed by split impulses (a second solve of
+        // pseudo-velocities that move positions and are forgotten): no energy is added, but the moves are
+        // not impulses, so angular momentum is not kept exactly. The paper's tables use it.
+        CS_FORMULATION_SPLIT,
+        // Lacoursière's SPOOK (eqs. (1)-(3) of his Gauss-Seidel paper): touching contacts are regularised,
+        // stabilised rows, ε = 4/(h² k (1 + 4τ/h)) on the diagonal and bias (4Υ/h)(gap + slop) − Υ·vn₀
+        // with Υ = 1/(1 + 4τ/h), from a stiffness k and a damping time τ. Position correction is then
+        // made of impulses (momentum is kept), and no second solve runs.
+        CS_FORMULATION_SPOOK,
+        CS_FORMULATION_COUNT
+    } cs_formulation;
+
+    // "split" / "spook"; NULL for a value out of range.
+    const char* cs_formulation_name(cs_formulation formulation);
+    // The formulation named `name`, or -1.
+    int cs_formulation_find(const char* name);
+
     typedef struct cs_world_def
     {
         cs_vec2 gravity;              // default (0, -9.80665) m/s²
@@ -43,6 +64,9 @@ extern "C"
         double hit_event_threshold;   // contact events: a begin this fast is also a hit; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)
         cs_row_order row_order;       // default CS_ROW_ORDER_COLOURED
+        cs_formulation formulation;   // default CS_FORMULATION_SPLIT
+        double spook_stiffness;       // SPOOK: k of a contact, N/m; default 3e4 (docs/PHYSICS.md)
+        double spook_damping_time;    // SPOOK: τ, s; default 0.05 (3 steps of 1/60 s)
         int solver;                   // registry index; default pgs
         cs_solver_params solver_params;
     } cs_world_def;
@@ -79,21 +103,6 @@ extern "C"
     } cs_circle_def;
 
     cs_circle_def cs_circle_def_default(void);
-
-    typedef enum cs_wall_kind
-    {
-        CS_WALL_SEGMENT = 0,
-        CS_WALL_HALF_PLANE = 1,
-    } cs_wall_kind;
-
-    typedef struct cs_wall
-    {
-        cs_wall_kind kind;
-        cs_vec2 p0, p1; // segment end points; half-plane: p0 is a point on the boundary line
-        cs_vec2 normal; // half-plane: unit normal pointing into the free side; segment: left normal of p0→p1
-        double friction;
-        double restitution;
-    } cs_wall;
 
     typedef struct cs_body_state
     {
@@ -204,6 +213,8 @@ extern "C"
     void cs_world_set_frictionless(cs_world* world, bool frictionless);
     // Takes effect from the next step; false, changing nothing, for a value out of range.
     bool cs_world_set_row_order(cs_world* world, cs_row_order order);
+    // Takes effect from the next step; false, changing nothing, for a value out of range.
+    bool cs_world_set_formulation(cs_world* world, cs_formulation formulation);
     // Threads per step: 1 (default) or 2. With 2 the split-impulse position solve runs on a second thread
     // while the velocity solve runs (when it is big enough to repay the hand-over); the results are the
     // same bits as with 1. Returns false, changing nothing, for any other count.

@@ -114,6 +114,24 @@ bool cs_arg_next_row_order(const char* cmd, int argc, char** argv, int* i, int* 
     return true;
 }
 
+bool cs_arg_next_formulation(const char* cmd, int argc, char** argv, int* i, int* out)
+{
+    const char* opt = argv[*i];
+    const char* v = cs_arg_value(cmd, argc, argv, i);
+    if (v == NULL)
+    {
+        return false;
+    }
+    int f = cs_formulation_find(v);
+    if (f < 0)
+    {
+        fprintf(stderr, "circlesim-cli %s: %s: unknown formulation '%s' (split, spook)\n", cmd, opt, v);
+        return false;
+    }
+    *out = f;
+    return true;
+}
+
 int cs_arg_world_option(const char* cmd, int argc, char** argv, int* i, cs_world_options* options)
 {
     const char* opt = argv[*i];
@@ -131,6 +149,10 @@ int cs_arg_world_option(const char* cmd, int argc, char** argv, int* i, cs_world
     {
         return cs_arg_next_row_order(cmd, argc, argv, i, &options->row_order) ? 1 : -1;
     }
+    if (strcmp(opt, "--formulation") == 0)
+    {
+        return cs_arg_next_formulation(cmd, argc, argv, i, &options->formulation) ? 1 : -1;
+    }
     return 0;
 }
 
@@ -143,6 +165,10 @@ void cs_world_options_apply(cs_world* w, const cs_world_options* options)
     if (options->row_order >= 0)
     {
         cs_world_set_row_order(w, (cs_row_order)options->row_order);
+    }
+    if (options->formulation >= 0)
+    {
+        cs_world_set_formulation(w, (cs_formulation)options->formulation);
     }
     if (options->no_simd)
     {

@@ -26,18 +26,22 @@ bool cs_arg_next_double(const char* cmd, int argc, char** argv, int* i, double m
 bool cs_arg_next_row_order(const char* cmd, int argc, char** argv, int* i, int* out);
 
 // World options of the commands that run scenes (run, converge, table2), applied on top of the scene's:
-// --frictionless, --row-order ORDER, --no-simd.
+// --frictionless, --row-order ORDER, --no-simd, --formulation NAME.
 typedef struct cs_world_options
 {
     bool frictionless;
     int row_order; // -1: the scene's
     bool no_simd;
+    int formulation; // -1: the scene's
 } cs_world_options;
 
 #define CS_WORLD_OPTIONS_NONE                                                                                \
     {                                                                                                        \
-        false, -1, false                                                                                     \
+        false, -1, false, -1                                                                                 \
     }
+
+// "--formulation split|spook" at argv[*i] (cs_formulation, world.h).
+bool cs_arg_next_formulation(const char* cmd, int argc, char** argv, int* i, int* out);
 
 // 1 when argv[*i] was one of them (consumed), 0 when not, -1 on a usage error (message printed).
 int cs_arg_world_option(const char* cmd, int argc, char** argv, int* i, cs_world_options* options);
@@ -47,6 +51,10 @@ void cs_world_options_apply(struct cs_world* w, const cs_world_options* options)
 #define CS_ARG_ROW_ORDER_HELP                                                                                \
     "  --row-order ORDER   coloured or key: the order the sweeps take the contacts in (default: the\n"       \
     "                      scene's world.row_order, else coloured)\n"
+
+#define CS_ARG_FORMULATION_HELP                                                                              \
+    "  --formulation F     split or spook: position correction by split impulses or SPOOK rows\n"            \
+    "                      (docs/PHYSICS.md; default: the scene's world.formulation, else split)\n"
 
 #define CS_ARG_NO_SIMD_HELP                                                                                  \
     "  --no-simd           sweep one row at a time (no vector lanes; the same results)\n"

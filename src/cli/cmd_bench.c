@@ -50,15 +50,20 @@ static void help(FILE* out)
             "                        (cs_world_set_threads; the same results)\n"
             "  --row-order ORDER     coloured (default) or key: the order the sweeps take the contacts in\n"
             "  --no-simd             sweep one row at a time (no vector lanes; the same results)\n"
+            "  --formulation F       split or spook (default: each scene's world.formulation, else split)\n"
             "  --scene-dir DIR       where the paper suite's scenes are (default: scenes/, else the\n"
             "                        scenes/ directory next to the binary's parent)\n"
             "  --csv FILE            write the CSV to FILE ('-': to stdout, instead of the table)\n"
             "  --quiet               no table\n"
             "CSV columns: scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,\n"
             "us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,"
-            "row_order,simd\n"
+            "row_order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed\n"
             "(the *_us phase columns are means per step; solver_us is the velocity solve, position_us the\n"
-            "split-impulse position solve; bytes_per_body is the heap the world holds after the run).\n");
+            "split-impulse position solve; bytes_per_body is the heap the world holds after the run;\n"
+            "quality of the same run: penetrations in m (max over the run, mean of the steps' means),\n"
+            "ke_drift the kinetic energy after the last step minus after the first (J), top_error the\n"
+            "highest centre at the start minus at the end (m: a stack starts at its exact height), and\n"
+            "final_max_speed in m/s).\n");
 }
 
 // What a case runs on: a scene file or a generated pool of `bodies` circles.
@@ -80,6 +85,13 @@ typedef struct bench_result
     double solver_us;
     double position_us;
     double bytes_per_body;
+    // Quality of the same run: how far bodies overlap, how much kinetic energy came or went, how much
+    // the top body sank (a stack starts at its exact height), and how still it ends.
+    double max_penetration;  // m, over the run
+    double mean_penetration; // m, mean over the steps of each step's mean over touching contacts
+    double ke_drift;         // J, kinetic energy after the last step minus after the first
+    double top_error;        // m, highest centre at the start minus at the end
+    double final_max_speed;  // m/s
     uint64_t hash;
 } bench_result;
 
@@ -141,6 +153,7 @@ typedef struct bench_setup
     int threads;
     cs_row_order row_order;
     bool simd;
+    int formulation; // -1: the scene's
 } bench_setup;
 
 static cs_world* make_world(const bench_scene* scene, const cs_variant* variant, int iterations,
@@ -171,7 +184,33 @@ static cs_world* make_world(const bench_scene* scene, const cs_variant* variant,
     cs_world_set_solver_params(w, &params);
     cs_world_set_threads(w, setup->threads);
     cs_world_set_row_order(w, setup->row_order);
+    if (setup->formulation >= 0)
+    {
+        cs_world_set_formulation(w, (cs_formulation)setup->formulation);
+    }
     return w;
+}
+
+static double highest_centre(const cs_world* w)
+{
+    double top = -INFINITY;
+    for (int i = 0; i < cs_world_body_count(w); ++i)
+    {
+        double y = cs_world_body(w, i).position.y;
+        top = y > top ? y : top;
+    }
+    return top;
+}
+
+static double max_speed(const cs_world* w)
+{
+    double v = 0.0;
+    for (int i = 0; i < cs_world_body_count(w); ++i)
+    {
+        cs_body_state b = cs_world_body(w, i);
+        v = fmax(v, hypot(b.velocity.x, b.velocity.y));
+    }
+    return v;
 }
 
 // One run of `steps` steps from a fresh world; with measure_heap, the heap the world holds afterwards.
@@ -189,6 +228,8 @@ static bool run_once(const bench_scene* scene, const cs_variant* variant, int it
     memset(out, 0, sizeof *out);
     out->bodies = cs_world_body_count(w);
     double contacts = 0.0, rows = 0.0, broad = 0.0, narrow = 0.0, solver = 0.0, position = 0.0;
+    double pen_sum = 0.0, ke_first = 0.0;
+    double top0 = highest_centre(w);
     double t0 = cs_seconds();
     for (int s = 0; s < steps; ++s)
     {
@@ -205,8 +246,20 @@ static bool run_once(const bench_scene* scene, const cs_variant* variant, int it
         narrow += st->narrowphase_seconds;
         solver += st->solver_seconds;
         position += st->position_seconds;
+        // (Read from the stats the step keeps anyway: no extra pass over the bodies in the timed loop.)
+        out->max_penetration =
+            st->max_penetration > out->max_penetration ? st->max_penetration : out->max_penetration;
+        pen_sum += st->mean_penetration;
+        ke_first = s == 0 ? st->kinetic_energy : ke_first;
     }
     out->seconds = cs_seconds() - t0;
+    if (steps > 0)
+    {
+        out->mean_penetration = pen_sum / steps;
+        out->ke_drift = cs_world_stats(w)->kinetic_energy - ke_first;
+        out->top_error = top0 - highest_centre(w);
+        out->final_max_speed = max_speed(w);
+    }
     double n = steps > 0 ? (double)steps : 1.0;
     out->mean_contacts = contacts / n;
     out->mean_rows = rows / n;
@@ -336,7 +389,7 @@ int cs_cmd_bench(int argc, char** argv)
     const char* cmd = "bench";
     const char *suite = "paper", *scene_list = NULL, *sizes_list = NULL, *csv_path = NULL, *scene_dir = NULL;
     int steps = -1, repeat = 3, warmup = 60;
-    bench_setup setup = {.threads = 1, .row_order = CS_ROW_ORDER_COLOURED, .simd = true};
+    bench_setup setup = {.threads = 1, .row_order = CS_ROW_ORDER_COLOURED, .simd = true, .formulation = -1};
     int row_order = -1;
     bool quiet = false;
     int solvers[CS_MAX_VARIANTS] = {cs_solver_find("pgs"), cs_solver_find("amgs")};
@@ -392,6 +445,8 @@ int cs_cmd_bench(int argc, char** argv)
             setup.simd = false;
         else if (strcmp(a, "--row-order") == 0)
             ok = cs_arg_next_row_order(cmd, argc, argv, &i, &row_order);
+        else if (strcmp(a, "--formulation") == 0)
+            ok = cs_arg_next_formulation(cmd, argc, argv, &i, &setup.formulation);
         else if (strcmp(a, "--csv") == 0)
             ok = (csv_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--quiet") == 0)
@@ -518,7 +573,7 @@ int cs_cmd_bench(int argc, char** argv)
         }
         fprintf(csv, "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
                      "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,row_"
-                     "order,simd\n");
+                     "order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed\n");
         fflush(csv);
     }
     if (!quiet)
@@ -526,9 +581,12 @@ int cs_cmd_bench(int argc, char** argv)
         printf("# %s row order, vector sweeps %s, %d thread%s\n", cs_row_order_name(setup.row_order),
                !setup.simd ? "off" : (cs_solver_simd_available() ? "on (AVX2)" : "unavailable on this CPU"),
                setup.threads, setup.threads > 1 ? "s" : "");
-        printf("%-14s %-16s %5s %6s %7s %8s %8s %9s %10s %8s %8s %9s %9s %7s %8s\n", "scene", "solver",
-               "iter", "steps", "bodies", "contacts", "rows", "seconds", "us/step", "broad", "narrow",
-               "solver", "position", "B/body", "ns/st/b");
+        printf("%-14s %-16s %5s %6s %7s %8s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s\n",
+               "scene", "solver", "iter", "steps", "bodies", "contacts", "rows", "seconds", "us/step",
+               "broad", "narrow", "solver", "position", "B/body", "ns/st/b", "maxpen", "meanpen", "KE drift",
+               "top err", "vmax");
+        printf("%-14s %-16s %5s %6s %7s %8s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s\n", "",
+               "", "", "", "", "", "", "s", "", "us", "us", "us", "us", "", "", "mm", "mm", "J", "mm", "m/s");
         fflush(stdout);
     }
     int status = 0;
@@ -551,22 +609,27 @@ int cs_cmd_bench(int argc, char** argv)
                 if (!quiet)
                 {
                     printf("%-14s %-16s %5d %6d %7d %8.1f %8.1f %9.3f %10.2f %8.2f %8.2f %9.2f %9.2f %7.0f "
-                           "%8.1f\n",
+                           "%8.1f %8.3f %8.3f %10.3g %9.2f %9.2g\n",
                            scenes[s].label, cs_variant_label(variants + k, label, sizeof label),
                            iterations[it], steps, r.bodies, r.mean_contacts, r.mean_rows, r.seconds, us,
                            r.broadphase_us, r.narrowphase_us, r.solver_us, r.position_us, r.bytes_per_body,
-                           ns_body);
+                           ns_body, 1e3 * r.max_penetration, 1e3 * r.mean_penetration, r.ke_drift,
+                           1e3 * r.top_error, r.final_max_speed);
                     fflush(stdout);
                 }
                 if (csv != NULL)
                 {
                     fprintf(csv, "%s,%s,", scenes[s].label, cs_solver_at(variants[k].solver)->name);
                     cs_variant_print_alpha(csv, variants + k);
-                    fprintf(csv, ",%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.2f,%s,%d\n",
+                    fprintf(csv,
+                            ",%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.2f,%s,%d,%.6e,%.6e,%."
+                            "6e,%.6e,"
+                            "%.6e\n",
                             iterations[it], steps, r.bodies, r.mean_contacts, r.mean_rows, r.seconds, us,
                             r.broadphase_us, r.narrowphase_us, r.solver_us, r.position_us, r.bytes_per_body,
                             ns_body, cs_row_order_name(setup.row_order),
-                            setup.simd && cs_solver_simd_available() ? 1 : 0);
+                            setup.simd && cs_solver_simd_available() ? 1 : 0, r.max_penetration,
+                            r.mean_penetration, r.ke_drift, r.top_error, r.final_max_speed);
                     fflush(csv);
                 }
             }

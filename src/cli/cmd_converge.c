@@ -25,7 +25,8 @@ static void help(FILE* out)
         "  --alphas LIST         alpha values for the solvers that use alpha (default 0.5)\n"
         "  --gamma G             AMGS gamma (default 2)\n"
         "  --frictionless        no friction rows (the paper's Table 1 setting)\n" CS_ARG_ROW_ORDER_HELP
-            CS_ARG_NO_SIMD_HELP "  --max-iterations K    give up after K iterations (default 100000)\n"
+            CS_ARG_FORMULATION_HELP CS_ARG_NO_SIMD_HELP
+        "  --max-iterations K    give up after K iterations (default 100000)\n"
         "  --repeat R            time each fixed-iteration re-solve R times, report the median (default 3)\n"
         "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged,stop\n"
         "  --history FILE        per iteration: scene,solver,alpha,iteration,res_lcp,res_nat\n"

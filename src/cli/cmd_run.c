@@ -27,7 +27,7 @@ static void help(FILE* out)
         "Runs SCENE (a scenes/*.json file) headless and prints a summary.\n"
         "  --steps N           number of steps (default: the scene's \"steps\")\n"
         "%s"
-        "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP
+        "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP CS_ARG_FORMULATION_HELP
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
         "                      narrowphase_us,solver_us,position_us,step_us,solve_stop,begin_events,\n"

@@ -19,7 +19,8 @@ static void help(FILE* out)
         "  --iterations K     iterations per step (default 200)\n"
         "  --solvers LIST     comma-separated (default pgs,amgs)\n"
         "  --alphas LIST      default 0.1,0.2,0.3,0.4,0.5,0.6\n"
-        "  --frictionless     no friction rows\n" CS_ARG_ROW_ORDER_HELP CS_ARG_NO_SIMD_HELP
+        "  --frictionless     no friction rows\n" CS_ARG_ROW_ORDER_HELP CS_ARG_FORMULATION_HELP
+            CS_ARG_NO_SIMD_HELP
         "  --csv FILE         scene,solver,alpha,seconds,mean_rows,solver_seconds,res_lcp_mean,res_nat_mean\n"
         "'seconds' is the wall time of all steps (the paper's 'entire computation time'); solver_seconds "
         "the\n"

@@ -2,6 +2,7 @@
 #ifndef CS_CONTACT_H
 #define CS_CONTACT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 // Keys sort circle pairs first (a << 32 | b, a < b), then wall contacts ((2^31 + wall) << 32 | circle),
@@ -17,11 +18,16 @@ typedef struct cs_contact
     double nx, ny; // unit normal from a to b
     double px, py; // contact point, midway between the surfaces
     double gap;    // signed surface distance; < 0 is penetration
-    double ra, rb; // lever arms along the normal (the radii; 0 for a wall)
+    double ra, rb; // lever arms along the normal from each centre to p (r + gap/2; 0 for a wall)
     double friction;
     double restitution;
     double normal_impulse;   // λ of the normal row after the solve (the next step's warm start)
     double friction_impulse; // λ of the friction row after the solve
+    // The contact instant (contact/impact.h), set before the rows are built.
+    double impact_time; // s* in [0, h] when its impulse acts (0: touching already); −1: stays open
+    double bias;        // the normal row's bias: the row asks vn >= −bias
+    double rebound;     // the normal relative velocity the restitution pass asks for (−bias unless bounce)
+    bool bounce;        // restitution applies (if it carries impulse)
 } cs_contact;
 
 #endif

@@ -1,6 +1,7 @@
 // Jacobian rows and biases of DESIGN.md's sign convention: w = Aλ + q, q = J v* + b, normal n from a to b,
-// tangent t = (−n_y, n_x). For circles the contact offsets are parallel to n, so the normal row has no
-// angular terms, and the friction row's angular terms are the radii: r_a × t = r_a, r_b × t = −r_b.
+// tangent t = (−n_y, n_x). For circles the contact offsets are parallel to n (both reach the contact point
+// p midway between the surfaces), so the normal row has no angular terms, and the friction row's angular
+// terms are the lever arms: r_a × t = ra, r_b × t = −rb with ra = r_a + gap/2, rb = r_b + gap/2.
 #include "contact/contact_rows.h"
 
 #include <math.h>
@@ -29,42 +30,36 @@ static void set_row(cs_lcp* p, int row, const cs_contact* c, double jx, double j
 }
 
 cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count,
-                                   const double* v_pre, const cs_row_params* rp, cs_lcp* p, cs_error* err)
+                                   const cs_row_params* rp, cs_lcp* p, cs_error* err)
 {
     int per = rp->frictionless ? 1 : 2;
-    cs_status st = cs_lcp_reserve(p, p->body_count, count * per, err);
-    if (st != CS_OK)
+    cs_status st = cs_lcp_reserve_reg(p, rp->spook, err);
+    if (st != CS_OK || (st = cs_lcp_reserve(p, p->body_count, count * per, err)) != CS_OK)
     {
         return st;
     }
     double h = rp->time_step;
+    double upsilon = 1.0 / (1.0 + 4.0 * rp->spook_damping_time / h);
+    double eps = 4.0 * upsilon / (h * h * rp->spook_stiffness);
     int row = 0;
     for (int k = 0; k < count; ++k)
     {
         const cs_contact* c = contacts + (order != NULL ? order[k] : k);
         double nx = c->nx, ny = c->ny;
 
-        // Approach speeds along n: before external forces (restitution) and of v* (does it close this step?).
-        double vn_pre = nx * v_pre[3 * c->b] + ny * v_pre[3 * c->b + 1];
-        double vn_star = nx * p->v[3 * c->b] + ny * p->v[3 * c->b + 1];
-        if (c->a >= 0)
+        double bias = c->bias; // impact.c: row_bias
+        double reg = 0.0;
+        if (rp->spook && c->impact_time == 0.0)
         {
-            vn_pre -= nx * v_pre[3 * c->a] + ny * v_pre[3 * c->a + 1];
-            vn_star -= nx * p->v[3 * c->a] + ny * p->v[3 * c->a + 1];
-        }
-        // Bias. Restitution when the bodies meet during this step fast enough: the rebound speed is
-        // e·|vn_pre| exactly. Otherwise a speculative contact may close its gap this step (gap/h) and a
-        // touching one may not approach (0); penetration is removed by the position problem, never by
-        // velocity bias, so no energy is injected.
-        double bias;
-        bool meets = c->gap <= 0.0 || c->gap + h * vn_star <= 0.0;
-        if (c->restitution > 0.0 && meets && vn_pre < -rp->restitution_threshold)
-        {
-            bias = c->restitution * vn_pre;
-        }
-        else
-        {
-            bias = c->gap > 0.0 ? c->gap / h : 0.0;
+            // Touching: a SPOOK row. The correction of gap + slop comes from real impulses (stabilised
+            // over the damping time) and the regularisation makes the contact a stiff spring-damper.
+            double vn0 = nx * rp->v_pre[3 * c->b] + ny * rp->v_pre[3 * c->b + 1];
+            if (c->a >= 0)
+            {
+                vn0 -= nx * rp->v_pre[3 * c->a] + ny * rp->v_pre[3 * c->a + 1];
+            }
+            bias = 4.0 * upsilon / h * (c->gap + rp->linear_slop) - upsilon * vn0;
+            reg = eps;
         }
 
         set_row(p, row, c, nx, ny, 0.0, 0.0);
@@ -75,6 +70,10 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
         p->lo[row] = 0.0;
         p->hi[row] = INFINITY;
         p->lambda0[row] = c->normal_impulse;
+        if (p->reg != NULL)
+        {
+            p->reg[row] = reg;
+        }
         int normal_row = row;
         row += 1;
 
@@ -89,6 +88,10 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
             p->lo[row] = 0.0;
             p->hi[row] = 0.0;
             p->lambda0[row] = c->friction_impulse;
+            if (p->reg != NULL)
+            {
+                p->reg[row] = 0.0; // friction stays hard
+            }
             row += 1;
         }
     }

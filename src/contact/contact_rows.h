@@ -13,15 +13,21 @@ typedef struct cs_row_params
     double baumgarte;
     double max_correction;
     bool frictionless;
+    // SPOOK (Lacoursière eqs. (1)-(3)): touching contacts become regularised, stabilised rows, with
+    // ε = 4/(h² k (1 + 4τ/h)) in p->reg and bias (4Υ/h)(gap + slop) − Υ·vn₀, Υ = 1/(1 + 4τ/h). Off: p->reg
+    // is dropped and every row is hard.
+    bool spook;
+    double spook_stiffness;    // k
+    double spook_damping_time; // τ
+    const double* v_pre;       // 3 per body: v₀, the velocity the last step ended with (SPOOK's Υ G v₀)
 } cs_row_params;
 
 // Appends rows for the contacts to p, whose bodies (inv masses, v*) are already filled, in the order
 // contacts[order[0]], contacts[order[1]], … (order NULL: list order). Per contact a normal row and, unless
 // frictionless, a friction row right after it. lambda0 comes from the contacts'
-// stored impulses (the warm start). v_pre is the velocity at the start of the step (3 per body), before
-// external forces: restitution is measured on it.
+// stored impulses (the warm start). The contacts' impact times (cs_contact_impacts) must be set.
 cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count,
-                                   const double* v_pre, const cs_row_params* rp, cs_lcp* p, cs_error* err);
+                                   const cs_row_params* rp, cs_lcp* p, cs_error* err);
 
 // The split-impulse position problem (pseudo-velocities that remove penetration beyond the slop): the
 // velocity problem's normal rows with v* = 0, λ⁰ = 0 and this bias per contact. The step solves it on

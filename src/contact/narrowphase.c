@@ -28,8 +28,11 @@ bool cs_collide_circles(int a, int b, double ax, double ay, double ar, double bx
     c->gap = gap;
     c->px = ax + nx * (ar + 0.5 * gap);
     c->py = ay + ny * (ar + 0.5 * gap);
-    c->ra = ar;
-    c->rb = br;
+    // Lever arms to the midpoint of the gap or overlap: both reach the same point, so a friction impulse
+    // pair has no net moment about any origin (angular momentum is kept; with the radii as arms the two
+    // points differ by the gap and every friction impulse added gap × impulse).
+    c->ra = ar + 0.5 * gap;
+    c->rb = br + 0.5 * gap;
     return true;
 }
 
@@ -81,6 +84,6 @@ bool cs_collide_wall(const cs_wall* wall, int wall_index, int b, double bx, doub
     c->px = bx - nx * (br + 0.5 * gap);
     c->py = by - ny * (br + 0.5 * gap);
     c->ra = 0.0;
-    c->rb = br;
+    c->rb = br + 0.5 * gap; // to the contact point, as for two circles
     return true;
 }

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "circlesim/world.h"
+#include "circlesim/wall.h"
 #include "contact/contact.h"
 
 // Fills c for circles a and b; returns false when the gap is not below margin.

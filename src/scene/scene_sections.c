@@ -80,6 +80,29 @@ static bool read_row_order(cs_scene_loader* l, const cs_jval* world, cs_row_orde
     return true;
 }
 
+// "formulation": "split" | "spook" (cs_formulation).
+static bool read_formulation(cs_scene_loader* l, const cs_jval* world, cs_formulation* formulation)
+{
+    cs_jval at;
+    if (!cs_jval_member(world, "formulation", &at))
+    {
+        return true;
+    }
+    if (!cs_jcheck_type(&l->c, &at, cJSON_String, "a formulation (\"split\" or \"spook\")"))
+    {
+        return false;
+    }
+    int index = cs_formulation_find(at.json->valuestring);
+    if (index < 0)
+    {
+        char quoted[64];
+        cs_json_quote(at.json->valuestring, quoted, sizeof quoted);
+        return cs_jfail(&l->c, &at, "unknown formulation %s (split, spook)", quoted);
+    }
+    *formulation = (cs_formulation)index;
+    return true;
+}
+
 bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* def)
 {
     cs_jval w;
@@ -98,9 +121,15 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
                                        "hit_event_threshold",
                                        "frictionless",
                                        "row_order",
+                                       "formulation",
+                                       "spook_stiffness",
+                                       "spook_damping_time",
                                        NULL};
     const cs_jctx* c = &l->c;
     return cs_jcheck_object(c, &w, keys) && read_row_order(l, &w, &def->row_order) &&
+           read_formulation(l, &w, &def->formulation) &&
+           cs_jread_number(c, &w, "spook_stiffness", false, CS_JR_POSITIVE, &def->spook_stiffness) &&
+           cs_jread_number(c, &w, "spook_damping_time", false, CS_JR_NONNEG, &def->spook_damping_time) &&
            cs_jread_vec2(c, &w, "gravity", false, &def->gravity) &&
            cs_jread_number(c, &w, "time_step", false, CS_JR_POSITIVE, &def->time_step) &&
            cs_jread_number(c, &w, "speculative_margin", false, CS_JR_NONNEG, &def->speculative_margin) &&

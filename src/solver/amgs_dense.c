@@ -62,6 +62,7 @@ cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err)
         {
             w->dense[(size_t)i * m + j] = dense_entry(p, w->mjt, i, j);
         }
+        w->dense[(size_t)i * m + i] += p->reg != NULL ? p->reg[i] : 0.0; // A + Σ (eq. (3))
     }
     // q = J v* + b into scratch; x⁰ = (γ/2)λ⁰.
     for (int i = 0; i < m; ++i)

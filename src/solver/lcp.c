@@ -58,7 +58,8 @@ cs_status cs_lcp_reserve(cs_lcp* p, int bodies, int rows, cs_error* err)
             !grow((void**)&p->jac, 6 * n, sizeof(double)) || !grow((void**)&p->bias, n, sizeof(double)) ||
             !grow((void**)&p->kind, n, sizeof(uint8_t)) || !grow((void**)&p->link, n, sizeof(int)) ||
             !grow((void**)&p->mu, n, sizeof(double)) || !grow((void**)&p->lo, n, sizeof(double)) ||
-            !grow((void**)&p->hi, n, sizeof(double)) || !grow((void**)&p->lambda0, n, sizeof(double)))
+            !grow((void**)&p->hi, n, sizeof(double)) || !grow((void**)&p->lambda0, n, sizeof(double)) ||
+            (p->reg != NULL && !grow((void**)&p->reg, n, sizeof(double))))
         {
             return cs_fail(err, CS_ERR_MEMORY, "out of memory reserving %d rows", cap);
         }
@@ -82,7 +83,28 @@ void cs_lcp_free(cs_lcp* p)
     free(p->lo);
     free(p->hi);
     free(p->lambda0);
+    free(p->reg);
     memset(p, 0, sizeof *p);
+}
+
+cs_status cs_lcp_reserve_reg(cs_lcp* p, bool on, cs_error* err)
+{
+    if (!on)
+    {
+        free(p->reg);
+        p->reg = NULL;
+        return CS_OK;
+    }
+    if (p->reg == NULL)
+    {
+        p->reg = calloc(p->row_capacity > 0 ? (size_t)p->row_capacity : 1, sizeof(double));
+        if (p->reg == NULL)
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "out of memory reserving the regularisation of %d rows",
+                           p->row_capacity);
+        }
+    }
+    return CS_OK;
 }
 
 cs_status cs_lcp_copy(cs_lcp* dst, const cs_lcp* src, cs_error* err)
@@ -121,7 +143,12 @@ cs_status cs_lcp_copy(cs_lcp* dst, const cs_lcp* src, cs_error* err)
         memcpy(dst->hi, src->hi, nr * sizeof(double));
         memcpy(dst->lambda0, src->lambda0, nr * sizeof(double));
     }
-    return CS_OK;
+    s = cs_lcp_reserve_reg(dst, src->reg != NULL, err);
+    if (s == CS_OK && src->reg != NULL && nr > 0)
+    {
+        memcpy(dst->reg, src->reg, nr * sizeof(double));
+    }
+    return s;
 }
 
 void cs_lcp_bounds(const cs_lcp* p, const double* lambda, int i, double* lo, double* hi)

@@ -40,6 +40,17 @@ cs_status cs_lcp_write(const cs_lcp* p, const char* path, cs_error* err)
     {
         return cs_fail(err, CS_ERR_VALUE, "%s: problem name '%s' is not one token", path, p->name);
     }
+    for (int i = 0; p->reg != NULL && i < p->row_count; ++i)
+    {
+        if (p->reg[i] != 0.0)
+        {
+            return cs_fail(
+                err, CS_ERR_USAGE,
+                "%s: row %d is regularised (reg %g, a SPOOK world): LCP-FORMAT version 1 has no field "
+                "for it",
+                path, i, p->reg[i]);
+        }
+    }
     FILE* f = fopen(path, "w");
     if (f == NULL)
     {

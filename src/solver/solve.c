@@ -194,6 +194,8 @@ static void precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
             cs_v2 c = ja * mb;
             d += 2.0 * ((c[0] + c[1]) + jaw * mbw);
         }
+        double eps = p->reg != NULL ? p->reg[i] : 0.0;
+        d += eps; // A + Σ (Lacoursière eq. (3))
         double inv_d = d > 0.0 ? 1.0 / d : 0.0;
         w->diag[i] = d;
         w->inv_diag[i] = inv_d;
@@ -233,6 +235,11 @@ static void precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
             default:
                 kind = CS_PACK_NONNEG;
                 break;
+        }
+        if (eps > 0.0 && p->kind[i] != CS_ROW_FRICTION)
+        {
+            kind |= CS_PACK_SOFT;
+            r->mu = eps * inv_d;
         }
         kind |= d > 0.0 ? 0u : CS_PACK_SKIP;
         kind |= jaw == 0.0 && jbw == 0.0 ? CS_PACK_LINEAR : 0u;
@@ -283,6 +290,15 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     {
         return cs_fail(err, CS_ERR_USAGE, "tolerances and the stagnation window must be >= 0, got %g, %g, %d",
                        params->tolerance, params->tolerance_rel, params->stagnation_window);
+    }
+    for (int i = 0; p->reg != NULL && i < p->row_count; ++i)
+    {
+        if (!(p->reg[i] >= 0.0 && p->reg[i] < INFINITY) ||
+            (p->reg[i] != 0.0 && p->kind[i] == CS_ROW_FRICTION))
+        {
+            return cs_fail(err, CS_ERR_USAGE,
+                           "row %d: regularisation %g (finite, >= 0, 0 for a friction row)", i, p->reg[i]);
+        }
     }
     run->t0 = cs_seconds();
     run->method = method;

@@ -85,6 +85,9 @@ enum
     // stay in registers across the two updates, and f's step is taken before the normal row moves v, plus
     // the coupling (J_f M⁻¹ J_iᵀ / A_ff)·Δλ_i (kept in mu), which takes f off the dependency chain.
     CS_PACK_PAIR = 1u << 5,
+    // A regularised row (cs_lcp.reg): A_ii includes ε_i, and the step adds ε_i λ_i / A_ii, kept in mu.
+    // Only the generic path takes it (the kinds above are compared exactly).
+    CS_PACK_SOFT = 1u << 6,
 };
 
 // The kinds the sweeps have fast paths for; any other row takes the generic path, which reads box
@@ -614,7 +617,12 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
                 double lo, hi;
                 cs_pack_bounds(r, p, lambda, i, &lo, &hi);
                 double old = lambda[i];
-                double next = cs_rule_apply(rule, st, i, cs_pack_step(r, r->bias, v), old, lo, hi, false);
+                double step = cs_pack_step(r, r->bias, v);
+                if (r->kind & CS_PACK_SOFT)
+                {
+                    step += r->mu * old; // (A + Σ)λ: Lacoursière eq. (13)
+                }
+                double next = cs_rule_apply(rule, st, i, step, old, lo, hi, false);
                 lambda[i] = next;
                 cs_pack_apply(r, next - old, v);
                 last.ia = last.ib = -1; // it wrote through memory: nothing to carry

@@ -1,12 +1,13 @@
 // One fixed time step (DESIGN.md "One time step"):
-//   forces → broad phase → narrow phase → rows + warm start → velocity solve → split-impulse position
-//   solve → symplectic Euler integration → stats.
+//   forces → broad phase → narrow phase (+ the contact instant) → rows + warm start → velocity solve and
+//   split-impulse position solve → restitution, symplectic Euler integration, impact-time shift → stats.
 // Every buffer lives in the world and only grows, so a steady-state step allocates nothing.
 #include <math.h>
 #include <string.h>
 
 #include "contact/contact_order.h"
 #include "contact/contact_rows.h"
+#include "contact/impact.h"
 #include "contact/narrowphase.h"
 #include "core/array.h"
 #include "world/world_internal.h"
@@ -227,26 +228,26 @@ void cs_helper_stop(cs_helper* h)
     h->running = false;
 }
 
-static cs_status step(cs_world* w, cs_error* err)
+// The phases of one step -----------------------------------------------------------------------------
+
+// A step of a world without bodies: nothing moves and nothing touches (its arrays may not exist yet), only
+// time passes.
+static void step_empty(cs_world* w, double t_start)
 {
-    double t_start = cs_seconds();
+    cs_step_stats* s = &w->stats;
+    s->step += 1;
+    s->time = (double)s->step * w->def.time_step;
+    s->bodies = s->contacts = s->rows = s->iterations = 0;
+    s->res_lcp = s->res_nat = s->max_penetration = s->mean_penetration = s->kinetic_energy = 0.0;
+    s->broadphase_seconds = s->narrowphase_seconds = s->solver_seconds = s->position_seconds = 0.0;
+    s->step_seconds = cs_seconds() - t_start;
+}
+
+// 1. External forces: v* = v + h M⁻¹ f; the velocity before them is kept (the contact instant needs both).
+static void apply_forces(cs_world* w)
+{
     const double h = w->def.time_step;
     const int n = w->body_count;
-    cs_status st;
-
-    // 1. External forces: v* = v + h M⁻¹ f.
-    if (n == 0)
-    {
-        // Nothing moves and nothing touches (its arrays may not exist yet): only time passes.
-        cs_step_stats* s = &w->stats;
-        s->step += 1;
-        s->time = (double)s->step * h;
-        s->bodies = s->contacts = s->rows = s->iterations = 0;
-        s->res_lcp = s->res_nat = s->max_penetration = s->mean_penetration = s->kinetic_energy = 0.0;
-        s->broadphase_seconds = s->narrowphase_seconds = s->solver_seconds = s->position_seconds = 0.0;
-        s->step_seconds = cs_seconds() - t_start;
-        return CS_OK;
-    }
     memcpy(w->v_pre, w->v, (size_t)(3 * n) * sizeof(double));
     for (int i = 0; i < n; ++i)
     {
@@ -257,69 +258,94 @@ static cs_status step(cs_world* w, cs_error* err)
         w->v[3 * i] += h * (w->def.gravity.x + w->fx[i] * w->inv_mass[i]);
         w->v[3 * i + 1] += h * (w->def.gravity.y + w->fy[i] * w->inv_mass[i]);
     }
+}
 
-    // 2. Broad phase. Contacts are speculative: a pair is found while its gap is below the margin plus
-    // the distance both circles can travel this step, so fast bodies meet a contact before they overlap.
-    double t0 = cs_seconds();
+// 2. Broad phase. Contacts are speculative: a pair is found while its gap is below the margin plus the
+// distance both circles can travel this step, so fast bodies meet a contact before they overlap.
+static cs_status broad_phase(cs_world* w, cs_error* err)
+{
+    const double h = w->def.time_step;
+    const int n = w->body_count;
     for (int i = 0; i < n; ++i)
     {
         w->reach[i] = w->radius[i] + h * sqrt(w->v[3 * i] * w->v[3 * i] + w->v[3 * i + 1] * w->v[3 * i + 1]);
     }
     w->broadphase.active = w->alive_count < w->body_count ? w->active : NULL; // skip free slots
-    st = cs_broadphase_update(&w->broadphase, w->px, w->py, w->reach, n, w->def.speculative_margin, err);
-    if (st != CS_OK)
+    cs_status st =
+        cs_broadphase_update(&w->broadphase, w->px, w->py, w->reach, n, w->def.speculative_margin, err);
+    if (st == CS_OK)
     {
-        return st;
+        cs_query_grid_updated(w, n);
     }
-    cs_query_grid_updated(w, n);
-    double t1 = cs_seconds();
+    return st;
+}
 
-    // 3. Narrow phase into a fresh list; last step's list is kept for the warm start.
+static cs_impact_bodies impact_bodies(const cs_world* w)
+{
+    cs_impact_bodies b = {w->px, w->py, w->inv_mass, w->inv_inertia, w->v_pre, w->v};
+    return b;
+}
+
+// 3. Narrow phase into a fresh list (last step's list is kept for the warm start), the contact instant of
+// each contact, and the order the sweeps take them in (*order: NULL for key order).
+static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
+{
     cs_contact_list tmp = w->previous;
     w->previous = w->contacts;
     w->contacts = tmp;
     w->contacts.count = 0;
-    st = find_contacts(w, err);
+    cs_status st = find_contacts(w, err);
     if (st != CS_OK)
     {
         return st;
     }
     warm_start(&w->contacts, &w->previous);
-    const int* order = NULL; // key order
+    cs_impact_bodies bodies = impact_bodies(w);
+    cs_contact_impacts(w->contacts.items, w->contacts.count, &bodies, w->def.time_step,
+                       w->def.restitution_threshold);
+    *order = NULL;
     if (w->def.row_order == CS_ROW_ORDER_COLOURED)
     {
-        st = cs_contact_order_build(&w->order, w->contacts.items, w->contacts.count, n, CS_ORDER_BLOCK, err);
+        st = cs_contact_order_build(&w->order, w->contacts.items, w->contacts.count, w->body_count,
+                                    CS_ORDER_BLOCK, err);
         if (st != CS_OK)
         {
             return st;
         }
-        order = w->order.order;
+        *order = w->order.order;
     }
-    double t2 = cs_seconds();
+    return CS_OK;
+}
 
-    // 4–5. Rows, bias, warm start λ⁰.
-    cs_row_params rp = {h,
-                        w->def.restitution_threshold,
-                        w->def.linear_slop,
-                        w->def.baumgarte,
-                        w->def.max_correction,
-                        w->def.frictionless};
+// 4–5. The velocity problem's rows, bias and warm start λ⁰, and the split-impulse position problem's
+// biases and workspace (*job).
+static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs_error* err)
+{
+    const int n = w->body_count;
+    cs_row_params rp = {.time_step = w->def.time_step,
+                        .restitution_threshold = w->def.restitution_threshold,
+                        .linear_slop = w->def.linear_slop,
+                        .baumgarte = w->def.baumgarte,
+                        .max_correction = w->def.max_correction,
+                        .frictionless = w->def.frictionless,
+                        .spook = w->def.formulation == CS_FORMULATION_SPOOK,
+                        .spook_stiffness = w->def.spook_stiffness,
+                        .spook_damping_time = w->def.spook_damping_time,
+                        .v_pre = w->v_pre};
     cs_lcp* vp = &w->velocity_problem;
+    cs_status st;
     if ((st = fill_bodies(vp, w, err)) != CS_OK ||
-        (st = cs_contact_rows_velocity(w->contacts.items, order, w->contacts.count, w->v_pre, &rp, vp,
-                                       err)) != CS_OK)
+        (st = cs_contact_rows_velocity(w->contacts.items, order, w->contacts.count, &rp, vp, err)) != CS_OK)
     {
         return st;
     }
     cs_rows_static_halves(w, vp); // body_types.c
-    const cs_solver_params* params = &w->def.solver_params;
-    if (!params->warm_start)
+    if (!w->def.solver_params.warm_start)
     {
         // The frozen problem then says what the solve really started from.
         memset(vp->lambda0, 0, (size_t)vp->row_count * sizeof(double));
     }
-    int m = vp->row_count;
-    if (!CS_GROW(w->lambda, w->lambda_capacity, m))
+    if (!CS_GROW(w->lambda, w->lambda_capacity, vp->row_count))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
@@ -345,33 +371,46 @@ static cs_status step(cs_world* w, cs_error* err)
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
     cs_contact_position_bias(w->contacts.items, order, count, &rp, w->position_bias);
-    cs_split_job job = {&w->work,
-                        n,
-                        0,
-                        per,
-                        count,
-                        w->def.position_iterations,
-                        w->position_bias,
-                        params->simd,
-                        &w->split_work,
-                        w->position_lambda,
-                        w->pseudo_v,
-                        0.0};
+    cs_split_job j = {&w->work,
+                      n,
+                      0,
+                      per,
+                      count,
+                      w->def.position_iterations,
+                      w->position_bias,
+                      w->def.solver_params.simd,
+                      &w->split_work,
+                      w->position_lambda,
+                      w->pseudo_v,
+                      0.0};
+    *job = j;
+    return CS_OK;
+}
 
-    // 6. Velocity solve with the selected solver (and the position solve on the helper thread).
+// 6. Velocity solve with the selected solver (and the position solve, on the helper thread when it is big
+// enough); the contacts keep their λ (the next step's warm start).
+static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solver_stats* vstats,
+                       cs_error* err)
+{
+    const cs_solver_params* params = &w->def.solver_params;
+    cs_lcp* vp = &w->velocity_problem;
+    int per = w->def.frictionless ? 1 : 2;
+    int count = w->contacts.count;
     cs_solve_run run;
-    st = cs_solve_start(vp, w->def.solver, params, &w->work, w->lambda, &run, err);
+    cs_status st = cs_solve_start(vp, w->def.solver, params, &w->work, w->lambda, &run, err);
     if (st != CS_OK ||
         (st = cs_split_work_reserve(&w->split_work, &w->work, params->simd, 0, per, count, err)) != CS_OK)
     {
         return st;
     }
-    bool parallel = w->threads > 1 && (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
-                    helper_post(&w->helper, &job);
-    cs_solver_stats vstats;
-    cs_solve_finish(&run, &vstats);
-    memcpy(w->v, w->work.v, (size_t)(3 * n) * sizeof(double));
-    for (int k = 0; k < w->contacts.count; ++k)
+    // SPOOK corrects positions with the velocity solve's impulses: no split solve.
+    bool split = w->def.formulation == CS_FORMULATION_SPLIT;
+    bool parallel = split && w->threads > 1 &&
+                    (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
+                    helper_post(&w->helper, job);
+    cs_solve_finish(&run, vstats);
+    memcpy(w->v, w->work.v, (size_t)(3 * w->body_count) * sizeof(double));
+    for (int k = 0; k < count; ++k)
     {
         cs_contact* c = w->contacts.items + (order != NULL ? order[k] : k);
         c->normal_impulse = w->lambda[per * k];
@@ -379,49 +418,70 @@ static cs_status step(cs_world* w, cs_error* err)
     }
     if (parallel)
     {
-        helper_wait(&w->helper, &job);
+        helper_wait(&w->helper, job);
     }
-    else
+    else if (split)
     {
-        run_split_job(&job);
+        run_split_job(job);
     }
+    return CS_OK;
+}
 
-    // Nothing non-finite or exploding moves the world: such a step is undone and says where (health.c).
-    if ((st = cs_health_check_step(w, err)) != CS_OK)
-    {
-        return st;
-    }
-
-    // 7. Symplectic Euler: positions move with the new velocity plus the pseudo-velocity.
-    // The largest move is how far the queries must look beyond the broad phase's grid (query.c).
-    const double* vp_pseudo = w->pseudo_v;
+// 7. Restitution at the contact instant (impact.h), then symplectic Euler: positions move with the new
+// velocity plus the pseudo-velocity, and go back by s*·M⁻¹Jᵀλ for contacts whose impulse acted at s* > 0.
+// Returns a bound on how far any body moved: the queries look that far beyond the broad phase's grid
+// (query.c). The shifts back add at most Σ s*·(|λn| + |λt|)·max(1/m) over the contacts that hit.
+static double integrate(cs_world* w)
+{
+    const double h = w->def.time_step;
+    const int n = w->body_count;
+    cs_impact_bodies bodies = impact_bodies(w);
+    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, w->def.solver_params.iterations,
+                           w->def.frictionless, w->v);
+    // (SPOOK has no pseudo-velocity: its correction is in v.)
+    const double* vp_pseudo = w->def.formulation == CS_FORMULATION_SPLIT ? w->pseudo_v : NULL;
     double move2 = 0.0;
     for (int i = 0; i < n; ++i)
     {
-        double dx = h * (w->v[3 * i] + vp_pseudo[3 * i]);
-        double dy = h * (w->v[3 * i + 1] + vp_pseudo[3 * i + 1]);
-        w->px[i] += dx;
-        w->py[i] += dy;
-        w->angle[i] += h * (w->v[3 * i + 2] + vp_pseudo[3 * i + 2]);
-        move2 = cs_max(move2, dx * dx + dy * dy);
+        double dx = vp_pseudo != NULL ? vp_pseudo[3 * i] : 0.0;
+        double dy = vp_pseudo != NULL ? vp_pseudo[3 * i + 1] : 0.0;
+        double dw = vp_pseudo != NULL ? vp_pseudo[3 * i + 2] : 0.0;
+        double mx = h * (w->v[3 * i] + dx), my = h * (w->v[3 * i + 1] + dy);
+        w->px[i] += mx;
+        w->py[i] += my;
+        w->angle[i] += h * (w->v[3 * i + 2] + dw);
+        move2 = cs_max(move2, mx * mx + my * my);
     }
-    w->query_slack = sqrt(move2);
-    if ((st = cs_events_update(w, err)) != CS_OK)
+    cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless, w->px, w->py,
+                            w->angle);
+    double shift = 0.0;
+    for (int k = 0; k < w->contacts.count; ++k)
     {
-        return st;
+        const cs_contact* c = w->contacts.items + k;
+        if (c->impact_time > 0.0 && c->normal_impulse > 0.0)
+        {
+            double inv_m = cs_max(c->a >= 0 ? w->inv_mass[c->a] : 0.0, w->inv_mass[c->b]);
+            shift += c->impact_time * (c->normal_impulse + fabs(c->friction_impulse)) * inv_m;
+        }
     }
+    return sqrt(move2) + shift;
+}
 
-    // 8. Stats.
+// 8. Stats.
+static void record_stats(cs_world* w, const cs_solver_stats* vstats, const cs_split_job* job,
+                         const double t[4])
+{
     cs_step_stats* s = &w->stats;
+    const int n = w->body_count;
     s->step += 1;
-    s->time = (double)s->step * h;
+    s->time = (double)s->step * w->def.time_step;
     s->bodies = w->alive_count;
     s->contacts = w->contacts.count;
-    s->rows = m;
-    s->iterations = vstats.iterations;
-    s->res_lcp = vstats.res_lcp;
-    s->res_nat = vstats.res_nat;
-    s->solve_stop = (int)vstats.stop;
+    s->rows = w->velocity_problem.row_count;
+    s->iterations = vstats->iterations;
+    s->res_lcp = vstats->res_lcp;
+    s->res_nat = vstats->res_nat;
+    s->solve_stop = (int)vstats->stop;
     double max_pen = 0.0, sum_pen = 0.0;
     int touching = 0;
     for (int k = 0; k < w->contacts.count; ++k)
@@ -447,11 +507,55 @@ static cs_status step(cs_world* w, cs_error* err)
         ke += 0.5 * w->mass[i] * (vx * vx + vy * vy) + 0.5 * om * om / w->inv_inertia[i];
     }
     s->kinetic_energy = ke;
-    s->broadphase_seconds = t1 - t0;
-    s->narrowphase_seconds = t2 - t1;
-    s->solver_seconds = vstats.seconds;
-    s->position_seconds = job.seconds;
-    s->step_seconds = cs_seconds() - t_start;
+    s->broadphase_seconds = t[1] - t[0];
+    s->narrowphase_seconds = t[2] - t[1];
+    s->solver_seconds = vstats->seconds;
+    s->position_seconds = job->seconds;
+    s->step_seconds = cs_seconds() - t[3];
+}
+
+static cs_status step(cs_world* w, cs_error* err)
+{
+    double t[4]; // broad phase start, narrow phase start, narrow phase end, step start
+    t[3] = cs_seconds();
+    if (w->body_count == 0)
+    {
+        step_empty(w, t[3]);
+        return CS_OK;
+    }
+    apply_forces(w);
+    t[0] = cs_seconds();
+    cs_status st = broad_phase(w, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    t[1] = cs_seconds();
+    const int* order = NULL;
+    if ((st = narrow_phase(w, &order, err)) != CS_OK)
+    {
+        return st;
+    }
+    t[2] = cs_seconds();
+    cs_split_job job;
+    job.seconds = 0.0;
+    cs_solver_stats vstats;
+    if ((st = build_rows(w, order, &job, err)) != CS_OK ||
+        (st = solve(w, order, &job, &vstats, err)) != CS_OK)
+    {
+        return st;
+    }
+    // Nothing non-finite or exploding moves the world: such a step is undone and says where (health.c).
+    if ((st = cs_health_check_step(w, err)) != CS_OK)
+    {
+        return st;
+    }
+    w->query_slack = integrate(w);
+    if ((st = cs_events_update(w, err)) != CS_OK)
+    {
+        return st;
+    }
+    record_stats(w, &vstats, &job, t);
     return CS_OK;
 }
 

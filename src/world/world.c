@@ -23,12 +23,34 @@ cs_world_def cs_world_def_default(void)
     d.hit_event_threshold = 1.0;
     d.frictionless = false;
     d.row_order = CS_ROW_ORDER_COLOURED;
+    d.formulation = CS_FORMULATION_SPLIT;
+    d.spook_stiffness = 3e4;
+    d.spook_damping_time = 0.05;
     d.solver = cs_solver_find("pgs");
     d.solver_params = cs_solver_params_default();
     return d;
 }
 
 static const char* const row_order_names[CS_ROW_ORDER_COUNT] = {"coloured", "key"};
+static const char* const formulation_names[CS_FORMULATION_COUNT] = {"split", "spook"};
+
+const char* cs_formulation_name(cs_formulation formulation)
+{
+    return (int)formulation >= 0 && formulation < CS_FORMULATION_COUNT ? formulation_names[formulation]
+                                                                       : NULL;
+}
+
+int cs_formulation_find(const char* name)
+{
+    for (int i = 0; name != NULL && i < CS_FORMULATION_COUNT; ++i)
+    {
+        if (strcmp(name, formulation_names[i]) == 0)
+        {
+            return i;
+        }
+    }
+    return -1;
+}
 
 const char* cs_row_order_name(cs_row_order order)
 {
@@ -74,6 +96,15 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
     if (key != NULL)
     {
         cs_fail(err, CS_ERR_VALUE, "world: %s: %s", key, why.message);
+        return NULL;
+    }
+    if (cs_formulation_name(d.formulation) == NULL ||
+        !(isfinite(d.spook_stiffness) && d.spook_stiffness > 0.0) ||
+        !(isfinite(d.spook_damping_time) && d.spook_damping_time >= 0.0))
+    {
+        cs_fail(err, CS_ERR_VALUE,
+                "world: formulation must be split or spook, spook_stiffness finite and > 0, "
+                "spook_damping_time finite and >= 0");
         return NULL;
     }
     if (d.solver < 0 || d.solver >= cs_solver_count())
@@ -327,6 +358,16 @@ bool cs_world_set_row_order(cs_world* w, cs_row_order order)
         return false;
     }
     w->def.row_order = order;
+    return true;
+}
+
+bool cs_world_set_formulation(cs_world* w, cs_formulation formulation)
+{
+    if (cs_formulation_name(formulation) == NULL)
+    {
+        return false;
+    }
+    w->def.formulation = formulation;
     return true;
 }
 

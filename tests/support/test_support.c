@@ -85,6 +85,22 @@ void cs_test_init(void)
     setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
+int cs_test_add_disc(cs_world* w, cs_vec2 x, cs_vec2 v, double omega, double r, double m, double mu, double e)
+{
+    cs_circle_def c = cs_circle_def_default();
+    c.position = x;
+    c.velocity = v;
+    c.angular_velocity = omega;
+    c.radius = r;
+    c.mass = m;
+    c.friction = mu;
+    c.restitution = e;
+    cs_error err;
+    int id = cs_world_add_circle(w, &c, &err);
+    assert_true(id >= 0);
+    return id;
+}
+
 cs_world* cs_test_pool(int count, int columns)
 {
     cs_error err = {CS_OK, ""};

@@ -34,6 +34,10 @@ int cs_test_run(const char* command, char* out, size_t out_size);
 // A pool of `count` circles (r 0.21 m, 2 kg) in rows of `columns` in a three-walled box: the Pool 1 layout
 // that circlesim-cli bench builds its scale suite from. Asserts success.
 cs_world* cs_test_pool(int count, int columns);
+// Adds a disc (position x, velocity v, spin omega, radius r, mass m, friction mu, restitution e); asserts
+// success and returns its id.
+int cs_test_add_disc(cs_world* w, cs_vec2 x, cs_vec2 v, double omega, double r, double m, double mu,
+                     double e);
 // Runs `circlesim-cli ARGS` (the build's binary) and fails the test unless it exits with `code` and its
 // output contains `expected`.
 void cs_test_cli_expect(const char* args, int code, const char* expected);

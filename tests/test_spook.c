@@ -1,0 +1,171 @@
+// The SPOOK formulation (docs/PHYSICS.md "Position correction"): regularised, stabilised rows
+// (Lacoursière's eqs. (1)-(3)) that every registered solver runs on, and whose position correction is made
+// of impulses, so momentum is kept.
+#include "test_support.h"
+
+#include <math.h>
+#include <string.h>
+
+// A colliding cluster overlapping by 3 cm, well past the slop: SPOOK pushes it apart with contact impulses,
+// at a point both lever arms reach, so P and L stay constant to rounding at every step, with friction
+// and without (the split formulation moves bodies without impulses: test_conservation.c).
+static void spook_cluster_keeps_momenta_while_correcting(void** state)
+{
+    (void)state;
+    for (int f = 0; f < 2; ++f)
+    {
+        cs_world_def def = cs_world_def_default();
+        def.gravity = (cs_vec2){0, 0};
+        def.formulation = CS_FORMULATION_SPOOK;
+        cs_error err;
+        cs_world* w = cs_world_create(&def, &err);
+        assert_non_null(w);
+        uint64_t seed = 99;
+        for (int i = 0; i < 49; ++i)
+        {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            double u = (double)(seed >> 11) / 9007199254740992.0;
+            double x = 3.0 + (i % 7) * 0.37, y = 1.0 + (i / 7) * 0.37;
+            cs_test_add_disc(w, (cs_vec2){x, y}, (cs_vec2){-(x - 4.1) * 0.3, -(y - 2.1) * 0.3},
+                             2.0 * (u - 0.5), 0.2, 1.0 + 2.0 * u, f == 0 ? 0.0 : 0.5, 0.2);
+        }
+        double L0 = 0.0, scale = 0.0, max_pen0 = 0.0;
+        for (int s = 0; s < 120; ++s)
+        {
+            double L = 0.0, px = 0.0, py = 0.0;
+            double La = 0.0, pxa = 0.0, pya = 0.0;
+            for (int pass = 0; pass < 2; ++pass)
+            {
+                double l = 0.0, x = 0.0, y = 0.0, sc = 0.0;
+                for (int i = 0; i < cs_world_body_count(w); ++i)
+                {
+                    cs_body_state b = cs_world_body(w, i);
+                    double I = 0.5 * b.mass * b.radius * b.radius;
+                    x += b.mass * b.velocity.x;
+                    y += b.mass * b.velocity.y;
+                    l += b.mass * (b.position.x * b.velocity.y - b.position.y * b.velocity.x) +
+                         I * b.angular_velocity;
+                    sc += b.mass * hypot(b.velocity.x, b.velocity.y) * hypot(b.position.x, b.position.y) +
+                          I * fabs(b.angular_velocity);
+                }
+                if (pass == 0)
+                {
+                    La = l, pxa = x, pya = y;
+                    scale = s == 0 ? sc : scale;
+                    L0 = s == 0 ? l : L0;
+                    assert_int_equal(cs_world_step(w), CS_OK);
+                    max_pen0 = s == 0 ? cs_world_stats(w)->max_penetration : max_pen0;
+                }
+                else
+                {
+                    L = l, px = x, py = y;
+                }
+            }
+            assert_near(L, La, 1e-12 * scale);
+            assert_near(px, pxa, 1e-12 * scale);
+            assert_near(py, pya, 1e-12 * scale);
+        }
+        (void)L0;
+        assert_true(max_pen0 > 0.02);                           // it started deep in overlap
+        assert_true(cs_world_stats(w)->max_penetration < 0.01); // and was pushed out
+        cs_world_destroy(w);
+    }
+}
+
+// A SPOOK world's frozen problem carries the regularisation; every registered solver converges on it to
+// the same solution (natural residual of (A + Σ)λ + q, and λ against PGS run long).
+static void every_solver_runs_on_spook_rows(void** state)
+{
+    (void)state;
+    cs_error err;
+    cs_scene_info info;
+    cs_world* w = cs_scene_load(cs_test_source_path("scenes/stacking.json"), &info, &err);
+    assert_non_null(w);
+    assert_true(cs_world_set_formulation(w, CS_FORMULATION_SPOOK));
+    for (int s = 0; s < 120; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+    }
+    const cs_lcp* p = cs_world_last_problem(w);
+    assert_non_null(p->reg);
+    int soft = 0;
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        soft += p->reg[i] > 0.0 ? 1 : 0;
+    }
+    assert_true(soft >= 29); // the stack's touching contacts
+    static double reference[4096], lambda[4096];
+    assert_true(p->row_count <= 4096);
+    cs_solver_work work = {0};
+    cs_solver_params params = cs_solver_params_default();
+    params.iterations = 20000;
+    cs_solver_stats stats;
+    assert_int_equal(cs_solve(p, cs_solver_find("pgs"), &params, &work, reference, &stats, &err), CS_OK);
+    assert_true(stats.res_nat < 1e-9);
+    for (int k = 0; k < cs_solver_count(); ++k)
+    {
+        params = cs_solver_params_default();
+        params.iterations = 20000;
+        cs_status st = cs_solve(p, k, &params, &work, lambda, &stats, &err);
+        if (st == CS_ERR_USAGE && strstr(err.message, "limit") != NULL)
+        {
+            continue; // a dense method's size limit
+        }
+        assert_int_equal(st, CS_OK);
+        if (!(stats.res_nat < 1e-8))
+        {
+            fail_msg("%s on SPOOK rows: res_nat %g after %d iterations (%s)", cs_solver_at(k)->name,
+                     stats.res_nat, stats.iterations, cs_solve_stop_name(stats.stop));
+        }
+        for (int i = 0; i < p->row_count; ++i)
+        {
+            if (fabs(lambda[i] - reference[i]) > 1e-6 * (1.0 + fabs(reference[i])))
+            {
+                fail_msg("%s on SPOOK rows: lambda[%d] = %.12g, pgs %.12g", cs_solver_at(k)->name, i,
+                         lambda[i], reference[i]);
+            }
+        }
+    }
+    // LCP-FORMAT version 1 has no field for the regularisation: writing says so.
+    assert_int_equal(cs_lcp_write(p, cs_test_temp_path(".lcp"), &err), CS_ERR_USAGE);
+    assert_non_null(strstr(err.message, "regularised"));
+    cs_solver_work_free(&work);
+    cs_world_destroy(w);
+}
+
+// The scene key and its errors (FILE:LINE:COL: key: message).
+static void scene_key_formulation(void** state)
+{
+    (void)state;
+    cs_error err;
+    cs_scene_info info;
+    cs_world* w = cs_scene_load_string(
+        "{\"world\": {\"formulation\": \"spook\", \"spook_stiffness\": 2e5, \"spook_damping_time\": 0.1}, "
+        "\"bodies\": [{\"position\": [0, 1], \"radius\": 0.5, \"mass\": 1}]}",
+        "spook.json", &info, &err);
+    assert_non_null(w);
+    const cs_world_def* d = cs_world_get_def(w);
+    assert_int_equal(d->formulation, CS_FORMULATION_SPOOK);
+    assert_true(d->spook_stiffness == 2e5 && d->spook_damping_time == 0.1);
+    cs_world_destroy(w);
+    assert_null(cs_scene_load_string("{\"world\": {\"formulation\": \"soft\"}, \"bodies\": [{\"position\": "
+                                     "[0, 1], \"radius\": 0.5, \"mass\": 1}]}",
+                                     "bad.json", &info, &err));
+    assert_non_null(strstr(err.message, "bad.json:1:"));
+    assert_non_null(strstr(err.message, "unknown formulation \"soft\" (split, spook)"));
+    assert_null(cs_scene_load_string("{\"world\": {\"spook_stiffness\": 0}, \"bodies\": [{\"position\": [0, "
+                                     "1], \"radius\": 0.5, \"mass\": 1}]}",
+                                     "bad.json", &info, &err));
+    assert_non_null(strstr(err.message, "spook_stiffness"));
+}
+
+int main(void)
+{
+    cs_test_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(spook_cluster_keeps_momenta_while_correcting),
+        cmocka_unit_test(every_solver_runs_on_spook_rows),
+        cmocka_unit_test(scene_key_formulation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
