@@ -103,6 +103,9 @@ extern "C"
         int history_capacity; // entries in each history array
         double* history_lcp;  // [history_capacity]
         double* history_nat;  // [history_capacity]
+        // [history_capacity] wall seconds from the solve's start to each entry, without the time spent
+        // computing history residuals (so that time axes compare methods on their own work)
+        double* history_seconds;
 
         // Internal to src/solver (solve.c): each row packed into one record for the sweeps, row_capacity
         // records. v has one extra body slot, always zero, that static halves point at.

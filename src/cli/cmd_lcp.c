@@ -41,7 +41,8 @@ static void usage_solve(FILE* out)
             "  --max-iterations K  ... or K sweeps (default %d) ...\n"
             "  --stagnation K      ... or no progress over K sweeps (default 2000; 0: never)\n"
             "  --out SOL           write the solution (.sol)\n"
-            "  --history CSV       write iteration,res_lcp,res_nat per sweep (0 = the start point)\n"
+            "  --history CSV       write iteration,res_lcp,res_nat,seconds per sweep (0 = the start point;\n"
+            "                      seconds since the solve began, without the history's own residuals)\n"
             "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
             cs_arg_solver_help(), DEFAULT_MAX_ITERATIONS, cs_solver_names());
 }
@@ -115,10 +116,11 @@ static int write_history(const char* path, const cs_solver_work* work, int count
         fprintf(stderr, "%s: cannot open for writing: %s\n", path, strerror(errno));
         return 1;
     }
-    fprintf(f, "iteration,res_lcp,res_nat\n");
+    fprintf(f, "iteration,res_lcp,res_nat,seconds\n");
     for (int k = 0; k < count; ++k)
     {
-        fprintf(f, "%d,%.17g,%.17g\n", k, work->history_lcp[k], work->history_nat[k]);
+        fprintf(f, "%d,%.17g,%.17g,%.9e\n", k, work->history_lcp[k], work->history_nat[k],
+                work->history_seconds[k]);
     }
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad)

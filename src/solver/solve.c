@@ -117,6 +117,7 @@ void cs_solver_work_free(cs_solver_work* w)
     free(w->dense);
     free(w->history_lcp);
     free(w->history_nat);
+    free(w->history_seconds);
     free(w->packed);
     free(w->quads);
     free(w->normal_quads);
@@ -138,7 +139,8 @@ cs_status cs_solver_work_set_history(cs_solver_work* w, bool on, int max_iterati
     int needed = max_iterations + 1;
     if (needed > w->history_capacity)
     {
-        if (!grow_raw(&w->history_lcp, (size_t)needed) || !grow_raw(&w->history_nat, (size_t)needed))
+        if (!grow_raw(&w->history_lcp, (size_t)needed) || !grow_raw(&w->history_nat, (size_t)needed) ||
+            !grow_raw(&w->history_seconds, (size_t)needed))
         {
             return cs_fail(err, CS_ERR_MEMORY, "out of memory: history of %d entries", needed);
         }
@@ -431,6 +433,7 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         {
             work->history_lcp[0] = r_lcp;
             work->history_nat[0] = r_nat;
+            work->history_seconds[0] = t - run->t0;
             history_count = 1;
         }
         rules = stop_rules_make(params, watched(params, r_lcp, r_nat));
@@ -456,6 +459,7 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         {
             work->history_lcp[done] = r_lcp;
             work->history_nat[done] = r_nat;
+            work->history_seconds[done] = t - run->t0 - observe_seconds;
             history_count = done + 1;
         }
         stop = stop_rules_test(&rules, watched(params, r_lcp, r_nat), done);
