@@ -1,5 +1,5 @@
 // circlesim-cli lcp: solve or inspect a frozen LCP file (shared LCP-FORMAT.md).
-//   lcp solve FILE [options]  → one line "iterations=… res_lcp=… res_nat=… seconds=…"
+//   lcp solve FILE [options]  → one line "iterations=… res_lcp=… res_nat=… seconds=… status=…"
 //   lcp info FILE             → key=value facts about the problem
 // Exit codes (cli/commands.h): 0 ok, 1 run error (bad file, failed solve or write), 2 usage error,
 // 3 (lcp solve) the solve stopped without an answer: tolerance not met, stagnated, diverged, bad problem.
