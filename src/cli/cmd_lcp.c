@@ -39,7 +39,7 @@ static void usage_solve(FILE* out)
             "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
             "  --rtol R            ... or until res_nat <= R x its value at the start point (R > 0) ...\n"
             "  --max-iterations K  ... or K sweeps (default %d) ...\n"
-            "  --stagnation K      ... or no progress over K sweeps (default 2000; 0: never)\n"
+            "  --stagnation K      ... or when K sweeps do no better than the K before (default 2000; 0: never)\n"
             "  --out SOL           write the solution (.sol)\n"
             "  --history CSV       write iteration,res_lcp,res_nat,seconds per sweep (0 = the start point;\n"
             "                      seconds since the solve began, without the history's own residuals)\n"
