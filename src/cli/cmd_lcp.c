@@ -29,22 +29,23 @@ static void usage_lcp(FILE* out)
 
 static void usage_solve(FILE* out)
 {
-    fprintf(out,
-            "usage: circlesim-cli lcp solve FILE [options]\n"
-            "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP\n"
-            "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
-            "bad-problem (the reason on stderr); the last four exit with code 3.\n"
-            "options:\n"
-            "%s"
-            "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
-            "  --rtol R            ... or until res_nat <= R x its value at the start point (R > 0) ...\n"
-            "  --max-iterations K  ... or K sweeps (default %d) ...\n"
-            "  --stagnation K      ... or when K sweeps do no better than the K before (default 2000; 0: never)\n"
-            "  --out SOL           write the solution (.sol)\n"
-            "  --history CSV       write iteration,res_lcp,res_nat,seconds per sweep (0 = the start point;\n"
-            "                      seconds since the solve began, without the history's own residuals)\n"
-            "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
-            cs_arg_solver_help(), DEFAULT_MAX_ITERATIONS, cs_solver_names());
+    fprintf(
+        out,
+        "usage: circlesim-cli lcp solve FILE [options]\n"
+        "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP\n"
+        "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
+        "bad-problem (the reason on stderr); the last four exit with code 3.\n"
+        "options:\n"
+        "%s"
+        "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
+        "  --rtol R            ... or until res_nat <= R x its value at the start point (R > 0) ...\n"
+        "  --max-iterations K  ... or K sweeps (default %d) ...\n"
+        "  --stagnation K      ... or when K sweeps do no better than the K before (default 2000, 0 never)\n"
+        "  --out SOL           write the solution (.sol)\n"
+        "  --history CSV       write iteration,res_lcp,res_nat,seconds per sweep (0 = the start point;\n"
+        "                      seconds since the solve began, without the history's own residuals)\n"
+        "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
+        cs_arg_solver_help(), DEFAULT_MAX_ITERATIONS, cs_solver_names());
 }
 
 static void usage_info(FILE* out)
