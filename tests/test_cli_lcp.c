@@ -151,13 +151,15 @@ static void test_tolerance_and_history(void** state)
     assert_non_null(f);
     char line[256];
     assert_non_null(fgets(line, sizeof line, f));
-    assert_string_equal(line, "iteration,res_lcp,res_nat\n");
+    assert_string_equal(line, "iteration,res_lcp,res_nat,seconds\n");
     int count = 0, k;
-    double a, b, last = -1.0;
+    double a, b, t, last = -1.0, last_t = -1.0;
     while (fgets(line, sizeof line, f) != NULL)
     {
-        assert_int_equal(sscanf(line, "%d,%lf,%lf", &k, &a, &b), 3);
+        assert_int_equal(sscanf(line, "%d,%lf,%lf,%lf", &k, &a, &b, &t), 4);
         assert_int_equal(k, count);
+        assert_true(t >= last_t && t >= 0.0); // time only moves forward
+        last_t = t;
         last = b;
         count += 1;
     }

@@ -23,10 +23,11 @@ extern "C"
         // (whichever of the two is met first: r <= max(tolerance, tolerance_rel·r₀)).
         double tolerance_rel;
         cs_residual_kind tolerance_on;
-        // With a tolerance: stop as stagnated when the best residual so far has not dropped by a relative
-        // CS_STAGNATION_PROGRESS over the last stagnation_window iterations (0: never). Default 2000: PGS can
-        // sit on a plateau for ~1000 sweeps and then converge once the active set settles (Pool 1 step 150
-        // with friction: res_nat 7.0e-5 from sweep 300 to 1300, 1e-9 at 1559).
+        // With a tolerance: stop as stagnated when the best residual of the last stagnation_window iterations
+        // is not a relative CS_STAGNATION_PROGRESS below the best of the stagnation_window before (tested at
+        // every multiple of the window, so never before 2 windows; 0: never). Default 2000: PGS can sit on a
+        // plateau for ~1000 sweeps and then converge once the active set settles (Pool 1 step 150 with
+        // friction: res_nat 7.0e-5 from sweep 300 to 1300, 1e-9 at 1559).
         int stagnation_window;
         bool warm_start;   // start from lambda0 (true) or from 0
         double alpha;      // AMGS: Ω = αD (default 0.2, any α > 0)
@@ -53,7 +54,7 @@ extern "C"
         CS_STOP_BUDGET = 0,      // no tolerance was asked: ran the requested iterations
         CS_STOP_CONVERGED,       // residual <= max(tolerance, tolerance_rel·r₀)
         CS_STOP_ITERATION_LIMIT, // the iteration cap came first
-        CS_STOP_STAGNATED,       // no progress over params.stagnation_window iterations
+        CS_STOP_STAGNATED,       // no progress from one params.stagnation_window iterations to the next
         CS_STOP_DIVERGED,        // non-finite iterate or residual, or residual > CS_DIVERGENCE_RATIO·r₀
         CS_STOP_BAD_PROBLEM,     // data no method can solve: see stop_reason and stop_row; no sweep was run
     } cs_solve_stop;
@@ -103,6 +104,9 @@ extern "C"
         int history_capacity; // entries in each history array
         double* history_lcp;  // [history_capacity]
         double* history_nat;  // [history_capacity]
+        // [history_capacity] wall seconds from the solve's start to each entry, without the time spent
+        // computing history residuals (so that time axes compare methods on their own work)
+        double* history_seconds;
 
         // Internal to src/solver (solve.c): each row packed into one record for the sweeps, row_capacity
         // records. v has one extra body slot, always zero, that static halves point at.

@@ -290,6 +290,25 @@ void app_set_alpha(app* a, double alpha)
     app_apply_settings(a);
 }
 
+void app_set_relaxation(app* a, double omega)
+{
+    // Inside (0, 2), the range psor and jacobi accept: [0.1, 1.9] on the 0.1 grid.
+    pane_ref p = focused(a);
+    if (!isfinite(omega))
+    {
+        return;
+    }
+    omega = omega < APP_ALPHA_STEP ? APP_ALPHA_STEP : omega;
+    omega = omega > 2.0 - APP_ALPHA_STEP ? 2.0 - APP_ALPHA_STEP : omega;
+    if (omega == p.params->relaxation)
+    {
+        return;
+    }
+    p.params->relaxation = omega;
+    a->user_settings = true;
+    app_apply_settings(a);
+}
+
 void app_set_iterations(app* a, int iterations)
 {
     pane_ref p = focused(a);

@@ -129,6 +129,8 @@ void app_reset(app* a);
 void app_next_scene(app* a, int direction);
 void app_set_solver(app* a, int index);
 void app_set_alpha(app* a, double alpha);
+// ω of psor, pssor and jacobi, kept in [0.1, 1.9] (inside (0, 2)).
+void app_set_relaxation(app* a, double omega);
 void app_set_iterations(app* a, int iterations);
 void app_set_warm_start(app* a, bool on);
 // Every parameter at once (the panel): a change starts a new curve.

@@ -64,7 +64,10 @@ int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
             params->simd && cs_solver_simd_available() && info != NULL && (info->flags & CS_SOLVER_SIMD);
         LINE("row order %s%s", cs_row_order_name(cs_world_get_def(world)->row_order),
              lanes ? "  AVX2 lanes" : "");
-        LINE("res_lcp %.3e  res_nat %.3e", s->res_lcp, s->res_nat);
+        // Why the solve stopped, unless it simply ran its iterations (a tolerance, or a failure, shows).
+        bool stop = s->solve_stop != CS_STOP_BUDGET;
+        LINE("res_lcp %.3e  res_nat %.3e%s%s", s->res_lcp, s->res_nat, stop ? "  " : "",
+             stop ? cs_solve_stop_name((cs_solve_stop)s->solve_stop) : "");
         LINE("t %.2f s  step %lld", s->time, (long long)s->step);
         if (a->show_timings)
         {

@@ -10,7 +10,7 @@
 static const app_key_help key_help[] = {
     {"1 … 9", "pick solver 1…9 of the registry"},
     {"Tab / Shift+Tab", "next / previous solver"},
-    {"+ / −", "α ± 0.1 (clamped to (0, 2])"},
+    {"+ / −", "α ± 0.1 (clamped to (0, 2]); ω ± 0.1 for psor, pssor, jacobi"},
     {"[ / ]", "halve / double iterations per step"},
     {"W", "warm start on/off"},
     {"F", "friction on/off (frictionless rows)"},
@@ -48,9 +48,18 @@ const app_key_help* app_key_help_table(int* count)
     return key_help;
 }
 
-// α on the 0.1 grid, never leaving (0, 2]: from 0.1 the '−' key stays at 0.1.
+// α on the 0.1 grid, never leaving (0, 2]: from 0.1 the '−' key stays at 0.1. For a solver that reads ω
+// and not α (psor, pssor, jacobi) the same keys step ω instead, within [0.1, 1.9].
 static void step_alpha(app* a, int direction)
 {
+    const cs_solver_info* uses = cs_solver_at(app_pane_solver(a, a->focus));
+    if (uses != NULL && (uses->flags & CS_SOLVER_USES_RELAXATION) && !(uses->flags & CS_SOLVER_USES_ALPHA))
+    {
+        app_set_relaxation(a, round((app_pane_params(a, a->focus)->relaxation + direction * APP_ALPHA_STEP) /
+                                    APP_ALPHA_STEP) *
+                                  APP_ALPHA_STEP);
+        return;
+    }
     double alpha =
         round((app_pane_params(a, a->focus)->alpha + direction * APP_ALPHA_STEP) / APP_ALPHA_STEP) *
         APP_ALPHA_STEP;

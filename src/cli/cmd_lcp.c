@@ -1,5 +1,5 @@
 // circlesim-cli lcp: solve or inspect a frozen LCP file (shared LCP-FORMAT.md).
-//   lcp solve FILE [options]  → one line "iterations=… res_lcp=… res_nat=… seconds=…"
+//   lcp solve FILE [options]  → one line "iterations=… res_lcp=… res_nat=… seconds=… status=…"
 //   lcp info FILE             → key=value facts about the problem
 // Exit codes (cli/commands.h): 0 ok, 1 run error (bad file, failed solve or write), 2 usage error,
 // 3 (lcp solve) the solve stopped without an answer: tolerance not met, stagnated, diverged, bad problem.
@@ -29,21 +29,23 @@ static void usage_lcp(FILE* out)
 
 static void usage_solve(FILE* out)
 {
-    fprintf(out,
-            "usage: circlesim-cli lcp solve FILE [options]\n"
-            "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP\n"
-            "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
-            "bad-problem (the reason on stderr); the last four exit with code 3.\n"
-            "options:\n"
-            "%s"
-            "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
-            "  --rtol R            ... or until res_nat <= R x its value at the start point (R > 0) ...\n"
-            "  --max-iterations K  ... or K sweeps (default %d) ...\n"
-            "  --stagnation K      ... or no progress over K sweeps (default 2000; 0: never)\n"
-            "  --out SOL           write the solution (.sol)\n"
-            "  --history CSV       write iteration,res_lcp,res_nat per sweep (0 = the start point)\n"
-            "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
-            cs_arg_solver_help(), DEFAULT_MAX_ITERATIONS, cs_solver_names());
+    fprintf(
+        out,
+        "usage: circlesim-cli lcp solve FILE [options]\n"
+        "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP\n"
+        "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
+        "bad-problem (the reason on stderr); the last four exit with code 3.\n"
+        "options:\n"
+        "%s"
+        "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
+        "  --rtol R            ... or until res_nat <= R x its value at the start point (R > 0) ...\n"
+        "  --max-iterations K  ... or K sweeps (default %d) ...\n"
+        "  --stagnation K      ... or when K sweeps do no better than the K before (default 2000, 0 never)\n"
+        "  --out SOL           write the solution (.sol)\n"
+        "  --history CSV       write iteration,res_lcp,res_nat,seconds per sweep (0 = the start point;\n"
+        "                      seconds since the solve began, without the history's own residuals)\n"
+        "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
+        cs_arg_solver_help(), DEFAULT_MAX_ITERATIONS, cs_solver_names());
 }
 
 static void usage_info(FILE* out)
@@ -116,10 +118,11 @@ static int write_history(const char* path, const cs_solver_work* work, int count
         fprintf(stderr, "%s: cannot open for writing: %s\n", path, strerror(errno));
         return 1;
     }
-    fprintf(f, "iteration,res_lcp,res_nat\n");
+    fprintf(f, "iteration,res_lcp,res_nat,seconds\n");
     for (int k = 0; k < count; ++k)
     {
-        fprintf(f, "%d,%.17g,%.17g\n", k, work->history_lcp[k], work->history_nat[k]);
+        fprintf(f, "%d,%.17g,%.17g,%.9e\n", k, work->history_lcp[k], work->history_nat[k],
+                work->history_seconds[k]);
     }
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad)

@@ -63,6 +63,12 @@ cs_status cs_amgs_begin(cs_solve_ctx* ctx, cs_error* err)
     }
     // γΩ = αγD: c_i·A_ii = γ/(1+αγ) and c_i·γΩ_ii = αγ²/(1+αγ), the same for every row.
     double ag = alpha * gamma;
+    if (!isfinite(ag * gamma) || !(gamma / (1.0 + ag) > 0.0))
+    {
+        // (issue 13: --alpha 1e308 gave NaN with no message) the coefficients overflow or underflow.
+        return cs_fail(err, CS_ERR_USAGE, "AMGS: alpha %g and gamma %g overflow its coefficients", alpha,
+                       gamma);
+    }
     ctx->method[K_F] = gamma / (1.0 + ag);
     ctx->method[K_G] = ag * gamma / (1.0 + ag);
     ctx->method[K_H] = 0.0;

@@ -45,6 +45,12 @@ cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err)
         return cs_fail(err, CS_ERR_USAGE, "AMGS needs alpha > 0 and gamma > 0, got %g and %g", params->alpha,
                        params->gamma);
     }
+    double ag = params->alpha * params->gamma;
+    if (!isfinite(ag * params->gamma) || !(params->gamma / (1.0 + ag) > 0.0))
+    {
+        return cs_fail(err, CS_ERR_USAGE, "AMGS: alpha %g and gamma %g overflow its coefficients",
+                       params->alpha, params->gamma);
+    }
     if (m > DENSE_MAX_ROWS)
     {
         return cs_fail(err, CS_ERR_USAGE, "amgs-dense: %d rows need a %d x %d matrix; its limit is %d rows",

@@ -27,7 +27,10 @@ cs_status cs_apgd_begin(cs_solve_ctx* ctx, cs_error* err)
     }
     int m = ctx->p->row_count;
     size_t nv = 3 * ((size_t)ctx->p->body_count + 1); // with the zero slot static halves point at
-    memcpy(ctx->work->dense + m, ctx->lambda, (size_t)m * sizeof(double)); // y = x⁰
+    if (m > 0)                                        // (lambda may be NULL for an empty problem)
+    {
+        memcpy(ctx->work->dense + m, ctx->lambda, (size_t)m * sizeof(double)); // y = x⁰
+    }
     memcpy(cs_split_body_array(ctx, ROW_ARRAYS, 0), ctx->work->v, nv * sizeof(double));
     ctx->method[THETA] = 1.0;
     return CS_OK;

@@ -5,7 +5,8 @@
 // λᵀAλ = Σ_b ‖Σ_{i on b} λ_i u_ib‖² ≤ Σ_b n_b Σ_{i on b} λ_i² ‖u_ib‖² ≤ Σ_i n_i A_ii λ_i² (Cauchy–Schwarz),
 // so A ⪯ D̃ = diag(n_i A_ii): D̃⁻¹ is a safe gradient step, and for A symmetric positive definite with fixed
 // bounds the projected iteration converges for every ω in (0, 2) (2D̃/ω − A ≻ 0). Undamped Jacobi (n_i = 1)
-// diverges as soon as the rows on a body add up (a disc in a corner). Friction bounds come from the
+// diverges as soon as the rows on a body add up (three contacts pushing one disc the same way: D⁻¹A has the
+// eigenvalue 3, so I − D⁻¹A has −2). Friction bounds come from the
 // previous iterate's λ_n (a Jacobi step: no theorem covers moving bounds). ω = --relaxation, default 1.
 // This is the mass splitting of Tonge et al. (2012) written as a projected iteration; `apgd` (apgd.c)
 // accelerates the same step. Cost per iteration O(nnz(J)) + O(bodies).

@@ -21,19 +21,23 @@ static const cs_solver_entry solvers[] = {
     {{"amgs-dense", "AMGS-dense", "AMGS Method 2.2 on the explicit dense A (the paper's O(m^2) baseline)",
       CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_DENSE},
      cs_amgs_dense_begin, cs_amgs_dense_sweep},
-    {{"psor", "PSOR", "projected SOR: PGS with the step scaled by omega = --relaxation in (0, 2); omega 1 is pgs",
+    {{"psor", "PSOR", "projected SOR: PGS with the step scaled by omega = --relaxation in (0, 2); "
+                      "omega 1 is pgs",
       CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD},
      cs_psor_begin, cs_psor_sweep},
     {{"pssor", "PSSOR", "symmetric projected SOR: a forward then a backward PSOR sweep per iteration",
       CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD},
      cs_psor_begin, cs_pssor_sweep},
-    {{"pgs-block", "PGS-block", "blocked Gauss-Seidel: each contact's normal and friction rows solved together, exactly (Lacoursiere Alg. 3.1, eqs. (18)-(21))",
+    {{"pgs-block", "PGS-block", "blocked Gauss-Seidel: each contact's normal and friction rows solved together, "
+                                "exactly (Lacoursiere Alg. 3.1, eqs. (18)-(21))",
       0},
      cs_pgs_block_begin, cs_pgs_block_sweep},
-    {{"jacobi", "Jacobi", "projected Jacobi, every row from the same velocities, damped by omega / (rows on its busiest body)",
+    {{"jacobi", "Jacobi", "projected Jacobi, every row from the same velocities, damped by "
+                          "omega / (rows on its busiest body)",
       CS_SOLVER_USES_RELAXATION},
      cs_jacobi_begin, cs_jacobi_sweep},
-    {{"apgd", "APGD", "accelerated projected gradient (Nesterov momentum with adaptive restart) in the mass-split metric",
+    {{"apgd", "APGD", "accelerated projected gradient (Nesterov momentum with adaptive restart) "
+                      "in the mass-split metric",
       0},
      cs_apgd_begin, cs_apgd_sweep},
 };

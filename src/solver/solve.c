@@ -117,6 +117,7 @@ void cs_solver_work_free(cs_solver_work* w)
     free(w->dense);
     free(w->history_lcp);
     free(w->history_nat);
+    free(w->history_seconds);
     free(w->packed);
     free(w->quads);
     free(w->normal_quads);
@@ -138,7 +139,8 @@ cs_status cs_solver_work_set_history(cs_solver_work* w, bool on, int max_iterati
     int needed = max_iterations + 1;
     if (needed > w->history_capacity)
     {
-        if (!grow_raw(&w->history_lcp, (size_t)needed) || !grow_raw(&w->history_nat, (size_t)needed))
+        if (!grow_raw(&w->history_lcp, (size_t)needed) || !grow_raw(&w->history_nat, (size_t)needed) ||
+            !grow_raw(&w->history_seconds, (size_t)needed))
         {
             return cs_fail(err, CS_ERR_MEMORY, "out of memory: history of %d entries", needed);
         }
@@ -353,12 +355,16 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
 // relative tolerance, stagnation over a window, divergence.
 typedef struct stop_rules
 {
-    bool tolerance;   // a tolerance was asked: the solve may converge, stagnate or hit its limit
-    double target;    // max(tolerance, tolerance_rel·r₀)
-    double r0;        // the start point's residual
-    double reference; // the best residual when progress was last made
-    int progress_at;  // the iteration it was made at
-    int window;       // 0: no stagnation test
+    bool tolerance; // a tolerance was asked: the solve may converge, stagnate or hit its limit
+    double target;  // max(tolerance, tolerance_rel·r₀)
+    double r0;      // the start point's residual
+    // Stagnation compares windows of `window` iterations: the best residual of each window must be a relative
+    // CS_STAGNATION_PROGRESS below the best of the window before. (Not below the best so far: over-relaxed
+    // methods first raise the residual well above the start point's, AMGS on Stacking 150 for ~3000 sweeps,
+    // and then converge steadily.)
+    double best_window;   // the best residual of the current window
+    double best_previous; // the best of the window before (+inf during the first)
+    int window;           // 0: no stagnation test
 } stop_rules;
 
 static stop_rules stop_rules_make(const cs_solver_params* params, double r0)
@@ -368,8 +374,8 @@ static stop_rules stop_rules_make(const cs_solver_params* params, double r0)
         .target =
             params->tolerance > params->tolerance_rel * r0 ? params->tolerance : params->tolerance_rel * r0,
         .r0 = r0,
-        .reference = r0,
-        .progress_at = 0,
+        .best_window = INFINITY,
+        .best_previous = INFINITY,
         .window = params->stagnation_window,
     };
     return s;
@@ -390,14 +396,19 @@ static cs_solve_stop stop_rules_test(stop_rules* s, double r, int done)
     {
         return CS_STOP_CONVERGED;
     }
-    if (r < s->reference * (1.0 - CS_STAGNATION_PROGRESS))
+    if (s->window <= 0 || done == 0)
     {
-        s->reference = r;
-        s->progress_at = done;
+        return CS_STOP_BUDGET;
     }
-    else if (s->window > 0 && done - s->progress_at >= s->window)
+    s->best_window = r < s->best_window ? r : s->best_window;
+    if (done % s->window == 0)
     {
-        return CS_STOP_STAGNATED;
+        if (!(s->best_window < s->best_previous * (1.0 - CS_STAGNATION_PROGRESS)))
+        {
+            return CS_STOP_STAGNATED;
+        }
+        s->best_previous = s->best_window;
+        s->best_window = INFINITY;
     }
     return CS_STOP_BUDGET;
 }
@@ -447,6 +458,7 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         {
             work->history_lcp[0] = r_lcp;
             work->history_nat[0] = r_nat;
+            work->history_seconds[0] = t - run->t0;
             history_count = 1;
         }
         rules = stop_rules_make(params, watched(params, r_lcp, r_nat));
@@ -472,6 +484,7 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         {
             work->history_lcp[done] = r_lcp;
             work->history_nat[done] = r_nat;
+            work->history_seconds[done] = t - run->t0 - observe_seconds;
             history_count = done + 1;
         }
         stop = stop_rules_test(&rules, watched(params, r_lcp, r_nat), done);

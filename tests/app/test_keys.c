@@ -307,6 +307,40 @@ static void test_toggles_and_speed(void** state)
     app_shutdown(&a);
 }
 
+// With a solver that reads ω and not α (psor), + and − step ω on the 0.1 grid inside (0, 2), and the world
+// gets it; α is left alone.
+static void test_relaxation_keys(void** state)
+{
+    (void)state;
+    viewer_start(&a, "scenes/stacking.json", 200, 200, NULL);
+    int psor = cs_solver_find("psor");
+    assert_true(psor >= 0 && psor < 9);
+    push_key(SDLK_1 + psor, KMOD_NONE);
+    app_frame(&a);
+    assert_int_equal(cs_world_solver(a.world), psor);
+    double alpha0 = a.params.alpha;
+    push_key(SDLK_PLUS, KMOD_NONE);
+    app_frame(&a);
+    assert_true(fabs(a.params.relaxation - 1.1) < 1e-12 && a.params.alpha == alpha0);
+    assert_true(cs_world_solver_params(a.world)->relaxation == a.params.relaxation);
+    assert_true(hud_contains("ω 1.10"));
+    for (int i = 0; i < 15; ++i)
+    {
+        push_key(SDLK_EQUALS, KMOD_NONE);
+    }
+    app_frame(&a);
+    assert_true(fabs(a.params.relaxation - 1.9) < 1e-12); // never 2
+    for (int i = 0; i < 30; ++i)
+    {
+        push_key(SDLK_MINUS, KMOD_NONE);
+    }
+    app_frame(&a);
+    assert_true(fabs(a.params.relaxation - 0.1) < 1e-12); // never 0
+    assert_true(cs_world_solver_params(a.world)->relaxation == a.params.relaxation);
+    assert_true(cs_world_stats(a.world)->step > 0 && isfinite(cs_world_stats(a.world)->res_nat));
+    app_shutdown(&a);
+}
+
 // Interactive stepping: a fixed-step accumulator fed by wall time × speed, capped per frame so a slow
 // setting never freezes the window (and the HUD says so).
 static void test_accumulator_speed_and_cap(void** state)
@@ -369,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_pause_step_and_switches_are_exact),
         cmocka_unit_test(test_toggles_and_speed),
         cmocka_unit_test(test_accumulator_speed_and_cap),
+        cmocka_unit_test(test_relaxation_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Residual against iterations and against wall time for every registered solver (whatever
+# `circlesim-cli solvers` lists, so methods registered later are picked up) on Pool 1 at step 300 and on
+# Stacking 150 at step 300, each frozen once and solved from the world's warm start to res_nat <= 1e-10
+# (at most 20000 iterations, default stagnation window). docs/SOLVERS.md shows the result.
+#   scripts/plot-solvers.sh [OUTDIR]        (default out/solvers, git-ignored)
+# Writes OUTDIR/<scene>.lcp, OUTDIR/history-<scene>-<solver>.csv (iteration,res_lcp,res_nat,seconds),
+# OUTDIR/summary.csv (scene,solver,iterations,seconds,res_nat,status) and OUTDIR/solvers.png.
+# CIRCLESIM_CLI=path runs another build's binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-out/solvers}
+cli=${CIRCLESIM_CLI:-build/circlesim-cli}
+[ -x "$cli" ] || bash scripts/build.sh
+command -v gnuplot >/dev/null || bash scripts/setup.sh
+mkdir -p "$out"
+tol=1e-10
+max=20000
+step=300
+scenes=(pool1 stacking150)
+mapfile -t solvers < <("$cli" solvers | awk '{print $1}')
+
+echo "scene,solver,iterations,seconds,res_nat,status" > "$out/summary.csv"
+for scene in "${scenes[@]}"; do
+  "$cli" run "scenes/$scene.json" --steps "$step" --quiet --dump-lcp "$step:$out/$scene.lcp"
+  for s in "${solvers[@]}"; do
+    # Exit 3 (not converged: the status says why) is a result here, not a failure.
+    line=$("$cli" lcp solve "$out/$scene.lcp" --solver "$s" --tol "$tol" --max-iterations "$max" \
+      --history "$out/history-$scene-$s.csv" 2>/dev/null) || [ $? -eq 3 ]
+    echo "$scene $s: $line"
+    echo "$line" | sed -E 's/iterations=([^ ]*) res_lcp=[^ ]* res_nat=([^ ]*) seconds=([^ ]*) status=(.*)/'"$scene,$s"',\1,\3,\2,\4/' \
+      >> "$out/summary.csv"
+  done
+done
+
+# One PNG: a row per scene, residual against iterations (left) and against seconds (right).
+plots() { # $1 scene, $2 x column (1 iterations, 4 seconds)
+  local sep="" cmd="" i=0
+  for s in "${solvers[@]}"; do
+    # Eight colours, then the same colours dashed: every method its own style however many there are.
+    cmd+="$sep'$out/history-$1-$s.csv' using (\$$2 > 0 ? \$$2 : 1/0):3 with lines lw 2"
+    cmd+=" lc $((i % 8 + 1)) dt $((i / 8 + 1)) title '$s'"
+    sep=", "
+    i=$((i + 1))
+  done
+  echo "$cmd"
+}
+{
+  echo "set terminal pngcairo size 1600,1200 font ',11'"
+  echo "set output '$out/solvers.png'"
+  echo "set datafile separator ','"
+  echo "set logscale y; set format y '10^{%T}'; set grid; set key outside right"
+  echo "set multiplot layout 2,2 title 'res\\_nat from the world''s warm start (step $step) to $tol'"
+  for scene in "${scenes[@]}"; do
+    echo "set xlabel 'iterations'; set logscale x; set format x '10^{%T}'; set title '$scene: against iterations'"
+    echo "plot $(plots "$scene" 1)"
+    echo "set xlabel 'seconds'; set logscale x; set format x '10^{%T}'; set title '$scene: against wall time'"
+    echo "plot $(plots "$scene" 4)"
+  done
+  echo "unset multiplot"
+} > "$out/solvers.gp"
+gnuplot "$out/solvers.gp"
+echo "wrote $out/solvers.png and $out/summary.csv"
