@@ -71,4 +71,24 @@ bool cs_arg_next_double_list(const char* cmd, int argc, char** argv, int* i, dou
 // One-line help text for the options above.
 const char* cs_arg_solver_help(void);
 
+// Options only some solvers read (args_uses.c): which were given, by registry flag (CS_SOLVER_USES_*),
+// so that a command rejects one that none of its solvers reads.
+typedef struct cs_arg_uses
+{
+    unsigned flags;
+    const char* option[32]; // by flag bit: the option as given
+} cs_arg_uses;
+
+void cs_arg_uses_note(cs_arg_uses* uses, unsigned flag, const char* option);
+// False (with a usage message naming the option) when an option in uses is read by none of the solvers.
+bool cs_arg_uses_check(const char* cmd, const cs_arg_uses* uses, const int* solvers, int count);
+// pgs-sm / pgs-kz: --kgs K, --ksm K, --subspace-solver cholmod|pcg (noted in uses). 1 consumed, 0 not
+// one of them, -1 usage error.
+int cs_arg_subspace_option(const char* cmd, int argc, char** argv, int* i, cs_solver_params* params,
+                           cs_arg_uses* uses);
+#define CS_ARG_SUBSPACE_HELP                                                                                 \
+    "  --kgs K             pgs-sm, pgs-kz: PGS sweeps per iteration (default 5)\n"                           \
+    "  --ksm K             pgs-sm: subspace minimisations per iteration (default 3; 0 = PGS)\n"              \
+    "  --subspace-solver S pgs-sm, pgs-kz: cholmod (sparse Cholesky) or pcg (matrix-free CG)\n"
+
 #endif

@@ -23,6 +23,7 @@ static void help(FILE* out)
         "  --solvers LIST        comma-separated (default pgs,amgs-dense,amgs-omega,amgs)\n"
         "  --alphas LIST         alpha values for the solvers that use alpha (default 0.5)\n"
         "  --gamma G             AMGS gamma (default 2)\n"
+        "  --kgs K, --ksm K, --subspace-solver S   pgs-sm, pgs-kz: as in 'lcp solve --help'\n"
         "  --frictionless        no friction rows (the paper's Table 1 setting)\n" CS_ARG_ROW_ORDER_HELP
             CS_ARG_NO_SIMD_HELP "  --max-iterations K    give up after K iterations (default 100000)\n"
         "  --repeat R            time each fixed-iteration re-solve R times, report the median (default 3)\n"
@@ -46,6 +47,8 @@ int cs_cmd_converge(int argc, char** argv)
     int at_step = -1, max_iterations = 100000, repeat = 3;
     double tol = -1.0, gamma = 2.0;
     cs_world_options world_options = CS_WORLD_OPTIONS_NONE;
+    cs_solver_params subspace = cs_solver_params_default(); // --kgs, --ksm, --subspace-solver
+    cs_arg_uses uses = {0};
     int solvers[CS_MAX_VARIANTS];
     int solver_count = 0;
     double alphas[CS_MAX_VARIANTS] = {0.5};
@@ -92,6 +95,8 @@ int cs_cmd_converge(int argc, char** argv)
             ok = (lcp_out = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if ((world = cs_arg_world_option(cmd, argc, argv, &i, &world_options)) != 0)
             ok = world > 0;
+        else if ((world = cs_arg_subspace_option(cmd, argc, argv, &i, &subspace, &uses)) != 0)
+            ok = world > 0;
         else
             ok = cs_arg_scene(cmd, a, &scene, false);
         if (!ok)
@@ -102,6 +107,10 @@ int cs_cmd_converge(int argc, char** argv)
     if (scene == NULL || at_step < 1 || !(tol > 0.0))
     {
         fprintf(stderr, "circlesim-cli converge: SCENE, --at-step T and --tol X are required (see --help)\n");
+        return 2;
+    }
+    if (!cs_arg_uses_check(cmd, &uses, solvers, solver_count))
+    {
         return 2;
     }
 
@@ -175,6 +184,9 @@ int cs_cmd_converge(int argc, char** argv)
         params.tolerance = tol;
         params.tolerance_on = kind;
         params.simd = !world_options.no_simd;
+        params.kgs = subspace.kgs;
+        params.ksm = subspace.ksm;
+        params.subspace_solver = subspace.subspace_solver;
         cs_solver_stats stats;
         if (cs_solver_work_set_history(&work, hist != NULL, max_iterations, &err) != CS_OK ||
             cs_solve(&problem, var->solver, &params, &work, lambda, &stats, &err) != CS_OK)

@@ -29,15 +29,17 @@ static void usage_solve(FILE* out)
 {
     fprintf(out,
             "usage: circlesim-cli lcp solve FILE [options]\n"
-            "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S\n"
+            "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S (pgs-sm, pgs-kz:\n"
+            "then pgs_sweeps, subspace_solves, cg_iterations, regularised, beta, failed, safeguard)\n"
             "options:\n"
+            "%s"
             "%s"
             "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
             "  --max-iterations K  ... or K sweeps (default %d)\n"
             "  --out SOL           write the solution (.sol)\n"
             "  --history CSV       write iteration,res_lcp,res_nat per sweep (0 = the start point)\n"
             "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
-            cs_arg_solver_help(), DEFAULT_MAX_ITERATIONS, cs_solver_names());
+            cs_arg_solver_help(), CS_ARG_SUBSPACE_HELP, DEFAULT_MAX_ITERATIONS, cs_solver_names());
 }
 
 static void usage_info(FILE* out)
@@ -129,6 +131,7 @@ static int cmd_solve(int argc, char** argv)
     cs_solver_params params = cs_solver_params_default();
     bool have_iterations = false, have_tol = false, have_max = false;
     int max_iterations = DEFAULT_MAX_ITERATIONS;
+    cs_arg_uses uses = {0};
 
     for (int i = 1; i < argc; ++i)
     {
@@ -140,6 +143,10 @@ static int cmd_solve(int argc, char** argv)
         }
         have_iterations = have_iterations || strcmp(arg, "--iterations") == 0;
         int used = cs_arg_solver_option("lcp solve", argc, argv, &i, &solver, &params);
+        if (used == 0)
+        {
+            used = cs_arg_subspace_option("lcp solve", argc, argv, &i, &params, &uses);
+        }
         if (used < 0)
         {
             return 2;
@@ -181,6 +188,10 @@ static int cmd_solve(int argc, char** argv)
         usage_solve(stderr);
         return 2;
     }
+    if (!cs_arg_uses_check("lcp solve", &uses, &solver, 1))
+    {
+        return 2;
+    }
     if (have_iterations && have_tol)
     {
         return usage_error("--iterations and --tol exclude each other (use --tol T --max-iterations K)");
@@ -215,8 +226,16 @@ static int cmd_solve(int argc, char** argv)
         fprintf(stderr, "%s: %s\n", file, err.message);
         goto done;
     }
-    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e\n", stats.iterations, stats.res_lcp,
+    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e", stats.iterations, stats.res_lcp,
            stats.res_nat, stats.seconds);
+    if (cs_solver_at(solver)->flags & CS_SOLVER_USES_KGS)
+    {
+        const cs_subspace_stats* s = &stats.subspace;
+        printf(" pgs_sweeps=%d subspace_solves=%d cg_iterations=%d regularised=%d beta=%g failed=%d "
+               "safeguard=%d",
+               s->pgs_sweeps, s->solves, s->cg_iterations, s->regularised, s->beta, s->failed, s->safeguard);
+    }
+    printf("\n");
     if (out_path != NULL && cs_solution_write(out_path, lambda, p.row_count, &err) != CS_OK)
     {
         fprintf(stderr, "%s\n", err.message);

@@ -24,6 +24,7 @@ static void help(FILE* out)
         "Runs SCENE (a scenes/*.json file) headless and prints a summary.\n"
         "  --steps N           number of steps (default: the scene's \"steps\")\n"
         "%s"
+        "%s"
         "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
@@ -31,7 +32,7 @@ static void help(FILE* out)
         "  --state-out FILE    final bodies as CSV: id,x,y,angle,vx,vy,omega,radius,mass\n"
         "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
         "  --quiet             no summary\n",
-        cs_arg_solver_help());
+        cs_arg_solver_help(), CS_ARG_SUBSPACE_HELP);
 }
 
 static double max_speed(const cs_world* w)
@@ -80,6 +81,7 @@ int cs_cmd_run(int argc, char** argv)
     // Solver options are applied on top of the scene's settings, so collect them on a marker copy.
     cs_solver_params overrides = cs_solver_params_default();
     cs_solver_params defaults = overrides;
+    cs_arg_uses uses = {0};
     for (int i = 1; i < argc; ++i)
     {
         const char* a = argv[i];
@@ -90,6 +92,10 @@ int cs_cmd_run(int argc, char** argv)
             return 0;
         }
         int r = cs_arg_solver_option(cmd, argc, argv, &i, &solver, &overrides);
+        if (r == 0)
+        {
+            r = cs_arg_subspace_option(cmd, argc, argv, &i, &overrides, &uses);
+        }
         if (r < 0)
         {
             return 2;
@@ -190,11 +196,23 @@ int cs_cmd_run(int argc, char** argv)
             params.warm_start = false;
         if (!overrides.simd)
             params.simd = false;
+        if (uses.flags & CS_SOLVER_USES_KGS)
+            params.kgs = overrides.kgs;
+        if (uses.flags & CS_SOLVER_USES_KSM)
+            params.ksm = overrides.ksm;
+        if (uses.flags & CS_SOLVER_USES_SUBSPACE)
+            params.subspace_solver = overrides.subspace_solver;
         cs_world_set_solver_params(w, &params);
     }
     if (solver >= 0)
     {
         cs_world_set_solver(w, solver);
+    }
+    int run_solver = cs_world_solver(w);
+    if (!cs_arg_uses_check(cmd, &uses, &run_solver, 1))
+    {
+        cs_world_destroy(w);
+        return 2;
     }
     cs_world_options_apply(w, &world_options);
     if (steps < 0)

@@ -140,9 +140,9 @@ bool cs_scene_read_solver(cs_scene_loader* l, const cs_jval* root, cs_world_def*
     {
         return check_solver_name(l, &s, &def->solver); // "solver": "amgs" is short for {"name": "amgs"}
     }
-    static const char* const keys[] = {"name",         "iterations", "tolerance", "tolerance_on",
-                                       "warm_start",   "alpha",      "gamma",     "relaxation",
-                                       "amgs_literal", "simd",       NULL};
+    static const char* const keys[] = {
+        "name",       "iterations",   "tolerance", "tolerance_on", "warm_start", "alpha",           "gamma",
+        "relaxation", "amgs_literal", "simd",      "kgs",          "ksm",        "subspace_solver", NULL};
     const cs_jctx* c = &l->c;
     if (!cs_jcheck_object(c, &s, keys))
     {
@@ -160,9 +160,21 @@ bool cs_scene_read_solver(cs_scene_loader* l, const cs_jval* root, cs_world_def*
         !cs_jread_number(c, &s, "alpha", false, CS_JR_POSITIVE, &p->alpha) ||
         !cs_jread_number(c, &s, "gamma", false, CS_JR_POSITIVE, &p->gamma) ||
         !cs_jread_number(c, &s, "relaxation", false, CS_JR_RELAX, &p->relaxation) ||
-        !cs_jread_bool(c, &s, "amgs_literal", &p->amgs_literal) || !cs_jread_bool(c, &s, "simd", &p->simd))
+        !cs_jread_bool(c, &s, "amgs_literal", &p->amgs_literal) || !cs_jread_bool(c, &s, "simd", &p->simd) ||
+        !cs_jread_int(c, &s, "kgs", false, 1, 100000, &p->kgs) ||
+        !cs_jread_int(c, &s, "ksm", false, 0, 1000, &p->ksm))
     {
         return false;
+    }
+    cs_jval sub;
+    if (cs_jval_member(&s, "subspace_solver", &sub))
+    {
+        int found = cJSON_IsString(sub.json) ? cs_subspace_solver_find(sub.json->valuestring) : -1;
+        if (found < 0)
+        {
+            return cs_jfail_expected(c, &sub, "\"cholmod\" or \"pcg\"");
+        }
+        p->subspace_solver = (cs_subspace_solver)found;
     }
     cs_jval on;
     if (cs_jval_member(&s, "tolerance_on", &on))

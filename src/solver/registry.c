@@ -21,6 +21,12 @@ static const cs_solver_entry solvers[] = {
     {{"amgs-dense", "AMGS-dense", "AMGS Method 2.2 on the explicit dense A (the paper's O(m^2) baseline)",
       CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_DENSE},
      cs_amgs_dense_begin, cs_amgs_dense_sweep},
+    {{"pgs-sm", "PGS-SM", "Morales-Nocedal-Smelyanskiy Algorithm 3.1: per iteration k_gs PGS sweeps, then up to k_sm subspace minimisations",
+      CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_KSM | CS_SOLVER_USES_SUBSPACE},
+     cs_pgs_sm_begin, cs_pgs_sm_sweep},
+    {{"pgs-kz", "PGS-KZ", "Kocvara-Zowe: per iteration k_gs PGS sweeps, one subspace minimisation, backtracking (MNS eq. 3.5)",
+      CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_SUBSPACE},
+     cs_pgs_kz_begin, cs_pgs_sm_sweep},
 };
 // clang-format on
 

@@ -102,6 +102,9 @@ cs_status cs_amgs_omega_begin(cs_solve_ctx* ctx, cs_error* err); // Ω = ω̄E
 void cs_amgs_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_amgs_dense_sweep(cs_solve_ctx* ctx);
+cs_status cs_pgs_sm_begin(cs_solve_ctx* ctx, cs_error* err); // pgs_sm.c: MNS Algorithm 3.1
+cs_status cs_pgs_kz_begin(cs_solve_ctx* ctx, cs_error* err); // Kocvara–Zowe: k_sm = 1, z^b only
+void cs_pgs_sm_sweep(cs_solve_ctx* ctx);                     // one iteration: k_gs sweeps + subspace phase
 
 // cs_solve in two halves, so that a caller can do other work on the packed rows between them (the
 // world's split-impulse solve on a second thread): cs_solve_start checks the arguments, packs the rows,
