@@ -3,11 +3,14 @@
 //     u = M⁻¹ J_Fᵀ p   (scatter into the bodies),   (A_FF p)_i = J_i · u   (gather),
 // about one PGS sweep's work, so stats.cg_iterations counts PGS-sweep equivalents.
 //
-// A_FF is positive semidefinite. On a singular but consistent system CG from δ = 0 stays in the range of
-// D⁻¹A_FF and converges to the solution of least D-norm, the step nearest the current point (the same
-// step the regularised CHOLMOD path approximates). On an inconsistent one (the unconstrained subspace
-// problem is unbounded) the residual cannot vanish: CG stops at its iteration cap and the algorithm's
-// safeguards (projection, backtracking, the φ test) decide what of the step is used.
+// A_FF is positive semidefinite and, with friction on circles, often singular; worse, r_F = −(J_F v + b_F)
+// need not lie in its range (b_F has components in null(J_Fᵀ)), and plain CG on such an inconsistent
+// system grows δ without bound along the null space (measured: |δ| ~ 1e30 on Pool 1, which destroys the
+// velocities v + M⁻¹J_Fᵀδ through cancellation). So CG solves (A_FF + βD_FF) δ = r_F with β = 1e-10,
+// the same regularisation the CHOLMOD path falls back to: the preconditioned matrix D⁻¹A_FF + βI has its
+// null space at the single eigenvalue β, which CG resolves in a few iterations, and both paths give the
+// same step (the least-D-norm step where the system is consistent, a large but finite move along the
+// null space where it is not, which the projection and the backtracking point then cut back to the box).
 #include "solver/subspace.h"
 
 #include <math.h>
@@ -20,6 +23,8 @@ enum
 };
 
 static const double cg_tolerance = 1e-12; // ‖r‖ <= tol·‖r_F‖: far below any outer tolerance
+// CG solves (A_FF + βD_FF) δ = r_F, β the first rung of the CHOLMOD path's ladder (subspace_cholmod.c).
+static const double cg_beta = 1e-10;
 
 static double dot(const double* x, const double* y, int n)
 {
@@ -44,7 +49,7 @@ static void product(cs_subspace* s, const cs_solver_work* w, int bodies, const d
     for (int f = 0; f < s->free_count; ++f)
     {
         int i = s->free[f];
-        ap[f] = w->diag[i] * cs_pack_step(rows + i, 0.0, s->u);
+        ap[f] = w->diag[i] * (cs_pack_step(rows + i, 0.0, s->u) + cg_beta * p[f]);
     }
 }
 
@@ -94,6 +99,8 @@ bool cs_pcg_solve(cs_subspace* s, const cs_solver_work* w, int bodies)
         }
     }
     s->stats.cg_iterations += it;
+    s->stats.regularised += 1;
+    s->stats.beta = cg_beta;
     for (int f = 0; f < n; ++f)
     {
         if (!isfinite(x[f]))
