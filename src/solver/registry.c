@@ -27,6 +27,9 @@ static const cs_solver_entry solvers[] = {
     {{"pgs-kz", "PGS-KZ", "Kocvara-Zowe: per iteration k_gs PGS sweeps, one subspace minimisation, backtracking (MNS eq. 3.5)",
       CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_SUBSPACE},
      cs_pgs_kz_begin, cs_pgs_sm_sweep},
+    {{"amgs-adaptive", "AMGS-adapt", "AMGS with Omega = alpha D, alpha adapted from the sweeps' displacement ratios (adaptive SOR, docs/amgs.md)",
+      CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
+     cs_amgs_adaptive_begin, cs_amgs_adaptive_sweep},
 };
 // clang-format on
 
