@@ -24,6 +24,7 @@
 
 #include "core/array.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,10 +163,13 @@ static cs_status begin(cs_solve_ctx* ctx, bool kz, cs_error* err)
     s->stats = (cs_subspace_stats){0};
     s->beta = 0.0;
     ctx->method[K_KZ] = kz ? 1.0 : 0.0;
+    double q_max = 0.0;
     for (int i = 0; i < p->row_count; ++i)
     {
         s->q[i] = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], p->v) + p->bias[i];
+        q_max = fmax(q_max, fabs(s->q[i]));
     }
+    s->rhs_floor = 1e-14 * q_max;
     if ((kz || params->ksm > 0) && params->subspace_solver == CS_SUBSPACE_CHOLMOD)
     {
         status = cs_amatrix_build(&s->a, p, err);
@@ -225,9 +229,10 @@ static void freeze_box(const cs_solve_ctx* ctx, cs_subspace* s)
     memcpy(s->v0, ctx->work->v, (3 * (size_t)p->body_count + 3) * sizeof(double));
 }
 
-// F = rows strictly inside their box (rows without columns never are), and r_F = −w_F.
-static void free_set(const cs_solve_ctx* ctx, cs_subspace* s)
+// F = rows strictly inside their box (rows without columns never are), and r_F = −w_F; returns max |w_F|.
+static double free_set(const cs_solve_ctx* ctx, cs_subspace* s)
 {
+    double largest = 0.0;
     const cs_lcp* p = ctx->p;
     const cs_packed_row* rows = cs_packed_rows(ctx->work);
     const double* v = ctx->work->v;
@@ -242,8 +247,10 @@ static void free_set(const cs_solve_ctx* ctx, cs_subspace* s)
             s->slot[i] = f;
             s->free[f] = i;
             s->rhs[f] = -(cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i]);
+            largest = fmax(largest, fabs(s->rhs[f]));
         }
     }
+    return largest;
 }
 
 // z^b = z⁰ + α δ with the largest α in (0, 1] that keeps the free rows in the box (eq. (3.5)); the
@@ -323,8 +330,9 @@ static void subspace_phase(const cs_solve_ctx* ctx, cs_subspace* s, int ksm, boo
     bool have_b = false;
     for (int pass = 0; pass < ksm; ++pass)
     {
-        free_set(ctx, s);
-        if (s->free_count == 0)
+        // Nothing to minimise: no free row, or the free rows' equations already hold to rounding (a settled
+        // warm-started step, where a solve would cost a factorisation to move λ by 1e-16).
+        if (free_set(ctx, s) <= s->rhs_floor || s->free_count == 0)
         {
             break;
         }

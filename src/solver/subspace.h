@@ -62,7 +62,8 @@ typedef struct cs_subspace
     double* masked; // [a.nnz] Ã: A_FF in the rows of F, the identity in the others
     int masked_capacity;
     cs_cholmod* chol;
-    double beta; // the regularisation this solve has needed so far (0: none)
+    double beta;      // the regularisation this solve has needed so far (0: none)
+    double rhs_floor; // 1e-14·max|q|: free rows with max |w_F| below it need no subspace step
 } cs_subspace;
 
 // The state of the work's pgs-sm (created on first use; freed with the work).
