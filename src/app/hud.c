@@ -48,6 +48,21 @@ int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
         {
             app_format(extra + used, sizeof extra - used, "  ω %.2f", a->params.relaxation);
         }
+        // pgs-sm, pgs-kz: what one of their iterations is (docs/pgs-sm.md).
+        used = strlen(extra);
+        if ((info->flags & CS_SOLVER_USES_KGS) != 0 && used < sizeof extra)
+        {
+            used += (size_t)snprintf(extra + used, sizeof extra - used, "  k_gs %d", a->params.kgs);
+        }
+        if ((info->flags & CS_SOLVER_USES_KSM) != 0 && used < sizeof extra)
+        {
+            used += (size_t)snprintf(extra + used, sizeof extra - used, "  k_sm %d", a->params.ksm);
+        }
+        if ((info->flags & CS_SOLVER_USES_SUBSPACE) != 0 && used < sizeof extra)
+        {
+            app_format(extra + used, sizeof extra - used, "  %s",
+                       cs_subspace_solver_name(a->params.subspace_solver));
+        }
     }
     LINE("solver %d/%d %s%s", a->solver + 1, cs_solver_count(), info != NULL ? info->name : "?", extra);
     LINE("iterations %d/step  warm start %s", a->params.iterations, a->params.warm_start ? "on" : "off");
