@@ -9,6 +9,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri libegl-mesa0
   libstb-dev libpng-dev fonts-dejavu-core
   libcmocka-dev libcjson-dev ffmpeg gnuplot-nox
+  libsuitesparse-dev
 )
 
 missing=()

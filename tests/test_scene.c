@@ -736,6 +736,27 @@ static void test_error_alpha_not_positive(void** state)
                     "must be a number in (0, 2)");
 }
 
+// pgs-sm's keys: read into the solver params, and rejected at their value when out of range.
+static void test_subspace_keys(void** state)
+{
+    (void)state;
+    cs_world* w =
+        load_ok("{\"solver\": {\"name\": \"pgs-sm\", \"kgs\": 2, \"ksm\": 4, \"subspace_solver\": \"pcg\"},"
+                " \"bodies\": [" BODY "]}",
+                NULL);
+    const cs_solver_params* p = cs_world_solver_params(w);
+    assert_int_equal(cs_world_solver(w), cs_solver_find("pgs-sm"));
+    assert_true(p->kgs == 2 && p->ksm == 4 && p->subspace_solver == CS_SUBSPACE_PCG);
+    cs_world_destroy(w);
+    expect_error_at("{\"bodies\": [" BODY
+                    "],\n \"solver\": {\"name\": \"pgs-sm\", \"subspace_solver\": \"lu\"}}",
+                    "\"lu\"", "solver.subspace_solver", "must be \"cholmod\" or \"pcg\"");
+    expect_error_at("{\"bodies\": [" BODY "],\n \"solver\": {\"name\": \"pgs-sm\", \"kgs\": 0}}", "0}",
+                    "solver.kgs", "must be an integer in [1, ");
+    expect_error_at("{\"bodies\": [" BODY "],\n \"solver\": {\"name\": \"pgs-sm\", \"ksm\": -1}}", "-1}",
+                    "solver.ksm", "must be an integer in [0, ");
+}
+
 static void test_error_generator_places_no_bodies(void** state)
 {
     (void)state;
@@ -896,6 +917,7 @@ int main(void)
         cmocka_unit_test(test_error_syntax),
         cmocka_unit_test(test_error_columns_count_characters),
         cmocka_unit_test(test_cli_reports_scene_errors),
+        cmocka_unit_test(test_subspace_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,16 @@ extern "C"
         CS_RES_LCP = 1, // ‖min(λ, w)‖₂ over normal rows (the AMGS paper's eq. (24))
     } cs_residual_kind;
 
+    typedef enum cs_subspace_solver
+    {
+        CS_SUBSPACE_CHOLMOD = 0, // sparse Cholesky (SuiteSparse CHOLMOD) of the assembled A_FF
+        CS_SUBSPACE_PCG = 1,     // matrix-free conjugate gradients, Jacobi preconditioner (A never formed)
+    } cs_subspace_solver;
+
+    // "cholmod", "pcg"; NULL for a value out of range. Find: -1 when unknown.
+    const char* cs_subspace_solver_name(cs_subspace_solver s);
+    int cs_subspace_solver_find(const char* name);
+
     typedef struct cs_solver_params
     {
         int iterations;   // iterations per solve (the maximum when tolerance > 0)
@@ -39,6 +49,12 @@ extern "C"
         // same order per row: results are bit for bit those of simd = false (as long as no impulse overflows
         // to ±inf, after which both are garbage, differently). Default true.
         bool simd;
+        // pgs-sm / pgs-kz (Morales–Nocedal–Smelyanskiy Algorithm 3.1, src/solver/pgs_sm.c): PGS sweeps per
+        // iteration (k_gs, default 5), subspace minimisations per iteration (k_sm, default 3; pgs-kz: 1)
+        // and how the reduced system A_FF δ = −w_F is solved.
+        int kgs;
+        int ksm;
+        cs_subspace_solver subspace_solver;
     } cs_solver_params;
 
     // True when this CPU runs the vector sweeps (x86-64 with AVX2); params.simd is ignored otherwise.
@@ -72,6 +88,18 @@ extern "C"
     // True for the stops that mean the answer is not to be trusted (iteration limit, stagnated,
     // diverged, bad problem): what `lcp solve` turns into exit code 3.
     bool cs_solve_stop_failed(cs_solve_stop stop);
+    // What the subspace phase of pgs-sm / pgs-kz did in one solve (zero for every other method).
+    typedef struct cs_subspace_stats
+    {
+        int pgs_sweeps;    // PGS sweeps (k_gs per iteration)
+        int solves;        // reduced systems solved (CHOLMOD factorisations or PCG runs)
+        int cg_iterations; // PCG: iterations over all solves (each costs about one PGS sweep)
+        int regularised;   // CHOLMOD: factorisations of A_FF + βD_FF because A_FF was singular
+        int failed;        // solves that gave no usable step (the iteration kept its PGS point)
+        int safeguard;     // iterations that took the backtracking point z^b (eq. 3.5) over z^s
+        double beta;       // the largest β used (0: none)
+    } cs_subspace_stats;
+
     typedef struct cs_solver_stats
     {
         int iterations; // sweeps done
@@ -83,6 +111,7 @@ extern "C"
         const char* stop_reason; // CS_STOP_BAD_PROBLEM: what is wrong ("lo > hi", …); otherwise ""
         int stop_row;            // CS_STOP_BAD_PROBLEM: the first offending row (-1: a body's data)
         int stop_body;           // CS_STOP_BAD_PROBLEM: the offending body, or -1
+        cs_subspace_stats subspace;
     } cs_solver_stats;
 
     // Workspace reused across solves: grows geometrically, never shrinks.
@@ -120,6 +149,8 @@ extern "C"
         int normal_quad_capacity;
         int schedule_count;
         int schedule_capacity;
+        // Internal (subspace.h): pgs-sm's state (free set, reduced system, CHOLMOD factor), NULL until used.
+        void* subspace;
     } cs_solver_work;
 
     void cs_solver_work_free(cs_solver_work* w);
@@ -132,9 +163,12 @@ extern "C"
         CS_SOLVER_USES_ALPHA = 1u << 0,
         CS_SOLVER_USES_GAMMA = 1u << 1,
         CS_SOLVER_USES_RELAXATION = 1u << 2,
-        CS_SOLVER_DENSE = 1u << 3,        // forms A explicitly (slow; small problems and baselines only)
-        CS_SOLVER_SIMD = 1u << 4,         // has vector sweeps (cs_solver_params.simd)
-        CS_SOLVER_USES_LITERAL = 1u << 5, // reads cs_solver_params.amgs_literal
+        CS_SOLVER_DENSE = 1u << 3,          // forms A explicitly (slow; small problems and baselines only)
+        CS_SOLVER_SIMD = 1u << 4,           // has vector sweeps (cs_solver_params.simd)
+        CS_SOLVER_USES_LITERAL = 1u << 5,   // reads cs_solver_params.amgs_literal
+        CS_SOLVER_USES_KGS = 1u << 8,       // cs_solver_params.kgs
+        CS_SOLVER_USES_KSM = 1u << 9,       // cs_solver_params.ksm
+        CS_SOLVER_USES_SUBSPACE = 1u << 10, // cs_solver_params.subspace_solver
     };
 
     typedef struct cs_solver_info

@@ -90,4 +90,14 @@ bool cs_arg_next_double_list(const char* cmd, int argc, char** argv, int* i, dou
 // One-line help text for the options above.
 const char* cs_arg_solver_help(void);
 
+// pgs-sm / pgs-kz (args_subspace.c): --kgs K, --ksm K, --subspace-solver cholmod|pcg, each noted in *given
+// (CS_SOLVER_USES_KGS/KSM/SUBSPACE) for cs_arg_check_solver_use. 1 consumed, 0 not one of them, -1 usage
+// error.
+int cs_arg_subspace_option(const char* cmd, int argc, char** argv, int* i, cs_solver_params* params,
+                           unsigned* given);
+#define CS_ARG_SUBSPACE_HELP                                                                                 \
+    "  --kgs K             pgs-sm, pgs-kz: PGS sweeps per iteration (default 5)\n"                           \
+    "  --ksm K             pgs-sm: subspace minimisations per iteration (default 3; 0 = PGS)\n"              \
+    "  --subspace-solver S pgs-sm, pgs-kz: cholmod (sparse Cholesky) or pcg (matrix-free CG)\n"
+
 #endif

@@ -24,6 +24,7 @@ static void help(FILE* out)
         "  --solvers LIST        comma-separated (default pgs,amgs-dense,amgs-omega,amgs)\n"
         "  --alphas LIST         alpha values for the solvers that use alpha (default 0.5)\n"
         "  --gamma G             AMGS gamma (default 2)\n"
+        "  --kgs K, --ksm K, --subspace-solver S   pgs-sm, pgs-kz: as in 'lcp solve --help'\n"
         "  --frictionless        no friction rows (the paper's Table 1 setting)\n" CS_ARG_ROW_ORDER_HELP
             CS_ARG_FORMULATION_HELP CS_ARG_NO_SIMD_HELP
         "  --max-iterations K    give up after K iterations (default 100000)\n"
@@ -48,6 +49,8 @@ int cs_cmd_converge(int argc, char** argv)
     int at_step = -1, max_iterations = 100000, repeat = 3;
     double tol = -1.0, gamma = 2.0;
     cs_world_options world_options = CS_WORLD_OPTIONS_NONE;
+    cs_solver_params subspace = cs_solver_params_default(); // --kgs, --ksm, --subspace-solver
+    unsigned given = 0u;                                    // method parameters given (CS_SOLVER_USES_*)
     int solvers[CS_MAX_VARIANTS];
     int solver_count = 0;
     double alphas[CS_MAX_VARIANTS] = {0.5};
@@ -96,6 +99,8 @@ int cs_cmd_converge(int argc, char** argv)
             ok = (lcp_out = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if ((world = cs_arg_world_option(cmd, argc, argv, &i, &world_options)) != 0)
             ok = world > 0;
+        else if ((world = cs_arg_subspace_option(cmd, argc, argv, &i, &subspace, &given)) != 0)
+            ok = world > 0;
         else
             ok = cs_arg_scene(cmd, a, &scene, false);
         if (!ok)
@@ -109,7 +114,8 @@ int cs_cmd_converge(int argc, char** argv)
         return 2;
     }
     if ((have_alphas && !cs_arg_check_use(cmd, "--alphas", CS_SOLVER_USES_ALPHA, solvers, solver_count)) ||
-        (have_gamma && !cs_arg_check_use(cmd, "--gamma", CS_SOLVER_USES_GAMMA, solvers, solver_count)))
+        (have_gamma && !cs_arg_check_use(cmd, "--gamma", CS_SOLVER_USES_GAMMA, solvers, solver_count)) ||
+        !cs_arg_check_solver_use(cmd, given, solvers, solver_count))
     {
         return 2;
     }
@@ -185,6 +191,9 @@ int cs_cmd_converge(int argc, char** argv)
         params.tolerance = tol;
         params.tolerance_on = kind;
         params.simd = !world_options.no_simd;
+        params.kgs = subspace.kgs;
+        params.ksm = subspace.ksm;
+        params.subspace_solver = subspace.subspace_solver;
         cs_solver_stats stats;
         if (cs_solver_work_set_history(&work, hist != NULL, max_iterations, &err) != CS_OK ||
             cs_solve(&problem, var->solver, &params, &work, lambda, &stats, &err) != CS_OK)

@@ -32,10 +32,12 @@ static void usage_solve(FILE* out)
     fprintf(
         out,
         "usage: circlesim-cli lcp solve FILE [options]\n"
-        "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP\n"
+        "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP (pgs-sm,\n"
+        "pgs-kz: then pgs_sweeps, subspace_solves, cg_iterations, regularised, beta, failed, safeguard)\n"
         "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
         "bad-problem (the reason on stderr); the last four exit with code 3.\n"
         "options:\n"
+        "%s"
         "%s"
         "  --tol T             instead of --iterations: sweep until res_nat <= T (T > 0) ...\n"
         "  --rtol R            ... or until res_nat <= R x its value at the start point (R > 0) ...\n"
@@ -45,7 +47,7 @@ static void usage_solve(FILE* out)
         "  --history CSV       write iteration,res_lcp,res_nat,seconds per sweep (0 = the start point;\n"
         "                      seconds since the solve began, without the history's own residuals)\n"
         "solvers: %s (default pgs, 10 iterations, warm start from the file's lambda0)\n",
-        cs_arg_solver_help(), DEFAULT_MAX_ITERATIONS, cs_solver_names());
+        cs_arg_solver_help(), CS_ARG_SUBSPACE_HELP, DEFAULT_MAX_ITERATIONS, cs_solver_names());
 }
 
 static void usage_info(FILE* out)
@@ -154,6 +156,10 @@ static int cmd_solve(int argc, char** argv)
         }
         have_iterations = have_iterations || strcmp(arg, "--iterations") == 0;
         int used = cs_arg_solver_option("lcp solve", argc, argv, &i, &solver, &params, &given);
+        if (used == 0)
+        {
+            used = cs_arg_subspace_option("lcp solve", argc, argv, &i, &params, &given);
+        }
         if (used < 0)
         {
             return 2;
@@ -244,8 +250,16 @@ static int cmd_solve(int argc, char** argv)
         fprintf(stderr, "%s: %s\n", file, err.message);
         goto done;
     }
-    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e status=%s\n", stats.iterations,
-           stats.res_lcp, stats.res_nat, stats.seconds, cs_solve_stop_name(stats.stop));
+    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e status=%s", stats.iterations, stats.res_lcp,
+           stats.res_nat, stats.seconds, cs_solve_stop_name(stats.stop));
+    if (cs_solver_at(solver)->flags & CS_SOLVER_USES_KGS)
+    {
+        const cs_subspace_stats* s = &stats.subspace;
+        printf(" pgs_sweeps=%d subspace_solves=%d cg_iterations=%d regularised=%d beta=%g failed=%d "
+               "safeguard=%d",
+               s->pgs_sweeps, s->solves, s->cg_iterations, s->regularised, s->beta, s->failed, s->safeguard);
+    }
+    printf("\n");
     if (stats.stop == CS_STOP_BAD_PROBLEM)
     {
         fprintf(stderr, "%s: bad problem: %s %d: %s\n", file, stats.stop_row >= 0 ? "row" : "body",

@@ -27,6 +27,7 @@ static void help(FILE* out)
         "Runs SCENE (a scenes/*.json file) headless and prints a summary.\n"
         "  --steps N           number of steps (default: the scene's \"steps\")\n"
         "%s"
+        "%s"
         "  --frictionless      no friction rows\n" CS_ARG_ROW_ORDER_HELP CS_ARG_FORMULATION_HELP
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
@@ -37,7 +38,7 @@ static void help(FILE* out)
         "  --state-in FILE     start from a snapshot instead of a SCENE (needs --steps: how many more)\n"
         "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
         "  --quiet             no summary\n",
-        cs_arg_solver_help());
+        cs_arg_solver_help(), CS_ARG_SUBSPACE_HELP);
 }
 
 static double max_speed(const cs_world* w)
@@ -81,6 +82,10 @@ int cs_cmd_run(int argc, char** argv)
             return 0;
         }
         int r = cs_arg_solver_option(cmd, argc, argv, &i, &solver, &overrides, &given);
+        if (r == 0)
+        {
+            r = cs_arg_subspace_option(cmd, argc, argv, &i, &overrides, &given);
+        }
         if (r < 0)
         {
             return 2;
@@ -218,6 +223,12 @@ int cs_cmd_run(int argc, char** argv)
             params.warm_start = false;
         if (!overrides.simd)
             params.simd = false;
+        if (given & CS_SOLVER_USES_KGS)
+            params.kgs = overrides.kgs;
+        if (given & CS_SOLVER_USES_KSM)
+            params.ksm = overrides.ksm;
+        if (given & CS_SOLVER_USES_SUBSPACE)
+            params.subspace_solver = overrides.subspace_solver;
         cs_world_set_solver_params(w, &params);
     }
     if (solver >= 0)

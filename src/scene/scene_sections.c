@@ -170,7 +170,10 @@ static bool check_solver_keys_used(const cs_jctx* c, const cs_jval* section, int
     } keys[] = {{"alpha", CS_SOLVER_USES_ALPHA},
                 {"gamma", CS_SOLVER_USES_GAMMA},
                 {"relaxation", CS_SOLVER_USES_RELAXATION},
-                {"amgs_literal", CS_SOLVER_USES_LITERAL}};
+                {"amgs_literal", CS_SOLVER_USES_LITERAL},
+                {"kgs", CS_SOLVER_USES_KGS},
+                {"ksm", CS_SOLVER_USES_KSM},
+                {"subspace_solver", CS_SOLVER_USES_SUBSPACE}};
     const cs_solver_info* info = cs_solver_at(solver);
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k)
     {
@@ -195,9 +198,9 @@ bool cs_scene_read_solver(cs_scene_loader* l, const cs_jval* root, cs_world_def*
     {
         return check_solver_name(l, &s, &def->solver); // "solver": "amgs" is short for {"name": "amgs"}
     }
-    static const char* const keys[] = {"name",         "iterations", "tolerance", "tolerance_on",
-                                       "warm_start",   "alpha",      "gamma",     "relaxation",
-                                       "amgs_literal", "simd",       NULL};
+    static const char* const keys[] = {
+        "name",       "iterations",   "tolerance", "tolerance_on", "warm_start", "alpha",           "gamma",
+        "relaxation", "amgs_literal", "simd",      "kgs",          "ksm",        "subspace_solver", NULL};
     const cs_jctx* c = &l->c;
     if (!cs_jcheck_object(c, &s, keys))
     {
@@ -215,13 +218,25 @@ bool cs_scene_read_solver(cs_scene_loader* l, const cs_jval* root, cs_world_def*
         !cs_jread_number(c, &s, "alpha", false, CS_JR_POSITIVE, &p->alpha) ||
         !cs_jread_number(c, &s, "gamma", false, CS_JR_POSITIVE, &p->gamma) ||
         !cs_jread_number(c, &s, "relaxation", false, CS_JR_RELAX, &p->relaxation) ||
-        !cs_jread_bool(c, &s, "amgs_literal", &p->amgs_literal) || !cs_jread_bool(c, &s, "simd", &p->simd))
+        !cs_jread_bool(c, &s, "amgs_literal", &p->amgs_literal) || !cs_jread_bool(c, &s, "simd", &p->simd) ||
+        !cs_jread_int(c, &s, "kgs", false, 1, 100000, &p->kgs) ||
+        !cs_jread_int(c, &s, "ksm", false, 0, 1000, &p->ksm))
     {
         return false;
     }
     if (!check_solver_keys_used(c, &s, def->solver))
     {
         return false;
+    }
+    cs_jval sub;
+    if (cs_jval_member(&s, "subspace_solver", &sub))
+    {
+        int found = cJSON_IsString(sub.json) ? cs_subspace_solver_find(sub.json->valuestring) : -1;
+        if (found < 0)
+        {
+            return cs_jfail_expected(c, &sub, "\"cholmod\" or \"pcg\"");
+        }
+        p->subspace_solver = (cs_subspace_solver)found;
     }
     cs_jval on;
     if (cs_jval_member(&s, "tolerance_on", &on))

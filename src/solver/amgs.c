@@ -61,18 +61,34 @@ cs_status cs_amgs_begin(cs_solve_ctx* ctx, cs_error* err)
     {
         return cs_fail(err, CS_ERR_USAGE, "AMGS needs alpha > 0 and gamma > 0, got %g and %g", alpha, gamma);
     }
-    // γΩ = αγD: c_i·A_ii = γ/(1+αγ) and c_i·γΩ_ii = αγ²/(1+αγ), the same for every row.
-    double ag = alpha * gamma;
-    if (!isfinite(ag * gamma) || !(gamma / (1.0 + ag) > 0.0))
+    if (!isfinite(alpha * gamma * gamma) || !(gamma / (1.0 + alpha * gamma) > 0.0))
     {
         // (issue 13: --alpha 1e308 gave NaN with no message) the coefficients overflow or underflow.
         return cs_fail(err, CS_ERR_USAGE, "AMGS: alpha %g and gamma %g overflow its coefficients", alpha,
                        gamma);
     }
+    cs_amgs_set_alpha(ctx, alpha);
+    return amgs_begin(ctx);
+}
+
+void cs_amgs_set_alpha(cs_solve_ctx* ctx, double alpha)
+{
+    // γΩ = αγD: c_i·A_ii = γ/(1+αγ) and c_i·γΩ_ii = αγ²/(1+αγ), the same for every row.
+    double gamma = ctx->params->gamma;
+    double ag = alpha * gamma;
     ctx->method[K_F] = gamma / (1.0 + ag);
     ctx->method[K_G] = ag * gamma / (1.0 + ag);
     ctx->method[K_H] = 0.0;
     ctx->method[K_ROWS] = 0.0;
+}
+
+cs_status cs_amgs_adaptive_begin(cs_solve_ctx* ctx, cs_error* err)
+{
+    if (!(ctx->params->gamma > 0.0))
+    {
+        return cs_fail(err, CS_ERR_USAGE, "AMGS needs gamma > 0, got %g", ctx->params->gamma);
+    }
+    cs_amgs_set_alpha(ctx, 1.0 / ctx->params->gamma); // αγ = 1: PGS (docs/amgs.md (b)) until adapted
     return amgs_begin(ctx);
 }
 

@@ -40,6 +40,15 @@ static const cs_solver_entry solvers[] = {
                       "in the mass-split metric",
       0},
      cs_apgd_begin, cs_apgd_sweep},
+    {{"pgs-sm", "PGS-SM", "Morales-Nocedal-Smelyanskiy Algorithm 3.1: per iteration k_gs PGS sweeps, then up to k_sm subspace minimisations",
+      CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_KSM | CS_SOLVER_USES_SUBSPACE},
+     cs_pgs_sm_begin, cs_pgs_sm_sweep},
+    {{"pgs-kz", "PGS-KZ", "Kocvara-Zowe: per iteration k_gs PGS sweeps, one subspace minimisation, backtracking (MNS eq. 3.5)",
+      CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_SUBSPACE},
+     cs_pgs_kz_begin, cs_pgs_sm_sweep},
+    {{"amgs-adaptive", "AMGS-adapt", "AMGS with Omega = alpha D, alpha adapted from the sweeps' displacement ratios (adaptive SOR, docs/amgs.md)",
+      CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
+     cs_amgs_adaptive_begin, cs_amgs_adaptive_sweep},
 };
 // clang-format on
 
@@ -126,6 +135,12 @@ const char* cs_solver_flag_name(unsigned flag)
             return "relaxation";
         case CS_SOLVER_USES_LITERAL:
             return "literal";
+        case CS_SOLVER_USES_KGS:
+            return "kgs";
+        case CS_SOLVER_USES_KSM:
+            return "ksm";
+        case CS_SOLVER_USES_SUBSPACE:
+            return "subspace-solver";
         default:
             return NULL;
     }

@@ -5,6 +5,7 @@
 #include "core/array.h"
 #include "solver/simd.h"
 #include "solver/solver_internal.h"
+#include "solver/subspace.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,6 +25,9 @@ cs_solver_params cs_solver_params_default(void)
         .relaxation = 1.0,
         .amgs_literal = false,
         .simd = true,
+        .kgs = 5, // pgs-sm: the paper's experiments (§4), k_gs = 5 and k_sm = 3
+        .ksm = 3,
+        .subspace_solver = CS_SUBSPACE_CHOLMOD,
     };
     return params;
 }
@@ -122,6 +126,7 @@ void cs_solver_work_free(cs_solver_work* w)
     free(w->quads);
     free(w->normal_quads);
     free(w->schedule);
+    cs_subspace_free(w->subspace);
     memset(w, 0, sizeof *w);
 }
 
@@ -505,6 +510,7 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         stats->iterations = done;
         stats->seconds = seconds;
         stats->history_count = history_count;
+        stats->subspace = cs_subspace_report(work, run->method->info.flags);
         residuals(ctx, &stats->res_lcp, &stats->res_nat);
         // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
         bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);

@@ -19,7 +19,7 @@ typedef struct cs_solve_ctx
     const cs_solver_params* params;
     cs_solver_work* work;
     double* lambda;
-    double method[4]; // scalars a method's begin leaves for its sweeps (AMGS: γΩ_ii coefficients)
+    double method[8]; // scalars a method's begin leaves for its sweeps (AMGS: γΩ_ii coefficients)
 } cs_solve_ctx;
 
 typedef cs_status (*cs_solver_begin_fn)(cs_solve_ctx* ctx, cs_error* err);
@@ -121,8 +121,14 @@ void cs_pgs_block_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_begin(cs_solve_ctx* ctx, cs_error* err);       // Ω = αD
 cs_status cs_amgs_omega_begin(cs_solve_ctx* ctx, cs_error* err); // Ω = ω̄E
 void cs_amgs_sweep(cs_solve_ctx* ctx);
+void cs_amgs_set_alpha(cs_solve_ctx* ctx, double alpha);            // Ω = αD from the next sweep on
+cs_status cs_amgs_adaptive_begin(cs_solve_ctx* ctx, cs_error* err); // amgs_adaptive.c: α from the sweeps
+void cs_amgs_adaptive_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_amgs_dense_sweep(cs_solve_ctx* ctx);
+cs_status cs_pgs_sm_begin(cs_solve_ctx* ctx, cs_error* err); // pgs_sm.c: MNS Algorithm 3.1
+cs_status cs_pgs_kz_begin(cs_solve_ctx* ctx, cs_error* err); // Kocvara–Zowe: k_sm = 1, z^b only
+void cs_pgs_sm_sweep(cs_solve_ctx* ctx);                     // one iteration: k_gs sweeps + subspace phase
 
 // cs_solve in two halves, so that a caller can do other work on the packed rows between them (the
 // world's split-impulse solve on a second thread): cs_solve_start checks the arguments, packs the rows,
