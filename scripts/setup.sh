@@ -9,6 +9,9 @@ packages=(
   xvfb xauth libgl1-mesa-dri libegl-mesa0
   libstb-dev libpng-dev fonts-dejavu-core
   libcmocka-dev libcjson-dev ffmpeg gnuplot-nox
+  libsiconos-numerics-dev
+  libfclib-dev
+  python3-siconos
 )
 
 missing=()

@@ -37,6 +37,8 @@ cs_world* cs_test_pool(int count, int columns);
 // Runs `circlesim-cli ARGS` (the build's binary) and fails the test unless it exits with `code` and its
 // output contains `expected`.
 void cs_test_cli_expect(const char* args, int code, const char* expected);
+// Fails unless a and b are the same problem bit for bit (every array, box bounds of box rows).
+void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b);
 // Line-buffers stdout so output survives a sanitizer abort; call first in main().
 void cs_test_init(void);
 
