@@ -14,15 +14,10 @@
 // but what it reports must be true.
 #include "test_support.h"
 
-#include <siconos/numerics/FrictionContactProblem.h>
-#include <siconos/numerics/LCP_Solvers.h>
-#include <siconos/numerics/LinearComplementarityProblem.h>
-#include <siconos/numerics/NonSmoothDrivers.h>
-#include <siconos/numerics/NumericsMatrix.h>
-#include <siconos/numerics/SolverOptions.h>
-#include <siconos/numerics/fc2d_compute_error.h>
-#include <siconos/numerics/lcp_cst.h>
+#include "siconos_problem.h"
+
 #include <siconos/numerics/Friction_cst.h>
+#include <siconos/numerics/lcp_cst.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,189 +177,12 @@ static void random_problem(cs_lcp* p, int bodies, bool friction)
     }
 }
 
-// The dense problem in Siconos's order: frictionless, the normal rows; with friction, per contact the
-// normal row and its tangent row.
-typedef struct dense
+// The exact reference: lexicographic Lemke (LCP) or fc2d Lemke from zero. Returns Siconos's info.
+static int siconos_reference(const sico_dense* d, sico_problem* s, double* r, double* u, int* pivots)
 {
-    int n, contacts;
-    bool friction;
-    int* order; // [n] circlesim row of each entry
-    double* W;  // [n*n], symmetric (so column-major = row-major)
-    double* q;
-    double* mu; // [contacts]
-} dense;
-
-static void dense_free(dense* d)
-{
-    free(d->order);
-    free(d->W);
-    free(d->q);
-    free(d->mu);
-}
-
-// False (with a message) when the rows do not make an LCP or an fc2d problem.
-static bool dense_make(const problem* pr, dense* d)
-{
-    const cs_lcp* p = &pr->p;
-    int m = p->row_count;
-    d->order = malloc(((size_t)m + 1) * sizeof(int));
-    d->mu = malloc(((size_t)m + 1) * sizeof(double));
-    d->n = d->contacts = 0;
-    d->friction = false;
-    for (int i = 0; i < m; ++i)
-    {
-        d->friction = d->friction || p->kind[i] == CS_ROW_FRICTION;
-    }
-    for (int i = 0; i < m; ++i)
-    {
-        if (p->kind[i] != CS_ROW_NORMAL)
-        {
-            continue;
-        }
-        d->order[d->n++] = i;
-        int t = -1;
-        for (int k = 0; d->friction && k < m; ++k)
-        {
-            t = p->kind[k] == CS_ROW_FRICTION && p->link[k] == i ? k : t;
-        }
-        if (d->friction && t < 0)
-        {
-            print_message("%s: normal row %d has no friction row: not an fc2d problem\n", pr->name, i);
-            return false;
-        }
-        if (d->friction)
-        {
-            d->order[d->n++] = t;
-            d->mu[d->contacts] = p->mu[t];
-        }
-        d->contacts += 1;
-    }
-    int n = d->n;
-    d->W = calloc((size_t)n * (size_t)n + 1, sizeof(double));
-    d->q = calloc((size_t)n + 1, sizeof(double));
-    for (int a = 0; a < n; ++a)
-    {
-        int i = d->order[a];
-        for (int side = 0; side < 2; ++side)
-        {
-            int body = side == 0 ? p->body_a[i] : p->body_b[i];
-            if (body < 0)
-            {
-                continue;
-            }
-            const double* ji = p->jac + 6 * i + 3 * side;
-            d->q[a] += ji[0] * p->v[3 * body] + ji[1] * p->v[3 * body + 1] + ji[2] * p->v[3 * body + 2];
-            for (int b = 0; b < n; ++b)
-            {
-                int j = d->order[b];
-                int jside = p->body_a[j] == body ? 0 : p->body_b[j] == body ? 1 : -1;
-                if (jside < 0)
-                {
-                    continue;
-                }
-                const double* jj = p->jac + 6 * j + 3 * jside;
-                d->W[(size_t)a * n + b] += ji[0] * p->inv_mass[body] * jj[0] +
-                                           ji[1] * p->inv_mass[body] * jj[1] +
-                                           ji[2] * p->inv_inertia[body] * jj[2];
-            }
-        }
-        d->q[a] += p->bias[i];
-    }
-    return true;
-}
-
-// u = W r + q.
-static void dense_velocity(const dense* d, const double* r, double* u)
-{
-    for (int a = 0; a < d->n; ++a)
-    {
-        double s = d->q[a];
-        for (int b = 0; b < d->n; ++b)
-        {
-            s += d->W[(size_t)a * d->n + b] * r[b];
-        }
-        u[a] = s;
-    }
-}
-
-// ‖r − clamp(r − u)‖₂ with this file's own bounds: normal [0, ∞), tangent [−μ r_n, μ r_n].
-static double dense_residual(const dense* d, const double* r, const double* u)
-{
-    double s = 0.0;
-    for (int a = 0; a < d->n; ++a)
-    {
-        bool tangent = d->friction && a % 2 == 1;
-        double lo = tangent ? -d->mu[a / 2] * r[a - 1] : 0.0,
-               hi = tangent ? d->mu[a / 2] * r[a - 1] : INFINITY;
-        double x = r[a] - u[a];
-        x = x < lo ? lo : x > hi ? hi : x;
-        s += (r[a] - x) * (r[a] - x);
-    }
-    return sqrt(s);
-}
-
-// Siconos's problem over the dense data (the structs are filled here, so only the matrix is Siconos's).
-typedef struct siconos
-{
-    NumericsMatrix* M;
-    LinearComplementarityProblem lcp;
-    FrictionContactProblem* fc;
-} siconos;
-
-static void siconos_make(const dense* d, siconos* s)
-{
-    s->M = NM_create(NM_DENSE, d->n, d->n);
-    memcpy(s->M->matrix0, d->W, (size_t)d->n * (size_t)d->n * sizeof(double));
-    s->lcp = (LinearComplementarityProblem){.size = d->n, .M = s->M, .q = d->q};
-    s->fc = calloc(1, sizeof *s->fc);
-    s->fc->dimension = 2;
-    s->fc->numberOfContacts = d->contacts;
-    s->fc->M = s->M;
-    s->fc->q = d->q;
-    s->fc->mu = d->mu;
-}
-
-static void siconos_free(siconos* s)
-{
-    NM_free(s->M);
-    free(s->fc);
-}
-
-// Siconos's own error of (r, u): lcp_compute_error or fc2d_compute_error (u is recomputed as W r + q).
-static double siconos_error(const dense* d, siconos* s, const double* r)
-{
-    double* z = malloc(((size_t)d->n + 1) * sizeof(double));
-    double* u = malloc(((size_t)d->n + 1) * sizeof(double));
-    memcpy(z, r, (size_t)d->n * sizeof(double));
-    dense_velocity(d, z, u);
-    double error = INFINITY;
-    if (d->friction)
-    {
-        fc2d_compute_error(s->fc, z, u, SICONOS_TOL, 1.0, &error);
-    }
-    else
-    {
-        lcp_compute_error(&s->lcp, z, u, SICONOS_TOL, &error);
-    }
-    free(z);
-    free(u);
-    return error;
-}
-
-// The exact reference: lexicographic Lemke (LCP) or fc2d Lemke. Returns Siconos's info (0 = solved).
-static int siconos_reference(const dense* d, siconos* s, double* r, double* u, int* pivots)
-{
-    SolverOptions* options =
-        solver_options_create(d->friction ? SICONOS_FRICTION_2D_LEMKE : SICONOS_LCP_LEMKE);
-    options->iparam[SICONOS_IPARAM_MAX_ITER] = 20 * d->n + 1000;
-    options->dparam[SICONOS_DPARAM_TOL] = 1e-10;
     memset(r, 0, (size_t)d->n * sizeof(double));
-    memset(u, 0, (size_t)d->n * sizeof(double));
-    int info = d->friction ? fc2d_driver(s->fc, r, u, options)
-                           : linearComplementarity_driver(&s->lcp, r, u, options);
-    *pivots = options->iparam[SICONOS_IPARAM_ITER_DONE];
-    solver_options_delete(options);
-    return info;
+    return sico_solve(d, s, d->friction ? SICONOS_FRICTION_2D_LEMKE : SICONOS_LCP_LEMKE, 1e-10,
+                      20 * d->n + 1000, r, u, pivots);
 }
 
 // Iterations a method gets: a pivoting method about one pivot per row, a Newton method a few hundred
@@ -385,7 +203,7 @@ typedef struct reference
 } reference;
 
 // One registry solver on one problem, judged against the reference and by Siconos's error measure.
-static void judge(const problem* pr, const dense* d, siconos* s, const reference* ref, int solver,
+static void judge(const problem* pr, const sico_dense* d, sico_problem* s, const reference* ref, int solver,
                   double* lambda, double* r, double* u)
 {
     const cs_lcp* p = &pr->p;
@@ -409,8 +227,8 @@ static void judge(const problem* pr, const dense* d, siconos* s, const reference
     {
         r[a] = lambda[d->order[a]];
     }
-    dense_velocity(d, r, u);
-    double res = dense_residual(d, r, u);
+    sico_velocity(d, r, u);
+    double res = sico_residual(d, r, u);
     bool converged = stats.res_nat <= TOL;
     // What the solver reports must be true, converged or not.
     if (!(fabs(stats.res_nat - res) <= 1e-6 * res + 1e-12))
@@ -432,7 +250,7 @@ static void judge(const problem* pr, const dense* d, siconos* s, const reference
         }
         return;
     }
-    double sic = siconos_error(d, s, r);
+    double sic = sico_error(d, s, r);
     if (!(sic <= SICONOS_TOL))
     {
         REPORT_FAILURE("%s on %s: Siconos's %s error %.3e > %.0e (circlesim res_nat %.3e)\n", info->name,
@@ -460,7 +278,8 @@ static void judge(const problem* pr, const dense* d, siconos* s, const reference
 }
 
 // The reference of one problem, checked by circlesim's own residual; printed either way.
-static void reference_solve(const problem* pr, const dense* d, siconos* s, reference* ref, double* lambda)
+static void reference_solve(const problem* pr, const sico_dense* d, sico_problem* s, reference* ref,
+                            double* lambda)
 {
     const cs_lcp* p = &pr->p;
     if (d->friction && d->n > FRICTION_REFERENCE_MAX_ROWS)
@@ -483,8 +302,8 @@ static void reference_solve(const problem* pr, const dense* d, siconos* s, refer
     cs_lcp_velocity(p, lambda, v);
     double res = cs_residual_nat(p, v, lambda);
     free(v);
-    dense_velocity(d, ref->r, ref->u);
-    double own = siconos_error(d, s, ref->r);
+    sico_velocity(d, ref->r, ref->u);
+    double own = sico_error(d, s, ref->r);
     // Debian 4.4's fc2d Lemke can return info 0 with a solution its own error measure rejects: not a
     // reference.
     ref->ok = info == 0 && own <= SICONOS_TOL;
@@ -507,15 +326,16 @@ static void reference_solve(const problem* pr, const dense* d, siconos* s, refer
 
 static void referee(const problem* pr)
 {
-    dense d = {0};
-    if (!dense_make(pr, &d))
+    sico_dense d = {0};
+    char why[128];
+    if (!sico_dense_make(&pr->p, &d, why, sizeof why))
     {
-        REPORT_FAILURE("%s: cannot be posed to Siconos\n", pr->name);
-        dense_free(&d);
+        REPORT_FAILURE("%s: cannot be posed to Siconos: %s\n", pr->name, why);
+        sico_dense_free(&d);
         return;
     }
-    siconos s = {0};
-    siconos_make(&d, &s);
+    sico_problem s = {0};
+    sico_problem_make(&d, &s);
     size_t n = (size_t)d.n + 1, m = (size_t)pr->p.row_count + 1;
     reference ref = {.r = malloc(n * sizeof(double)), .u = malloc(n * sizeof(double))};
     double* lambda = malloc(m * sizeof(double));
@@ -531,8 +351,8 @@ static void referee(const problem* pr)
     free(u);
     free(ref.r);
     free(ref.u);
-    siconos_free(&s);
-    dense_free(&d);
+    sico_problem_free(&s);
+    sico_dense_free(&d);
 }
 
 static void run_all(void)

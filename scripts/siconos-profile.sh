@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# circlesim's solvers beside Siconos Numerics's (issue 17) on one problem set: every scene at steps 10 and 100,
+# with and without friction, frozen with `circlesim-cli run --dump-lcp`. Writes into out/siconos/ (git-ignored):
+#   problems/*.lcp, compare.md (circlesim-siconos compare at 1e-8), profile/ (runs.csv, Dolan-More profile
+#   CSVs, profile.gp and profile.png at 1e-4 and 1e-8).
+# Usage: scripts/siconos-profile.sh [--max-iterations K]   (default 2000 sweeps; build first: scripts/build.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cli=build/circlesim-cli
+bench=build/circlesim-siconos
+max=2000
+if [ "${1:-}" = "--max-iterations" ]; then
+  max="$2"
+fi
+out=out/siconos
+mkdir -p "$out/problems" "$out/profile"
+for scene in scenes/*.json; do
+  name=$(basename "$scene" .json)
+  for friction in friction frictionless; do
+    flag=""
+    [ "$friction" = frictionless ] && flag="--frictionless"
+    "$cli" run "$scene" --steps 100 $flag --quiet \
+      --dump-lcp "10:$out/problems/$name-$friction-10.lcp" --dump-lcp "100:$out/problems/$name-$friction-100.lcp"
+  done
+done
+problems=("$out"/problems/*.lcp)
+"$bench" compare --tol 1e-8 --max-iterations "$max" "${problems[@]}" > "$out/compare.md"
+"$bench" profile --out "$out/profile" --tol 1e-4,1e-8 --max-iterations "$max" "${problems[@]}"
+(cd "$out/profile" && gnuplot profile.gp)
+echo "wrote $out/compare.md and $out/profile/profile.png"
