@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # circlesim's solvers beside Siconos Numerics's (issue 17) on one problem set: every scene at steps 10 and 100,
 # with and without friction, frozen with `circlesim-cli run --dump-lcp`. Writes into out/siconos/ (git-ignored):
-#   problems/*.lcp, compare.md (circlesim-siconos compare at 1e-8), profile/ (runs.csv, Dolan-More profile
+#   problems/*.lcp, compare.md (circlesim-siconos compare at 1e-8 on Stacking 30/150 and Pool 1 at step 100), profile/ (runs.csv, Dolan-More profile
 #   CSVs, profile.gp and profile.png at 1e-4 and 1e-8).
 # Usage: scripts/siconos-profile.sh [--max-iterations K]   (default 2000 sweeps; build first: scripts/build.sh)
 set -euo pipefail
@@ -24,7 +24,12 @@ for scene in scenes/*.json; do
   done
 done
 problems=("$out"/problems/*.lcp)
-"$bench" compare --tol 1e-8 --max-iterations "$max" "${problems[@]}" > "$out/compare.md"
+# The side-by-side table on the scenes of the paper's experiments at step 100; the profile on all of them.
+table=()
+for name in stacking stacking150 pool1; do
+  table+=("$out/problems/$name-frictionless-100.lcp" "$out/problems/$name-friction-100.lcp")
+done
+"$bench" compare --tol 1e-8 --max-iterations "$max" "${table[@]}" > "$out/compare.md"
 "$bench" profile --out "$out/profile" --tol 1e-4,1e-8 --max-iterations "$max" "${problems[@]}"
 (cd "$out/profile" && gnuplot profile.gp)
 echo "wrote $out/compare.md and $out/profile/profile.png"

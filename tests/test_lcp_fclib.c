@@ -134,7 +134,7 @@ static void test_fclib_alone_same_problem(void** state)
         for (int i = 0; i < n; ++i)
         {
             assert_int_equal(q.kind[i], r.kind[rows[i]]);
-            assert_true(q.lambda0[i] == 0.0);
+            assert_true(q.lambda0[i] == r.lambda0[rows[i]]); // carried as FCLIB's initial guess
             assert_near(b2[i], b[rows[i]], 1e-14 * (1.0 + fabs(b[rows[i]])));
             for (int j = 0; j < n; ++j)
             {
@@ -315,8 +315,14 @@ static void test_cli(void** state)
     snprintf(cmd, sizeof cmd, "%s/circlesim-cli lcp info %s | grep -v '^file='", CS_BINARY_DIR, h5);
     assert_int_equal(cs_test_run(cmd, out2, sizeof out2), 0);
     assert_string_equal(out1, out2);
-    snprintf(cmd, sizeof cmd, "lcp export %s --fclib %s --no-extras", lcp, cs_test_temp_path(".hdf5"));
-    cs_test_cli_expect(cmd, 0, "nonzero warm start lambda0 (read back as 0)");
+    cs_lcp r = {0};
+    friction_last(&p, &r);
+    const char* reordered = cs_test_temp_path(".lcp");
+    assert_int_equal(cs_lcp_write(&r, reordered, &err), CS_OK);
+    snprintf(cmd, sizeof cmd, "lcp export %s --fclib %s --no-extras", reordered, cs_test_temp_path(".hdf5"));
+    cs_test_cli_expect(cmd, 0,
+                       "friction rows not right after their normal row (read back in FCLIB contact order)");
+    cs_lcp_free(&r);
     snprintf(cmd, sizeof cmd, "lcp export %s", lcp);
     cs_test_cli_expect(cmd, 2, "exactly one of --fclib OUT, --lcp OUT");
     snprintf(cmd, sizeof cmd, "lcp export %s --lcp %s --no-extras", lcp, cs_test_temp_path(".lcp"));

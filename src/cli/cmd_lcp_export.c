@@ -21,10 +21,11 @@ static void usage_export(FILE* out)
             "  --no-extras   FCLIB data only; says on stderr what is then not carried\n");
 }
 
-// What an FCLIB file without /circlesim does not reproduce of p, one stderr line each.
+// What an FCLIB file without /circlesim does not reproduce of p, one stderr line each (the warm start it
+// does carry, as FCLIB's initial guess).
 static void warn_lost(const cs_lcp* p, const char* out)
 {
-    int warm = 0, inexact = 0, reordered = 0, swapped = 0;
+    int inexact = 0, reordered = 0, swapped = 0;
     for (int b = 0; b < p->body_count; ++b)
     {
         inexact += 1.0 / (1.0 / p->inv_mass[b]) != p->inv_mass[b] ||
@@ -32,7 +33,6 @@ static void warn_lost(const cs_lcp* p, const char* out)
     }
     for (int i = 0; i < p->row_count; ++i)
     {
-        warm += p->lambda0[i] != 0.0;
         int a = p->body_a[i], b = p->body_b[i];
         swapped += (b >= 0 && (a < 0 || b < a));
         // FCLIB order: each normal row followed by its friction row.
@@ -44,8 +44,8 @@ static void warn_lost(const cs_lcp* p, const char* out)
         "bodies whose inverse mass or inertia does not survive 1/(1/x) (read back within 1 ulp)",
         "friction rows not right after their normal row (read back in FCLIB contact order)",
         "rows whose body_a is not the lower body index (read back swapped)"};
-    int counts[4] = {warm, inexact, reordered, swapped};
-    for (int k = 0; k < 4; ++k)
+    int counts[3] = {inexact, reordered, swapped};
+    for (int k = 0; k < 3; ++k)
     {
         if (counts[k] > 0)
         {

@@ -1,9 +1,9 @@
 // Reading an FCLIB 2D global problem into circlesim's factored form (lcp_fclib.h).
 //
 // libfclib ends the process (exit(1)) when a dataset it expects is missing or malformed, so the file's
-// structure is checked here first with plain HDF5 calls; only a file that passes is handed to
-// fclib_read_global. Then M must be per-body diag(m, m, I), every H column must touch at most two bodies
-// (a circlesim row couples two bodies), and every number must be finite.
+// structure is checked first (lcp_fclib_check.c); only a file that passes is handed to fclib_read_global.
+// Then M must be per-body diag(m, m, I), every H column must touch at most two bodies (a circlesim row
+// couples two bodies), and every number must be finite.
 #include "circlesim/lcp_fclib.h"
 
 #include "solver/lcp_fclib_internal.h"
@@ -33,140 +33,6 @@ bool cs_lcp_file_is_hdf5(const char* path)
 cs_status cs_lcp_load(const char* path, cs_lcp* out, cs_error* err)
 {
     return cs_lcp_file_is_hdf5(path) ? cs_lcp_read_fclib(path, out, err) : cs_lcp_read(path, out, err);
-}
-
-// True when every prefix of the absolute path names a link (H5Lexists needs its parents to exist).
-static bool exists(hid_t file, const char* path)
-{
-    char prefix[256];
-    size_t n = strlen(path);
-    if (n >= sizeof prefix)
-    {
-        return false;
-    }
-    for (size_t k = 1; k <= n; ++k)
-    {
-        if (k == n || path[k] == '/')
-        {
-            memcpy(prefix, path, k);
-            prefix[k] = '\0';
-            if (H5Lexists(file, prefix, H5P_DEFAULT) <= 0)
-            {
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
-// Length of a one-dimensional dataset, -1 when it is absent or not one-dimensional.
-static long long length(hid_t file, const char* path)
-{
-    int rank = 0;
-    hsize_t dims[1] = {0};
-    H5T_class_t type;
-    size_t size;
-    if (!exists(file, path) || H5LTget_dataset_ndims(file, path, &rank) < 0 || rank != 1 ||
-        H5LTget_dataset_info(file, path, dims, &type, &size) < 0 ||
-        (type != H5T_INTEGER && type != H5T_FLOAT))
-    {
-        return -1;
-    }
-    return (long long)dims[0];
-}
-
-static bool scalar_int(hid_t file, const char* path, int* value)
-{
-    return length(file, path) == 1 && H5LTread_dataset_int(file, path, value) >= 0;
-}
-
-typedef struct matrix_shape
-{
-    int nzmax, m, n, nz;
-} matrix_shape;
-
-// Checks that group holds a matrix libfclib can read: the four sizes and p, i, x of matching lengths.
-static cs_status check_matrix(hid_t file, const char* path, const char* group, matrix_shape* s, cs_error* err)
-{
-    char name[128];
-    int* fields[4] = {&s->nzmax, &s->m, &s->n, &s->nz};
-    const char* keys[4] = {"nzmax", "m", "n", "nz"};
-    for (int k = 0; k < 4; ++k)
-    {
-        snprintf(name, sizeof name, "%s/%s", group, keys[k]);
-        if (!scalar_int(file, name, fields[k]))
-        {
-            return cs_fail(err, CS_ERR_PARSE, "%s: %s: missing or not one integer", path, name);
-        }
-    }
-    long long want_p = s->nz >= 0 ? s->nz : s->nz == -1 ? (long long)s->n + 1 : (long long)s->m + 1;
-    long long want_i = s->nz >= 0 ? s->nz : s->nzmax;
-    if (s->nzmax < 0 || s->m < 0 || s->n < 0 || s->nz < -2 || (s->nz >= 0 && s->nz > s->nzmax))
-    {
-        return cs_fail(err, CS_ERR_PARSE, "%s: %s: sizes nzmax=%d m=%d n=%d nz=%d make no matrix", path,
-                       group, s->nzmax, s->m, s->n, s->nz);
-    }
-    const char* arrays[3] = {"p", "i", "x"};
-    long long want[3] = {want_p, want_i, s->nzmax};
-    for (int k = 0; k < 3; ++k)
-    {
-        snprintf(name, sizeof name, "%s/%s", group, arrays[k]);
-        if (length(file, name) != want[k])
-        {
-            return cs_fail(err, CS_ERR_PARSE, "%s: %s: missing or not of length %lld", path, name, want[k]);
-        }
-    }
-    return CS_OK;
-}
-
-static cs_status check_vector(hid_t file, const char* path, const char* name, long long n, cs_error* err)
-{
-    return length(file, name) == n
-               ? CS_OK
-               : cs_fail(err, CS_ERR_PARSE, "%s: %s: missing or not of length %lld", path, name, n);
-}
-
-// The structure fclib_read_global relies on; M is nv x nv, H is nv x columns.
-static cs_status check_structure(hid_t file, const char* path, matrix_shape* M, matrix_shape* H,
-                                 cs_error* err)
-{
-    if (!exists(file, "/fclib_global"))
-    {
-        return exists(file, "/fclib_local")
-                   ? cs_fail(
-                         err, CS_ERR_VALUE,
-                         "%s: a local-only FCLIB problem (W, q, mu): circlesim solves the factored form and "
-                         "needs the global one (M, H, f, w)",
-                         path)
-                   : cs_fail(err, CS_ERR_PARSE,
-                             "%s: an HDF5 file without /fclib_global: not an FCLIB problem", path);
-    }
-    int dim = 0;
-    if (!scalar_int(file, "/fclib_global/spacedim", &dim) || dim != CS_FCLIB_DIM)
-    {
-        return cs_fail(err, CS_ERR_VALUE, "%s: /fclib_global/spacedim: not 2 (circlesim is 2D)", path);
-    }
-    if (exists(file, "/fclib_global/G"))
-    {
-        return cs_fail(err, CS_ERR_VALUE, "%s: /fclib_global/G: bilateral rows are not supported", path);
-    }
-    cs_status s = check_matrix(file, path, "/fclib_global/M", M, err);
-    s = s == CS_OK ? check_matrix(file, path, "/fclib_global/H", H, err) : s;
-    if (s != CS_OK)
-    {
-        return s;
-    }
-    if (M->m != M->n || M->m % 3 != 0 || H->m != M->m || H->n % CS_FCLIB_DIM != 0)
-    {
-        return cs_fail(
-            err, CS_ERR_VALUE,
-            "%s: M is %dx%d and H %dx%d: need M square of 3 coordinates per body (vx, vy, omega) and H "
-            "with as many rows and two columns per contact",
-            path, M->m, M->n, H->m, H->n);
-    }
-    s = check_vector(file, path, "/fclib_global/vectors/f", M->m, err);
-    s = s == CS_OK ? check_vector(file, path, "/fclib_global/vectors/w", H->n, err) : s;
-    return s == CS_OK ? check_vector(file, path, "/fclib_global/vectors/mu", H->n / CS_FCLIB_DIM, err) : s;
 }
 
 // Calls fn(row, column, value) for every stored entry of a triplet, CSC or CSR matrix; fails on indices
@@ -369,8 +235,46 @@ static void set_name(cs_lcp* out, const char* title)
     }
 }
 
+// The warm start from FCLIB's first initial guess (/guesses/1/r), when the file has one of the right shape.
+// Read with HDF5 directly: fclib_read_guesses opens the file for writing, which fails on a read-only file
+// (and on one this reader already holds open).
+static cs_status read_guess(hid_t file, const char* path, const struct fclib_global* fc, const gathered* g,
+                            cs_lcp* out, cs_error* err)
+{
+    int count = 0;
+    if (!cs_fclib_scalar_int(file, "/guesses/number_of_guesses", &count) || count < 1)
+    {
+        return CS_OK;
+    }
+    if (cs_fclib_length(file, "/guesses/1/r") != g->columns)
+    {
+        return cs_fail(err, CS_ERR_PARSE, "%s: /guesses/1/r: missing or not of length %d", path, g->columns);
+    }
+    double* r = malloc(((size_t)g->columns + 1) * sizeof(double));
+    if (r == NULL)
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "%s: out of memory", path);
+    }
+    cs_status s = H5LTread_dataset_double(file, "/guesses/1/r", r) >= 0
+                      ? CS_OK
+                      : cs_fail(err, CS_ERR_IO, "%s: /guesses/1/r: read failed", path);
+    // The rows in the order convert_plain laid them out: per contact the normal, then a present tangent.
+    for (int c = 0, i = 0; s == CS_OK && c < g->columns; ++c)
+    {
+        if (c % CS_FCLIB_DIM == 0 || has_tangent(fc, g, c / CS_FCLIB_DIM))
+        {
+            s = isfinite(r[c]) ? CS_OK
+                               : cs_fail(err, CS_ERR_VALUE, "%s: /guesses/1/r: entry %d not finite", path, c);
+            out->lambda0[i++] = r[c];
+        }
+    }
+    free(r);
+    return s;
+}
+
 // Without /circlesim: inverse masses 1/M, v* = f/M, per contact the normal row and its friction row.
-static cs_status convert_plain(const struct fclib_global* fc, const gathered* g, cs_lcp* out, cs_error* err)
+static cs_status convert_plain(hid_t file, const struct fclib_global* fc, const gathered* g, cs_lcp* out,
+                               cs_error* err)
 {
     int contacts = g->columns / CS_FCLIB_DIM, rows = 0, bodies = fc->M->m / 3;
     for (int c = 0; c < contacts; ++c)
@@ -409,7 +313,7 @@ static cs_status convert_plain(const struct fclib_global* fc, const gathered* g,
         }
     }
     set_name(out, fc->info != NULL ? fc->info->title : NULL);
-    return s;
+    return s == CS_OK ? read_guess(file, g->path, fc, g, out, err) : s;
 }
 
 // The /circlesim group's arrays (lcp_fclib_write.c writes them).
@@ -438,17 +342,20 @@ static cs_status read_extras(hid_t file, const char* path, extras* e, cs_error* 
     hsize_t dims[1];
     H5T_class_t type;
     size_t size = 0;
-    bool ok = exists(file, CS_FCLIB_EXTRAS "/format") && exists(file, CS_FCLIB_EXTRAS "/name") &&
-              H5LTget_dataset_info(file, CS_FCLIB_EXTRAS "/format", dims, &type, &size) >= 0 &&
-              size <= sizeof format &&
-              H5LTread_dataset_string(file, CS_FCLIB_EXTRAS "/format", format) >= 0 &&
-              strcmp(format, CS_FCLIB_EXTRAS_FORMAT) == 0 &&
-              H5LTget_dataset_info(file, CS_FCLIB_EXTRAS "/name", dims, &type, &size) >= 0 &&
-              size <= sizeof e->name && H5LTread_dataset_string(file, CS_FCLIB_EXTRAS "/name", e->name) >= 0;
-    long long nb = length(file, CS_FCLIB_EXTRAS "/inv_mass"), nr = length(file, CS_FCLIB_EXTRAS "/column");
-    ok = ok && nb >= 0 && nr >= 0 && length(file, CS_FCLIB_EXTRAS "/inv_inertia") == nb &&
-         length(file, CS_FCLIB_EXTRAS "/v") == 3 * nb && length(file, CS_FCLIB_EXTRAS "/body_a") == nr &&
-         length(file, CS_FCLIB_EXTRAS "/body_b") == nr && length(file, CS_FCLIB_EXTRAS "/lambda0") == nr;
+    bool ok =
+        cs_fclib_exists(file, CS_FCLIB_EXTRAS "/format") && cs_fclib_exists(file, CS_FCLIB_EXTRAS "/name") &&
+        H5LTget_dataset_info(file, CS_FCLIB_EXTRAS "/format", dims, &type, &size) >= 0 &&
+        size <= sizeof format && H5LTread_dataset_string(file, CS_FCLIB_EXTRAS "/format", format) >= 0 &&
+        strcmp(format, CS_FCLIB_EXTRAS_FORMAT) == 0 &&
+        H5LTget_dataset_info(file, CS_FCLIB_EXTRAS "/name", dims, &type, &size) >= 0 &&
+        size <= sizeof e->name && H5LTread_dataset_string(file, CS_FCLIB_EXTRAS "/name", e->name) >= 0;
+    long long nb = cs_fclib_length(file, CS_FCLIB_EXTRAS "/inv_mass"),
+              nr = cs_fclib_length(file, CS_FCLIB_EXTRAS "/column");
+    ok = ok && nb >= 0 && nr >= 0 && cs_fclib_length(file, CS_FCLIB_EXTRAS "/inv_inertia") == nb &&
+         cs_fclib_length(file, CS_FCLIB_EXTRAS "/v") == 3 * nb &&
+         cs_fclib_length(file, CS_FCLIB_EXTRAS "/body_a") == nr &&
+         cs_fclib_length(file, CS_FCLIB_EXTRAS "/body_b") == nr &&
+         cs_fclib_length(file, CS_FCLIB_EXTRAS "/lambda0") == nr;
     if (!ok)
     {
         return cs_fail(err, CS_ERR_PARSE,
@@ -561,8 +468,8 @@ static cs_status convert_exact(const struct fclib_global* fc, const gathered* g,
 
 static cs_status read_global(hid_t file, const char* path, cs_lcp* out, cs_error* err)
 {
-    matrix_shape M, H;
-    cs_status s = check_structure(file, path, &M, &H, err);
+    cs_fclib_shape M, H;
+    cs_status s = cs_fclib_check_structure(file, path, &M, &H, err);
     if (s != CS_OK)
     {
         return s;
@@ -586,7 +493,7 @@ static cs_status read_global(hid_t file, const char* path, cs_lcp* out, cs_error
         g.col_body[k] = -1;
     }
     s = s == CS_OK ? gather(fc, &g, err) : s;
-    if (s == CS_OK && exists(file, CS_FCLIB_EXTRAS))
+    if (s == CS_OK && cs_fclib_exists(file, CS_FCLIB_EXTRAS))
     {
         extras e = {0};
         s = read_extras(file, path, &e, err);
@@ -595,7 +502,7 @@ static cs_status read_global(hid_t file, const char* path, cs_lcp* out, cs_error
     }
     else if (s == CS_OK)
     {
-        s = convert_plain(fc, &g, out, err);
+        s = convert_plain(file, fc, &g, out, err);
     }
     free(g.mass);
     free(g.col_body);

@@ -4,6 +4,7 @@
 // per body, H = Jᵀ (one column per row, three entries per moving body half), f = M v*, w = bias. The local
 // form W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w is formed here the way the solvers form A: per shared body.
 #include "circlesim/lcp_fclib.h"
+#include "circlesim/solver.h"
 
 #include "solver/lcp_fclib_internal.h"
 
@@ -363,6 +364,57 @@ static cs_status write_problems(const cs_lcp* p, const char* path, int columns, 
     return CS_OK;
 }
 
+// The warm start as FCLIB's initial guess (/guesses/1): r = lambda0 per column, v = v* + M⁻¹ H r,
+// u = Hᵀ v + w; written only when lambda0 is not all zero.
+static cs_status write_guess(const cs_lcp* p, const char* path, int columns, const fclib_arrays* a,
+                             cs_error* err)
+{
+    bool any = false;
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        any = any || p->lambda0[i] != 0.0;
+    }
+    if (!any)
+    {
+        return CS_OK;
+    }
+    double* v = malloc(((size_t)p->body_count * 3 + 1) * sizeof(double));
+    double* u = calloc((size_t)columns + 1, sizeof(double));
+    double* r = calloc((size_t)columns + 1, sizeof(double));
+    cs_status status = CS_OK;
+    if (v == NULL || u == NULL || r == NULL)
+    {
+        status = cs_fail(err, CS_ERR_MEMORY, "%s: out of memory", path);
+    }
+    else
+    {
+        cs_lcp_velocity(p, p->lambda0, v);
+        for (int i = 0; i < p->row_count; ++i)
+        {
+            int c = a->column[i];
+            r[c] = p->lambda0[i];
+            for (int side = 0; side < 2; ++side)
+            {
+                int body = side == 0 ? p->body_a[i] : p->body_b[i];
+                for (int k = 0; body >= 0 && k < 3; ++k)
+                {
+                    u[c] += p->jac[6 * i + 3 * side + k] * v[3 * body + k];
+                }
+            }
+            u[c] += p->bias[i];
+        }
+        struct fclib_solution guess = {.v = v, .u = u, .r = r};
+        if (fclib_write_guesses(1, &guess, path) != 1)
+        {
+            status = cs_fail(err, CS_ERR_IO, "%s: libfclib could not write the warm start as a guess", path);
+        }
+    }
+    free(v);
+    free(u);
+    free(r);
+    return status;
+}
+
 cs_status cs_lcp_write_fclib(const cs_lcp* p, const char* path, bool extras, cs_error* err)
 {
     cs_status status = check_writable(p, path, err);
@@ -394,6 +446,10 @@ cs_status cs_lcp_write_fclib(const cs_lcp* p, const char* path, bool extras, cs_
         fill_global(p, columns, &a);
         fill_local(p, columns, &a);
         status = write_problems(p, path, columns, &a, err);
+    }
+    if (status == CS_OK)
+    {
+        status = write_guess(p, path, columns, &a, err);
     }
     if (status == CS_OK && extras)
     {
