@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # circlesim's solvers beside Siconos Numerics's (issue 17) on one problem set: every scene at steps 10 and 100,
-# with and without friction, frozen with `circlesim-cli run --dump-lcp`. Writes into out/siconos/ (git-ignored):
+# with and without friction, frozen with `circlesim-cli run --dump-lcp`, and 6 seeded random piles (4 to 64
+# discs) with and without friction (`circlesim-siconos random`). Writes into out/siconos/ (git-ignored):
 #   problems/*.lcp, compare.md (circlesim-siconos compare at 1e-8 on Stacking 30/150 and Pool 1 at step 100), profile/ (runs.csv, Dolan-More profile
 #   CSVs, profile.gp and profile.png at 1e-4 and 1e-8).
 # Usage: scripts/siconos-profile.sh [--max-iterations K]   (default 2000 sweeps; build first: scripts/build.sh)
@@ -23,6 +24,7 @@ for scene in scenes/*.json; do
       --dump-lcp "10:$out/problems/$name-$friction-10.lcp" --dump-lcp "100:$out/problems/$name-$friction-100.lcp"
   done
 done
+"$bench" random --out "$out/problems" --count 6
 problems=("$out"/problems/*.lcp)
 # The side-by-side table on the scenes of the paper's experiments at step 100; the profile on all of them.
 table=()

@@ -98,11 +98,11 @@ static inline void random_contacts_any(cs_lcp* p, int bodies, int contacts, bool
         }
         int n_row = row;
         double bias = rng_uniform(-1.0, 0.3);
-        cs_test_set_row(p, row++, a, b, jn, bias, -1, 0.0, rng_uniform(0.0, 0.5));
+        cs_lcp_set_contact_row(p, row++, a, b, jn, bias, -1, 0.0, rng_uniform(0.0, 0.5));
         if (friction)
         {
             double mu = rng_uniform(0.1, 0.6);
-            cs_test_set_row(p, row++, a, b, jt, 0.0, n_row, mu, rng_uniform(-0.05, 0.05));
+            cs_lcp_set_contact_row(p, row++, a, b, jt, 0.0, n_row, mu, rng_uniform(-0.05, 0.05));
         }
     }
 }

@@ -129,54 +129,6 @@ static void scene_problems(void)
     }
 }
 
-static uint64_t rng = 0x853C49E6748FEA9Bull;
-static double uniform(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) / 9007199254740992.0);
-}
-
-// A seeded random pile: discs on a chain of random contacts (each body touches the next and a wall),
-// normal rows with random unit normals and, with friction, tangent rows right after them.
-static void random_problem(cs_lcp* p, int bodies, bool friction)
-{
-    cs_error err;
-    int contacts = 2 * bodies - 1, rows = contacts * (friction ? 2 : 1);
-    assert_int_equal(cs_lcp_reserve(p, bodies, rows, &err), CS_OK);
-    p->body_count = bodies;
-    p->row_count = rows;
-    snprintf(p->name, sizeof p->name, "random");
-    for (int b = 0; b < bodies; ++b)
-    {
-        double m = uniform(0.5, 3.0), r = uniform(0.2, 1.0);
-        p->inv_mass[b] = 1.0 / m;
-        p->inv_inertia[b] = 1.0 / (0.5 * m * r * r);
-        for (int k = 0; k < 3; ++k)
-        {
-            p->v[3 * b + k] = uniform(-1.0, 1.0);
-        }
-    }
-    int row = 0;
-    for (int c = 0; c < contacts; ++c)
-    {
-        int a = c < bodies ? c : c - bodies, b = c < bodies ? -1 : c - bodies + 1; // wall, or the next disc
-        double angle = uniform(0.0, 6.283185307179586), nx = cos(angle), ny = sin(angle);
-        double jn[6] = {-nx, -ny, 0.0, nx, ny, 0.0}, jt[6] = {ny, -nx, -0.3, -ny, nx, -0.3};
-        for (int k = 3; b < 0 && k < 6; ++k)
-        {
-            jn[k] = jt[k] = 0.0;
-        }
-        int normal = row;
-        cs_test_set_row(p, row++, a, b, jn, uniform(-1.0, 0.3), -1, 0.0, 0.0);
-        if (friction)
-        {
-            cs_test_set_row(p, row++, a, b, jt, 0.0, normal, uniform(0.1, 0.8), 0.0);
-        }
-    }
-}
-
 // The exact reference: lexicographic Lemke (LCP) or fc2d Lemke from zero. Returns Siconos's info.
 static int siconos_reference(const sico_dense* d, sico_problem* s, double* r, double* u, int* pivots)
 {
@@ -388,10 +340,12 @@ static void test_scenes_against_siconos(void** state)
 static void test_random_against_siconos(void** state)
 {
     (void)state;
+    uint64_t seed = 0x853C49E6748FEA9Bull;
     for (int k = 0; k < 12; ++k)
     {
         cs_lcp p = {0};
-        random_problem(&p, 2 + k % 6, k % 2 == 1);
+        cs_error err = {0};
+        assert_int_equal(sico_random_problem(&p, 2 + k % 6, k % 2 == 1, &seed, &err), CS_OK);
         char name[64];
         snprintf(name, sizeof name, "random %d (%s)", k, k % 2 == 1 ? "friction" : "frictionless");
         add_problem(name, &p, false);

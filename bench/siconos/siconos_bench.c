@@ -475,6 +475,38 @@ static int cmd_profile(int count, char** files, const options* o)
     return ok ? 0 : 1;
 }
 
+// Seeded random problems for the profile: count piles of 4 to 64 discs, each with and without friction.
+static int cmd_random(const options* o, int count)
+{
+    if (o->out_dir == NULL || (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST))
+    {
+        fprintf(stderr, "circlesim-siconos random: --out DIR is required and must be creatable\n");
+        return o->out_dir == NULL ? 2 : 1;
+    }
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    for (int k = 0; k < count; ++k)
+    {
+        int bodies = 4 + (int)((60.0 * k) / (count > 1 ? count - 1 : 1));
+        for (int friction = 0; friction < 2; ++friction)
+        {
+            cs_lcp p = {0};
+            cs_error err = {0};
+            char path[1024];
+            snprintf(path, sizeof path, "%s/random-%02d-%s.lcp", o->out_dir, k,
+                     friction ? "friction" : "frictionless");
+            bool ok = sico_random_problem(&p, bodies, friction == 1, &seed, &err) == CS_OK &&
+                      cs_lcp_write(&p, path, &err) == CS_OK;
+            cs_lcp_free(&p);
+            if (!ok)
+            {
+                fprintf(stderr, "%s\n", err.message);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static void usage(FILE* out)
 {
     fprintf(
@@ -508,8 +540,8 @@ int main(int argc, char** argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    bool profile = strcmp(argv[1], "profile") == 0;
-    if (!profile && strcmp(argv[1], "compare") != 0)
+    bool profile = strcmp(argv[1], "profile") == 0, random = strcmp(argv[1], "random") == 0;
+    if (!profile && !random && strcmp(argv[1], "compare") != 0)
     {
         fprintf(stderr, "circlesim-siconos: unknown command '%s'\n", argv[1]);
         usage(stderr);
@@ -519,7 +551,7 @@ int main(int argc, char** argv)
                  .tol_count = profile ? 2 : 1,
                  .max_iterations = 10000,
                  .repeat = profile ? 1 : 3};
-    int first_file = argc;
+    int first_file = argc, random_count = 6;
     for (int i = 2; i < argc; ++i)
     {
         const char* a = argv[i];
@@ -548,9 +580,21 @@ int main(int argc, char** argv)
             }
             *(strcmp(a, "--repeat") == 0 ? &o.repeat : &o.max_iterations) = (int)v;
         }
-        else if (strcmp(a, "--out") == 0 && has_value && profile)
+        else if (strcmp(a, "--out") == 0 && has_value && (profile || random))
         {
             o.out_dir = argv[++i];
+        }
+        else if (strcmp(a, "--count") == 0 && has_value && random)
+        {
+            char* end = NULL;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || v < 1 || v > 1000)
+            {
+                fprintf(stderr, "circlesim-siconos: --count: expected an integer in [1, 1000], got '%s'\n",
+                        argv[i]);
+                return 2;
+            }
+            random_count = (int)v;
         }
         else if (a[0] == '-')
         {
@@ -562,6 +606,15 @@ int main(int argc, char** argv)
             first_file = i;
             break;
         }
+    }
+    if (random)
+    {
+        if (first_file < argc)
+        {
+            fprintf(stderr, "circlesim-siconos random: unexpected argument '%s'\n", argv[first_file]);
+            return 2;
+        }
+        return cmd_random(&o, random_count);
     }
     if (first_file >= argc)
     {

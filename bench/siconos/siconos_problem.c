@@ -169,3 +169,54 @@ int sico_solve(const sico_dense* d, sico_problem* s, int id, double tol, int max
     solver_options_delete(options);
     return info;
 }
+
+static double uniform(uint64_t* rng, double lo, double hi)
+{
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    return lo + (hi - lo) * ((double)(*rng >> 11) / 9007199254740992.0);
+}
+
+// A seeded random pile: discs on a chain of random contacts (each body touches the next and a wall),
+// normal rows with random unit normals and, with friction, tangent rows right after them.
+cs_status sico_random_problem(cs_lcp* p, int bodies, bool friction, uint64_t* rng, cs_error* err)
+{
+    int contacts = 2 * bodies - 1, rows = contacts * (friction ? 2 : 1);
+    cs_status s = cs_lcp_reserve(p, bodies, rows, err);
+    if (s != CS_OK)
+    {
+        return s;
+    }
+    p->body_count = bodies;
+    p->row_count = rows;
+    snprintf(p->name, sizeof p->name, "random");
+    for (int b = 0; b < bodies; ++b)
+    {
+        double m = uniform(rng, 0.5, 3.0), r = uniform(rng, 0.2, 1.0);
+        p->inv_mass[b] = 1.0 / m;
+        p->inv_inertia[b] = 1.0 / (0.5 * m * r * r);
+        for (int k = 0; k < 3; ++k)
+        {
+            p->v[3 * b + k] = uniform(rng, -1.0, 1.0);
+        }
+    }
+    int row = 0;
+    for (int c = 0; c < contacts; ++c)
+    {
+        int a = c < bodies ? c : c - bodies, b = c < bodies ? -1 : c - bodies + 1; // wall, or the next disc
+        double angle = uniform(rng, 0.0, 6.283185307179586), nx = cos(angle), ny = sin(angle);
+        double jn[6] = {-nx, -ny, 0.0, nx, ny, 0.0}, jt[6] = {ny, -nx, -0.3, -ny, nx, -0.3};
+        for (int k = 3; b < 0 && k < 6; ++k)
+        {
+            jn[k] = jt[k] = 0.0;
+        }
+        int normal = row;
+        cs_lcp_set_contact_row(p, row++, a, b, jn, uniform(rng, -1.0, 0.3), -1, 0.0, 0.0);
+        if (friction)
+        {
+            cs_lcp_set_contact_row(p, row++, a, b, jt, 0.0, normal, uniform(rng, 0.1, 0.8), 0.0);
+        }
+    }
+    return CS_OK;
+}

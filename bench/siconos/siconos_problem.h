@@ -7,6 +7,8 @@
 
 #include "circlesim/lcp.h"
 
+#include <stdint.h>
+
 #include <siconos/numerics/FrictionContactProblem.h>
 #include <siconos/numerics/LinearComplementarityProblem.h>
 #include <siconos/numerics/NumericsMatrix.h>
@@ -48,5 +50,10 @@ double sico_error(const sico_dense* d, sico_problem* s, const double* r);
 // *iterations the iterations (or pivots) it reports.
 int sico_solve(const sico_dense* d, sico_problem* s, int id, double tol, int max_iterations, double* r,
                double* u, int* iterations);
+
+// A seeded random pile (referee test and profile): `bodies` discs, each touching a wall and the next disc,
+// normal rows along random unit normals and, with friction, a tangent row right after each (mu in
+// [0.1, 0.8]); biases mostly approaching; lambda0 = 0. *rng is the xorshift state, advanced.
+cs_status sico_random_problem(cs_lcp* p, int bodies, bool friction, uint64_t* rng, cs_error* err);
 
 #endif

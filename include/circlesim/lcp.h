@@ -61,6 +61,11 @@ extern "C"
     // Reads a .sol file; *rows_out receives the row count, lambda must hold capacity entries.
     cs_status cs_solution_read(const char* path, double* lambda, int capacity, int* rows_out, cs_error* err);
 
+    // Sets row `row` (< row_capacity): a normal row when link < 0, else a friction row of normal row `link`
+    // with coefficient mu; jac is jax jay jaw jbx jby jbw (a static half's three numbers 0).
+    void cs_lcp_set_contact_row(cs_lcp* p, int row, int a, int b, const double jac[6], double bias, int link,
+                                double mu, double lambda0);
+
     // Bounds of row i given the current iterate (friction bounds move with λ[link]).
     void cs_lcp_bounds(const cs_lcp* p, const double* lambda, int i, double* lo, double* hi);
 

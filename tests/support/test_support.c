@@ -153,18 +153,3 @@ void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b)
         }
     }
 }
-
-void cs_test_set_row(cs_lcp* p, int row, int a, int b, const double jac[6], double bias, int link, double mu,
-                     double lambda0)
-{
-    p->body_a[row] = a;
-    p->body_b[row] = b;
-    memcpy(p->jac + 6 * row, jac, 6 * sizeof(double));
-    p->bias[row] = bias;
-    p->kind[row] = link >= 0 ? CS_ROW_FRICTION : CS_ROW_NORMAL;
-    p->link[row] = link;
-    p->mu[row] = link >= 0 ? mu : 0.0;
-    p->lo[row] = 0.0;
-    p->hi[row] = link >= 0 ? 0.0 : INFINITY;
-    p->lambda0[row] = lambda0;
-}

@@ -39,9 +39,6 @@ cs_world* cs_test_pool(int count, int columns);
 void cs_test_cli_expect(const char* args, int code, const char* expected);
 // Fails unless a and b are the same problem bit for bit (every array, box bounds of box rows).
 void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b);
-// Sets row `row` of p: a normal row (link < 0) or a friction row of normal row `link` with coefficient mu.
-void cs_test_set_row(cs_lcp* p, int row, int a, int b, const double jac[6], double bias, int link, double mu,
-                     double lambda0);
 // Line-buffers stdout so output survives a sanitizer abort; call first in main().
 void cs_test_init(void);
 
