@@ -32,6 +32,12 @@ for name in stacking stacking150 pool1; do
   table+=("$out/problems/$name-frictionless-100.lcp" "$out/problems/$name-friction-100.lcp")
 done
 "$bench" compare --tol 1e-8 --max-iterations "$max" "${table[@]}" > "$out/compare.md"
-"$bench" profile --out "$out/profile" --tol 1e-4,1e-8 --max-iterations "$max" "${problems[@]}"
+# Pile at step 100 (862 and 1 764 rows) stays out of the profile: there each dense Siconos method takes
+# minutes (fc2d NSGS 100 s per solve), which would make the run an hour on a shared 2-core machine.
+profile=()
+for f in "${problems[@]}"; do
+  case "$f" in *pile-friction-100.lcp | *pile-frictionless-100.lcp) ;; *) profile+=("$f") ;; esac
+done
+"$bench" profile --out "$out/profile" --tol 1e-4,1e-8 --max-iterations "$max" "${profile[@]}"
 (cd "$out/profile" && gnuplot profile.gp)
 echo "wrote $out/compare.md and $out/profile/profile.png"

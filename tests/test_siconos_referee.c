@@ -24,11 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Siconos keeps some workspace in static storage for the life of the process; not circlesim's leak.
+// Siconos Numerics never frees some of its workspace (LeakSanitizer: 23 blocks, 2.7 kB per run of this test);
+// suppressed by library name, so leaks of circlesim's own still fail the sanitizer build.
 const char* __lsan_default_suppressions(void);
 const char* __lsan_default_suppressions(void)
 {
-    return "leak:libsiconos_numerics\nleak:libopenblas\nleak:liblapack\n";
+    return "leak:libsiconos_numerics\n";
 }
 
 enum

@@ -387,7 +387,8 @@ static bool write_gnuplot(const char* dir, const options* o, int methods)
     fprintf(
         f, "# Dolan-Moré performance profiles written by circlesim-siconos profile; run: gnuplot profile.gp\n"
            "set datafile separator ','\nset terminal pngcairo size 1400,1000 font 'DejaVu Sans,10'\n"
-           "set output 'profile.png'\nset multiplot layout 2,2\nset logscale x\nset xrange [1:10000]\n"
+           "set output 'profile.png'\nset termoption noenhanced\nset multiplot layout 2,2\nset logscale "
+           "x\nset xrange [1:10000]\n"
            "set yrange [0:1.02]\nset key bottom right font ',8'\nset xlabel 'tau (cost / best cost)'\n"
            "set ylabel 'share of problems solved within tau'\n");
     const char* metrics[2] = {"time", "iterations"};
@@ -395,11 +396,21 @@ static bool write_gnuplot(const char* dir, const options* o, int methods)
     {
         for (int k = 0; k < 2; ++k)
         {
-            fprintf(f,
-                    "set title '%s, res_nat <= %.0e'\n"
-                    "plot for [i=2:%d] 'profile-%s-%d.csv' using 1:i with steps lw 2 dt (i > 2 + %d ? 2 : 1) "
-                    "title columnheader(i)\n",
-                    metrics[k], o->tol[t], methods + 1, metrics[k], t, cs_solver_count() - 1);
+            // circlesim's methods solid, Siconos's dashed; '' is the previous clause's file.
+            fprintf(f, "set title '%s, res_nat <= %.0e'\nplot", metrics[k], o->tol[t]);
+            for (int c = 2; c <= methods + 1; ++c)
+            {
+                char file[64];
+                snprintf(file, sizeof file, "profile-%s-%d.csv", metrics[k], t);
+                // Twelve distinct colours (gnuplot's default cycle has eight, which pairs methods up).
+                static const char* const colours[12] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                                        "#9467bd", "#8c564b", "#e377c2", "#17becf",
+                                                        "#bcbd22", "#000000", "#7f7f7f", "#aec7e8"};
+                fprintf(f, "%s '%s' using 1:%d with steps lw 2 dt %d lc rgb '%s' title columnheader(%d)",
+                        c > 2 ? "," : "", c == 2 ? file : "", c, c - 2 < cs_solver_count() ? 1 : 2,
+                        colours[(c - 2) % 12], c);
+            }
+            fprintf(f, "\n");
         }
     }
     fprintf(f, "unset multiplot\n");
