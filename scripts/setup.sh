@@ -10,6 +10,9 @@ packages=(
   libstb-dev libpng-dev fonts-dejavu-core
   libcmocka-dev libcjson-dev ffmpeg gnuplot-nox
   libsuitesparse-dev
+  libsiconos-numerics-dev
+  libfclib-dev
+  python3-siconos
 )
 
 missing=()

@@ -97,30 +97,12 @@ static inline void random_contacts_any(cs_lcp* p, int bodies, int contacts, bool
             }
         }
         int n_row = row;
-        p->body_a[row] = a;
-        p->body_b[row] = b;
-        memcpy(p->jac + 6 * row, jn, sizeof jn);
-        p->bias[row] = rng_uniform(-1.0, 0.3);
-        p->kind[row] = CS_ROW_NORMAL;
-        p->link[row] = -1;
-        p->mu[row] = 0.0;
-        p->lo[row] = 0.0;
-        p->hi[row] = INFINITY;
-        p->lambda0[row] = rng_uniform(0.0, 0.5);
-        ++row;
+        double bias = rng_uniform(-1.0, 0.3);
+        cs_lcp_set_contact_row(p, row++, a, b, jn, bias, -1, 0.0, rng_uniform(0.0, 0.5));
         if (friction)
         {
-            p->body_a[row] = a;
-            p->body_b[row] = b;
-            memcpy(p->jac + 6 * row, jt, sizeof jt);
-            p->bias[row] = 0.0;
-            p->kind[row] = CS_ROW_FRICTION;
-            p->link[row] = n_row;
-            p->mu[row] = rng_uniform(0.1, 0.6);
-            p->lo[row] = 0.0;
-            p->hi[row] = 0.0;
-            p->lambda0[row] = rng_uniform(-0.05, 0.05);
-            ++row;
+            double mu = rng_uniform(0.1, 0.6);
+            cs_lcp_set_contact_row(p, row++, a, b, jt, 0.0, n_row, mu, rng_uniform(-0.05, 0.05));
         }
     }
 }

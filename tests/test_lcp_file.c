@@ -99,33 +99,6 @@ static void assert_same_bits(const void* a, const void* b, size_t bytes)
     assert_int_equal(memcmp(a, b, bytes), 0);
 }
 
-static void assert_problems_equal(const cs_lcp* a, const cs_lcp* b)
-{
-    assert_string_equal(a->name, b->name);
-    assert_int_equal(a->body_count, b->body_count);
-    assert_int_equal(a->row_count, b->row_count);
-    size_t nb = (size_t)a->body_count, nr = (size_t)a->row_count;
-    assert_same_bits(a->inv_mass, b->inv_mass, nb * sizeof(double));
-    assert_same_bits(a->inv_inertia, b->inv_inertia, nb * sizeof(double));
-    assert_same_bits(a->v, b->v, 3 * nb * sizeof(double));
-    assert_same_bits(a->body_a, b->body_a, nr * sizeof(int));
-    assert_same_bits(a->body_b, b->body_b, nr * sizeof(int));
-    assert_same_bits(a->jac, b->jac, 6 * nr * sizeof(double));
-    assert_same_bits(a->bias, b->bias, nr * sizeof(double));
-    assert_same_bits(a->kind, b->kind, nr);
-    assert_same_bits(a->link, b->link, nr * sizeof(int));
-    assert_same_bits(a->mu, b->mu, nr * sizeof(double));
-    assert_same_bits(a->lambda0, b->lambda0, nr * sizeof(double));
-    for (size_t i = 0; i < nr; ++i)
-    {
-        if (a->kind[i] == CS_ROW_BOX)
-        {
-            assert_same_bits(&a->lo[i], &b->lo[i], sizeof(double));
-            assert_same_bits(&a->hi[i], &b->hi[i], sizeof(double));
-        }
-    }
-}
-
 static void test_round_trip_bit_exact(void** state)
 {
     (void)state;
@@ -146,7 +119,7 @@ static void test_round_trip_bit_exact(void** state)
             print_error("%s\n", err.message);
         }
         assert_int_equal(s, CS_OK);
-        assert_problems_equal(&p, &q);
+        cs_test_assert_problems_equal(&p, &q);
         // A second generation is the same file (writing is a function of the problem only).
         const char* path2 = cs_test_temp_path(".lcp");
         assert_int_equal(cs_lcp_write(&q, path2, &err), CS_OK);
@@ -439,7 +412,7 @@ static void test_copy(void** state)
     cs_error err = {0};
     random_problem(&p, 4, 11);
     assert_int_equal(cs_lcp_copy(&q, &p, &err), CS_OK);
-    assert_problems_equal(&p, &q);
+    cs_test_assert_problems_equal(&p, &q);
     assert_ptr_not_equal(p.jac, q.jac);
     cs_lcp_free(&p);
     cs_lcp_free(&q);

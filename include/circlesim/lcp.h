@@ -72,6 +72,10 @@ extern "C"
     // unconstrained step |J v* + b| / A_ii and |lambda0| at most 1e150. Otherwise CS_ERR_VALUE, *row the
     // first row that is not and "row N: why" in err. Well-formed files can fail (inverse masses of 5e-324).
     cs_status cs_lcp_check_scale(const cs_lcp* p, int* row, cs_error* err);
+    // Sets row `row` (< row_capacity): a normal row when link < 0, else a friction row of normal row `link`
+    // with coefficient mu; jac is jax jay jaw jbx jby jbw (a static half's three numbers 0).
+    void cs_lcp_set_contact_row(cs_lcp* p, int row, int a, int b, const double jac[6], double bias, int link,
+                                double mu, double lambda0);
 
     // Bounds of row i given the current iterate (friction bounds move with λ[link]).
     void cs_lcp_bounds(const cs_lcp* p, const double* lambda, int i, double* lo, double* hi);

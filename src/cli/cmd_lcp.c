@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "circlesim/circlesim.h"
+#include "circlesim/lcp_fclib.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/lcp_diagnose.h"
@@ -22,9 +23,12 @@ enum
 
 static void usage_lcp(FILE* out)
 {
-    fprintf(out, "usage: circlesim-cli lcp solve FILE [options]\n"
-                 "       circlesim-cli lcp info FILE\n"
-                 "Solve or inspect a frozen contact problem (.lcp). 'lcp solve --help' lists the options.\n");
+    fprintf(out,
+            "usage: circlesim-cli lcp solve FILE [options]\n"
+            "       circlesim-cli lcp info FILE\n"
+            "       circlesim-cli lcp export FILE (--fclib OUT | --lcp OUT)\n"
+            "Solve, inspect or convert a frozen contact problem (.lcp text or FCLIB HDF5, recognised by\n"
+            "content). 'lcp solve --help' lists the options.\n");
 }
 
 static void usage_solve(FILE* out)
@@ -94,11 +98,12 @@ static int file_argument(const char* sub, const char* arg, const char** file)
     return 0;
 }
 
-// Reads FILE and allocates a lambda for its rows; prints the error and returns false on failure.
+// Reads FILE (.lcp or FCLIB) and allocates a lambda for its rows; prints the error and returns false on
+// failure.
 static bool load_problem(const char* file, cs_lcp* p, double** lambda, cs_error* err)
 {
     int row = -1;
-    if (cs_lcp_read(file, p, err) != CS_OK || cs_lcp_check_scale(p, &row, err) != CS_OK)
+    if (cs_lcp_load(file, p, err) != CS_OK || cs_lcp_check_scale(p, &row, err) != CS_OK)
     {
         fprintf(stderr, "%s%s%s\n", row >= 0 ? file : "", row >= 0 ? ": " : "", err->message);
         return false;
@@ -470,6 +475,10 @@ int cs_cmd_lcp(int argc, char** argv)
     if (strcmp(argv[1], "info") == 0)
     {
         return cmd_info(argc - 1, argv + 1);
+    }
+    if (strcmp(argv[1], "export") == 0)
+    {
+        return cs_cmd_lcp_export(argc - 1, argv + 1);
     }
     fprintf(stderr, "circlesim-cli lcp: unknown subcommand '%s'\n", argv[1]);
     usage_lcp(stderr);

@@ -16,4 +16,7 @@ int cs_cmd_table2(int argc, char** argv);   // cmd_table2.c: Table 2
 int cs_cmd_bench(int argc, char** argv);    // cmd_bench.c: benchmark suites
 int cs_cmd_solvers(int argc, char** argv);  // main.c: list the registry
 
+// cmd_lcp_export.c: lcp export FILE (--fclib OUT | --lcp OUT), reached through cs_cmd_lcp.
+int cs_cmd_lcp_export(int argc, char** argv);
+
 #endif

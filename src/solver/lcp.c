@@ -155,3 +155,18 @@ void cs_lcp_bounds(const cs_lcp* p, const double* lambda, int i, double* lo, dou
 {
     cs_row_bounds(p, lambda, i, lo, hi);
 }
+
+void cs_lcp_set_contact_row(cs_lcp* p, int row, int a, int b, const double jac[6], double bias, int link,
+                            double mu, double lambda0)
+{
+    p->body_a[row] = a;
+    p->body_b[row] = b;
+    memcpy(p->jac + 6 * row, jac, 6 * sizeof(double));
+    p->bias[row] = bias;
+    p->kind[row] = link >= 0 ? CS_ROW_FRICTION : CS_ROW_NORMAL;
+    p->link[row] = link;
+    p->mu[row] = link >= 0 ? mu : 0.0;
+    p->lo[row] = 0.0;
+    p->hi[row] = link >= 0 ? 0.0 : INFINITY;
+    p->lambda0[row] = lambda0;
+}

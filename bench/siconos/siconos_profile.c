@@ -1,0 +1,216 @@
+// circlesim-siconos profile: Dolan-Moré performance profiles over a problem set (siconos_bench.h).
+#include "siconos_bench.h"
+
+#include "circlesim/circlesim.h"
+
+#include <siconos/numerics/Friction_cst.h>
+#include <siconos/numerics/lcp_cst.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+// Siconos methods of the profile (by their own names).
+static const method siconos_methods[] = {
+    {"siconos-pgs", NULL, SICONOS_LCP_PGS, -1},
+    {"siconos-psor", NULL, SICONOS_LCP_PSOR, -1},
+    {"siconos-newton-min", NULL, SICONOS_LCP_NEWTONMIN, -1},
+    {"siconos-newton-fb", NULL, SICONOS_LCP_NEWTON_FB_FBLSA, -1},
+    {"siconos-lemke", NULL, SICONOS_LCP_LEMKE, SICONOS_FRICTION_2D_LEMKE},
+    {"siconos-nsgs", NULL, -1, SICONOS_FRICTION_2D_NSGS},
+    {"siconos-cpg", NULL, -1, SICONOS_FRICTION_2D_CPG},
+};
+enum
+{
+    SICONOS_METHOD_COUNT = (int)(sizeof siconos_methods / sizeof siconos_methods[0]),
+};
+
+// Every method of both libraries, circlesim's registry first.
+static int method_list(method* out, int capacity)
+{
+    int n = 0;
+    for (int k = 0; k < cs_solver_count() && n < capacity; ++k)
+    {
+        out[n++] = (method){cs_solver_at(k)->name, cs_solver_at(k)->name, -1, -1};
+    }
+    for (int k = 0; k < SICONOS_METHOD_COUNT && n < capacity; ++k)
+    {
+        out[n++] = siconos_methods[k];
+    }
+    return n;
+}
+
+enum
+{
+    MAX_METHODS = 48,
+    TAU_POINTS = 241, // τ from 1 to 10^4, 60 points per decade
+};
+
+// Dolan-Moré: ρ_s(τ) = share of problems that method s solves within τ times the best method's cost.
+static bool write_profile(const char* dir, const char* metric, int t, const options* o, const method* m,
+                          int methods, int problems, const result* runs)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/profile-%s-%d.csv", dir, metric, t);
+    FILE* f = fopen(path, "w");
+    if (f == NULL)
+    {
+        fprintf(stderr, "%s: cannot open for writing: %s\n", path, strerror(errno));
+        return false;
+    }
+    bool time = strcmp(metric, "time") == 0;
+    double* ratio = malloc(((size_t)problems * (size_t)methods + 1) * sizeof(double));
+    for (int p = 0; p < problems; ++p)
+    {
+        double best = INFINITY;
+        for (int s = 0; s < methods; ++s)
+        {
+            const result* r = &runs[((size_t)p * o->tol_count + (size_t)t) * methods + s];
+            double cost = time ? fmax(r->ms, 1e-3) : fmax((double)r->iterations, 1.0);
+            ratio[p * methods + s] = r->run && r->solved ? cost : INFINITY;
+            best = fmin(best, ratio[p * methods + s]);
+        }
+        for (int s = 0; s < methods; ++s)
+        {
+            ratio[p * methods + s] /= best;
+        }
+    }
+    fprintf(f, "tau");
+    for (int s = 0; s < methods; ++s)
+    {
+        fprintf(f, ",%s", m[s].label);
+    }
+    fprintf(f, "\n");
+    for (int k = 0; k < TAU_POINTS; ++k)
+    {
+        double tau = pow(10.0, 4.0 * k / (TAU_POINTS - 1));
+        fprintf(f, "%.6g", tau);
+        for (int s = 0; s < methods; ++s)
+        {
+            int within = 0;
+            for (int p = 0; p < problems; ++p)
+            {
+                within += ratio[p * methods + s] <= tau;
+            }
+            fprintf(f, ",%.6g", problems > 0 ? (double)within / problems : 0.0);
+        }
+        fprintf(f, "\n");
+    }
+    free(ratio);
+    bool bad = ferror(f) != 0;
+    return fclose(f) == 0 && !bad;
+}
+
+static bool write_gnuplot(const char* dir, const options* o, int methods)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/profile.gp", dir);
+    FILE* f = fopen(path, "w");
+    if (f == NULL)
+    {
+        fprintf(stderr, "%s: cannot open for writing: %s\n", path, strerror(errno));
+        return false;
+    }
+    fprintf(
+        f, "# Dolan-Moré performance profiles written by circlesim-siconos profile; run: gnuplot profile.gp\n"
+           "set datafile separator ','\nset terminal pngcairo size 1400,1000 font 'DejaVu Sans,10'\n"
+           "set output 'profile.png'\nset termoption noenhanced\nset multiplot layout 2,2\nset logscale "
+           "x\nset xrange [1:10000]\n"
+           "set yrange [0:1.02]\nset key bottom right font ',8'\nset xlabel 'tau (cost / best cost)'\n"
+           "set ylabel 'share of problems solved within tau'\n");
+    const char* metrics[2] = {"time", "iterations"};
+    for (int t = 0; t < o->tol_count; ++t)
+    {
+        for (int k = 0; k < 2; ++k)
+        {
+            // circlesim's methods solid, Siconos's dashed; '' is the previous clause's file.
+            fprintf(f, "set title '%s, res_nat <= %.0e'\nplot", metrics[k], o->tol[t]);
+            for (int c = 2; c <= methods + 1; ++c)
+            {
+                char file[64];
+                snprintf(file, sizeof file, "profile-%s-%d.csv", metrics[k], t);
+                // Twelve distinct colours (gnuplot's default cycle has eight, which pairs methods up).
+                static const char* const colours[12] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                                        "#9467bd", "#8c564b", "#e377c2", "#17becf",
+                                                        "#bcbd22", "#000000", "#7f7f7f", "#aec7e8"};
+                fprintf(f, "%s '%s' using 1:%d with steps lw 2 dt %d lc rgb '%s' title columnheader(%d)",
+                        c > 2 ? "," : "", c == 2 ? file : "", c, c - 2 < cs_solver_count() ? 1 : 2,
+                        colours[(c - 2) % 12], c);
+            }
+            fprintf(f, "\n");
+        }
+    }
+    fprintf(f, "unset multiplot\n");
+    bool bad = ferror(f) != 0;
+    return fclose(f) == 0 && !bad;
+}
+
+int sb_cmd_profile(int count, char** files, const options* o)
+{
+    if (o->out_dir == NULL)
+    {
+        fprintf(stderr, "circlesim-siconos profile: --out DIR is required\n");
+        return 2;
+    }
+    if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST)
+    {
+        fprintf(stderr, "%s: cannot create: %s\n", o->out_dir, strerror(errno));
+        return 1;
+    }
+    method m[MAX_METHODS];
+    int methods = method_list(m, MAX_METHODS);
+    result* runs = calloc((size_t)count * (size_t)o->tol_count * (size_t)methods + 1, sizeof(result));
+    char path[1024];
+    snprintf(path, sizeof path, "%s/runs.csv", o->out_dir);
+    FILE* csv = fopen(path, "w");
+    if (csv == NULL)
+    {
+        fprintf(stderr, "%s: cannot open for writing: %s\n", path, strerror(errno));
+        free(runs);
+        return 1;
+    }
+    fprintf(csv, "problem,rows,friction,method,tol,run,solved,iterations,ms,res_nat,info,note\n");
+    for (int p = 0; p < count; ++p)
+    {
+        loaded l = {0};
+        if (!sb_load(files[p], &l))
+        {
+            sb_unload(&l);
+            fclose(csv);
+            free(runs);
+            return 1;
+        }
+        for (int t = 0; t < o->tol_count; ++t)
+        {
+            for (int s = 0; s < methods; ++s)
+            {
+                result* r = &runs[((size_t)p * o->tol_count + (size_t)t) * methods + s];
+                if (m[s].circlesim != NULL)
+                {
+                    *r = sb_run_circlesim(&l.p, cs_solver_find(m[s].circlesim), o->tol[t], o);
+                }
+                else
+                {
+                    *r = sb_run_siconos(&l.d, &l.s, l.d.friction ? m[s].fc2d : m[s].lcp, o->tol[t], o);
+                }
+                fprintf(csv, "%s,%d,%d,%s,%.0e,%d,%d,%d,%.4f,%.3e,%d,%s\n", l.name, l.p.row_count,
+                        l.d.friction, m[s].label, o->tol[t], r->run, r->solved, r->iterations, r->ms,
+                        r->res_nat, r->info, r->why);
+                fflush(csv);
+            }
+        }
+        fprintf(stderr, "circlesim-siconos profile: %s done (%d/%d)\n", l.name, p + 1, count);
+        sb_unload(&l);
+    }
+    bool ok = fclose(csv) == 0;
+    for (int t = 0; t < o->tol_count && ok; ++t)
+    {
+        ok = write_profile(o->out_dir, "time", t, o, m, methods, count, runs) &&
+             write_profile(o->out_dir, "iterations", t, o, m, methods, count, runs);
+    }
+    ok = ok && write_gnuplot(o->out_dir, o, methods);
+    free(runs);
+    return ok ? 0 : 1;
+}
