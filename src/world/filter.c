@@ -13,6 +13,10 @@ bool cs_pair_collides(const cs_world* w, int a, int b)
     {
         return false;
     }
+    if (w->no_collide_joints > 0 && cs_joined_without_contact(w, a, b))
+    {
+        return false;
+    }
     int ga = w->group[a];
     if (ga != 0 && ga == w->group[b])
     {

@@ -35,7 +35,7 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     for (int k = 0; k < bp->pair_count; ++k)
     {
         int a = bp->pairs[k].a, b = bp->pairs[k].b;
-        if (w->filter_count + w->nondynamic_count > 0 && !cs_pair_collides(w, a, b))
+        if (w->filter_count + w->nondynamic_count + w->no_collide_joints > 0 && !cs_pair_collides(w, a, b))
         {
             continue; // filtered pairs never make rows (filter.c)
         }
@@ -311,6 +311,10 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    if ((st = cs_joint_rows(w, vp, err)) != CS_OK) // joint.c: after the contact rows
+    {
+        return st;
+    }
     cs_rows_static_halves(w, vp); // body_types.c
     const cs_solver_params* params = &w->def.solver_params;
     if (!params->warm_start)
@@ -377,6 +381,7 @@ static cs_status step(cs_world* w, cs_error* err)
         c->normal_impulse = w->lambda[per * k];
         c->friction_impulse = per == 2 ? w->lambda[per * k + 1] : 0.0;
     }
+    cs_joint_store(w, w->lambda);
     if (parallel)
     {
         helper_wait(&w->helper, &job);
@@ -398,6 +403,10 @@ static cs_status step(cs_world* w, cs_error* err)
         w->py[i] += dy;
         w->angle[i] += h * (w->v[3 * i + 2] + vp_pseudo[3 * i + 2]);
         move2 = cs_max(move2, dx * dx + dy * dy);
+    }
+    if (w->joint_count > 0)
+    {
+        cs_joint_project(w); // joint.c: joint drift, at the position level
     }
     w->query_slack = sqrt(move2);
     if ((st = cs_events_update(w, err)) != CS_OK)

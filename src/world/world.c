@@ -138,6 +138,8 @@ void cs_world_destroy(cs_world* w)
     }
     cs_world_free_ids(w);
     free(w->fresh);
+    free(w->joints);
+    free(w->joint_head);
     cs_event_state_free(&w->events);
     free(w->walls);
     cs_broadphase_free(&w->broadphase);
@@ -168,7 +170,7 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
               CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
               CS_RESIZE(w->body_flags, cap) && CS_RESIZE(w->active, cap) && CS_RESIZE(w->category, cap) &&
               CS_RESIZE(w->mask, cap) && CS_RESIZE(w->group, cap) && CS_RESIZE(w->generation, cap) &&
-              CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap);
+              CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap);
     if (ok)
     {
         w->body_capacity = cap;

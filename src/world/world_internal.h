@@ -38,6 +38,20 @@ typedef struct cs_helper
     cs_split_job job;
 } cs_helper;
 
+// A distance joint (joint.c). Side a may be the world (a == -1); side b is always a body.
+typedef struct cs_joint
+{
+    int a, b; // slots
+    double la_x, la_y, lb_x, lb_y;
+    double length;
+    bool rope;
+    bool collide;
+    bool alive;
+    double impulse;     // warm start, and the last step's λ
+    double stretch;     // C after the last integration, before the position projection
+    int next_a, next_b; // the next joint on body a / b (lists headed by cs_world.joint_head)
+} cs_joint;
+
 typedef struct cs_contact_list
 {
     cs_contact* items;
@@ -114,6 +128,12 @@ struct cs_world
     int* fresh;
     int fresh_count, fresh_capacity;
 
+    cs_joint* joints; // joint.c
+    int joint_count, joint_capacity;
+    int joint_rows_first;  // the joints' rows follow the contacts' in the velocity problem
+    int* joint_head;       // per slot: its first joint, or -1
+    int no_collide_joints; // alive joints between two bodies that must not collide
+
     int sensor_count;      // alive sensors: the sensor pass runs only with some (or overlaps to end)
     cs_event_state events; // events.c
 
@@ -163,6 +183,14 @@ void cs_query_grid_updated(cs_world* w, int slots);
 
 // events.c: the events of the step just taken (after integration; contacts carry their impulses).
 cs_status cs_events_update(cs_world* w, cs_error* err);
+
+// joint.c: appends a row per alive joint to p (after the contact rows); stores their λ after the solve;
+// ends the joints of a removed slot; whether two slots are joined by a joint that forbids their contact.
+cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err);
+void cs_joint_store(cs_world* w, const double* lambda);
+void cs_joint_remove_body(cs_world* w, int slot);
+bool cs_joined_without_contact(const cs_world* w, int a, int b);
+void cs_joint_project(cs_world* w);
 
 // filter.c: whether circles in slots a and b may make a contact (types, groups, categories, sensors).
 bool cs_pair_collides(const cs_world* w, int a, int b);

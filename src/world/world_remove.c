@@ -54,6 +54,7 @@ int cs_world_acquire_slot(cs_world* w)
         w->body_flags[slot] = 0;
     }
     w->active[slot] = 1;
+    w->joint_head[slot] = -1;
     w->body_flags[slot] = (uint8_t)(CS_BODY_ALIVE | (w->body_flags[slot] & CS_BODY_LISTED));
     w->dense_of[slot] = w->alive_count;
     w->dense[w->alive_count++] = slot;
@@ -114,6 +115,7 @@ cs_status cs_world_remove_circle(cs_world* w, int id)
         return CS_ERR_MEMORY;
     }
     drop_contacts(&w->contacts, slot);
+    cs_joint_remove_body(w, slot);
     int k = w->dense_of[slot];
     int last = w->dense[--w->alive_count];
     w->dense[k] = last;
