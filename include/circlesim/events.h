@@ -48,7 +48,7 @@ extern "C"
 
     cs_sensor_events cs_world_sensor_events(const cs_world* world);
 
-    // Dynamic bodies awake (every dynamic body alive while sleeping is not implemented).
+    // Dynamic bodies awake (all of them while sleeping is off).
     int cs_world_awake_count(const cs_world* world);
 
 #ifdef __cplusplus

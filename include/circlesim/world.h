@@ -42,6 +42,7 @@ extern "C"
         double restitution_threshold; // restitution applies above this approach speed; default 1 m/s
         double hit_event_threshold;   // contact events: a begin this fast is also a hit; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)
+        bool enable_sleep;            // sleeping islands (cs_world_enable_sleeping); default false
         cs_row_order row_order;       // default CS_ROW_ORDER_COLOURED
         int solver;                   // registry index; default pgs
         cs_solver_params solver_params;
@@ -199,6 +200,13 @@ extern "C"
     // A force applied at the body centre during the next steps until cleared (mouse spring and the like).
     void cs_world_set_body_force(cs_world* world, int id, cs_vec2 force);
     void cs_world_clear_forces(cs_world* world);
+    // Sleeping by islands (off by default): an island of touching or jointed dynamic bodies that has moved
+    // slower than 0.05 m/s and 2°/s for 0.5 s sleeps — its bodies skip the step until something awake
+    // reaches it, or one of them is given a velocity, a force or a joint, or loses a neighbour. Turning it
+    // off wakes everything. A step with every body asleep (and no kinematic body) only advances time.
+    void cs_world_enable_sleeping(cs_world* world, bool on);
+    bool cs_world_sleeping_enabled(const cs_world* world);
+    bool cs_world_body_asleep(const cs_world* world, int id);
     int cs_world_wall_count(const cs_world* world);
     cs_wall cs_world_wall(const cs_world* world, int index);
     int cs_world_contact_count(const cs_world* world);

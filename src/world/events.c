@@ -87,13 +87,45 @@ static double impact_speed(const cs_world* w, const cs_contact* c)
     return s2 > 0.0 ? sqrt(s2) : 0.0;
 }
 
-// The contacts touching after this step, in key order.
-static bool list_touching(cs_world* w, cs_touch_list* out)
+// A contact of the last list whose body (or one of whose bodies) sleeps: sleeping pairs make no contacts,
+// but they still touch (a resting contact produces no events, asleep or not).
+static bool carried(const cs_world* w, const cs_contact_event* e)
+{
+    int b = cs_world_slot(w, e->body_b), a = e->body_a >= 0 ? cs_world_slot(w, e->body_a) : -1;
+    return b >= 0 && (e->body_a < 0 || a >= 0) && (w->asleep[b] || (a >= 0 && w->asleep[a]));
+}
+
+// Carries the entries of `before` with keys below `key` that still touch asleep (from *j on).
+static bool carry_below(const cs_world* w, const cs_touch_list* before, int* j, uint64_t key,
+                        cs_touch_list* out)
+{
+    for (; *j < before->count && before->keys[*j] < key; ++*j)
+    {
+        if (w->asleep_count > 0 && carried(w, before->items + *j) &&
+            !touch_push(out, before->keys[*j], before->items + *j, -1))
+        {
+            return false;
+        }
+    }
+    if (*j < before->count && before->keys[*j] == key)
+    {
+        ++*j; // the contact exists now: it decides
+    }
+    return true;
+}
+
+// The contacts touching after this step, in key order, with the sleeping ones carried over.
+static bool list_touching(cs_world* w, const cs_touch_list* before, cs_touch_list* out)
 {
     out->count = 0;
+    int j = 0;
     for (int k = 0; k < w->contacts.count; ++k)
     {
         const cs_contact* c = w->contacts.items + k;
+        if (!carry_below(w, before, &j, c->key, out))
+        {
+            return false;
+        }
         if (!(c->gap <= w->def.linear_slop || c->normal_impulse > 0.0))
         {
             continue;
@@ -104,6 +136,14 @@ static bool list_touching(cs_world* w, cs_touch_list* out)
                                {c->px, c->py},
                                0.0};
         if (!touch_push(out, c->key, &ev, k))
+        {
+            return false;
+        }
+    }
+    for (; j < before->count; ++j)
+    {
+        if (w->asleep_count > 0 && carried(w, before->items + j) &&
+            !touch_push(out, before->keys[j], before->items + j, -1))
         {
             return false;
         }
@@ -243,7 +283,7 @@ cs_status cs_events_update(cs_world* w, cs_error* err)
     e->sensor_begin.count = e->sensor_end.count = 0;
     swap_lists(&e->touching, &e->touching_before);
     swap_lists(&e->overlaps, &e->overlaps_before);
-    if (!list_touching(w, &e->touching) ||
+    if (!list_touching(w, &e->touching_before, &e->touching) ||
         !merge(w, &e->touching, &e->touching_before, &e->begin, &e->end, maybe_hit) ||
         !list_overlaps(w, &e->overlaps) ||
         !merge(w, &e->overlaps, &e->overlaps_before, &e->sensor_begin, &e->sensor_end, NULL))
@@ -267,9 +307,4 @@ cs_sensor_events cs_world_sensor_events(const cs_world* w)
     cs_sensor_events out = {e->sensor_begin.items, e->sensor_begin.count, e->sensor_end.items,
                             e->sensor_end.count};
     return out;
-}
-
-int cs_world_awake_count(const cs_world* w)
-{
-    return w->alive_count - w->nondynamic_count;
 }

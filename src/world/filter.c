@@ -5,7 +5,10 @@
 
 bool cs_pair_collides(const cs_world* w, int a, int b)
 {
-    if (w->body_type[a] != CS_BODY_DYNAMIC && w->body_type[b] != CS_BODY_DYNAMIC)
+    // Neither moves this step: two static or kinematic circles, or sleeping ones (sleep.c has woken every
+    // island an awake body reaches).
+    if ((w->body_type[a] != CS_BODY_DYNAMIC || w->asleep[a]) &&
+        (w->body_type[b] != CS_BODY_DYNAMIC || w->asleep[b]))
     {
         return false;
     }

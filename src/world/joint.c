@@ -89,6 +89,8 @@ int cs_world_add_distance_joint(cs_world* w, const cs_distance_joint_def* def, c
     j.collide = def->collide_connected;
     j.alive = true;
     j.next_a = j.next_b = -1;
+    cs_sleep_wake(w, a);
+    cs_sleep_wake(w, b);
     int index = w->joint_count++;
     w->joints[index] = j;
     link_joint(w, index);

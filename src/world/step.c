@@ -35,7 +35,8 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     for (int k = 0; k < bp->pair_count; ++k)
     {
         int a = bp->pairs[k].a, b = bp->pairs[k].b;
-        if (w->filter_count + w->nondynamic_count + w->no_collide_joints > 0 && !cs_pair_collides(w, a, b))
+        if (w->filter_count + w->nondynamic_count + w->no_collide_joints + w->asleep_count > 0 &&
+            !cs_pair_collides(w, a, b))
         {
             continue; // filtered pairs never make rows (filter.c)
         }
@@ -235,6 +236,10 @@ static cs_status step(cs_world* w, cs_error* err)
     cs_status st;
 
     // 1. External forces: v* = v + h M⁻¹ f.
+    if (cs_sleep_idle_step(w))
+    {
+        return CS_OK; // everything asleep: only time passes (sleep.c)
+    }
     if (n == 0)
     {
         // Nothing moves and nothing touches (its arrays may not exist yet): only time passes.
@@ -272,6 +277,7 @@ static cs_status step(cs_world* w, cs_error* err)
         return st;
     }
     cs_query_grid_updated(w, n);
+    cs_sleep_wake_touched(w); // sleep.c
     double t1 = cs_seconds();
 
     // 3. Narrow phase into a fresh list; last step's list is kept for the warm start.
@@ -413,6 +419,7 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    cs_sleep_update(w); // sleep.c
 
     // 8. Stats.
     cs_step_stats* s = &w->stats;

@@ -85,9 +85,10 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
         !(isfinite(d.restitution_threshold) && d.restitution_threshold >= 0.0) ||
         !(isfinite(d.hit_event_threshold) && d.hit_event_threshold >= 0.0))
     {
-        cs_fail(err, CS_ERR_VALUE,
-                "world: speculative_margin, linear_slop, baumgarte, max_correction, restitution_threshold and "
-                "hit_event_threshold must be finite and >= 0");
+        cs_fail(
+            err, CS_ERR_VALUE,
+            "world: speculative_margin, linear_slop, baumgarte, max_correction, restitution_threshold and "
+            "hit_event_threshold must be finite and >= 0");
         return NULL;
     }
     if (d.solver < 0 || d.solver >= cs_solver_count())
@@ -119,6 +120,7 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
     }
     w->def = d;
     w->threads = 1;
+    w->sleeping = d.enable_sleep;
     return w;
 }
 
@@ -140,6 +142,11 @@ void cs_world_destroy(cs_world* w)
     free(w->fresh);
     free(w->joints);
     free(w->joint_head);
+    void* sleep_arrays[] = {w->asleep, w->sleep_time, w->island_next, w->island_parent, w->island_rest};
+    for (size_t i = 0; i < sizeof sleep_arrays / sizeof sleep_arrays[0]; ++i)
+    {
+        free(sleep_arrays[i]);
+    }
     cs_event_state_free(&w->events);
     free(w->walls);
     cs_broadphase_free(&w->broadphase);
@@ -170,7 +177,9 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
               CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
               CS_RESIZE(w->body_flags, cap) && CS_RESIZE(w->active, cap) && CS_RESIZE(w->category, cap) &&
               CS_RESIZE(w->mask, cap) && CS_RESIZE(w->group, cap) && CS_RESIZE(w->generation, cap) &&
-              CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap);
+              CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap) &&
+              CS_RESIZE(w->asleep, cap) && CS_RESIZE(w->sleep_time, cap) && CS_RESIZE(w->island_next, cap) &&
+              CS_RESIZE(w->island_parent, cap) && CS_RESIZE(w->island_rest, cap);
     if (ok)
     {
         w->body_capacity = cap;
@@ -256,6 +265,7 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
     w->mask[i] = def->mask_bits;
     w->group[i] = def->group;
     w->nondynamic_count += dynamic ? 0 : 1;
+    w->kinematic_count += def->type == CS_BODY_KINEMATIC;
     w->filter_count +=
         def->sensor || def->category_bits != 1 || def->mask_bits != UINT32_MAX || def->group != 0;
     if (!cs_query_note_added(w, i))
@@ -431,6 +441,7 @@ void cs_world_set_body_velocity(cs_world* w, int id, cs_vec2 velocity, double an
     int i = cs_world_slot(w, id);
     if (i >= 0 && w->body_type[i] != CS_BODY_STATIC && finite_vec(velocity) && isfinite(angular_velocity))
     {
+        cs_sleep_wake(w, i);
         w->v[3 * i] = velocity.x;
         w->v[3 * i + 1] = velocity.y;
         w->v[3 * i + 2] = angular_velocity;
@@ -442,6 +453,10 @@ void cs_world_set_body_force(cs_world* w, int id, cs_vec2 force)
     int i = cs_world_slot(w, id);
     if (i >= 0 && finite_vec(force))
     {
+        if (force.x != 0.0 || force.y != 0.0)
+        {
+            cs_sleep_wake(w, i);
+        }
         w->fx[i] = force.x;
         w->fy[i] = force.y;
     }

@@ -134,6 +134,16 @@ struct cs_world
     int* joint_head;       // per slot: its first joint, or -1
     int no_collide_joints; // alive joints between two bodies that must not collide
 
+    // Sleeping (sleep.c): per slot, and the islands of the last step.
+    bool sleeping; // enabled
+    uint8_t* asleep;
+    double* sleep_time;
+    int* island_next;    // sleeping islands are rings through this
+    int* island_parent;  // union-find scratch
+    double* island_rest; // per root: the least sleep time of its island (scratch)
+    int asleep_count;
+    int kinematic_count; // alive kinematic bodies: with one, a step is never idle
+
     int sensor_count;      // alive sensors: the sensor pass runs only with some (or overlaps to end)
     cs_event_state events; // events.c
 
@@ -191,6 +201,14 @@ void cs_joint_store(cs_world* w, const double* lambda);
 void cs_joint_remove_body(cs_world* w, int slot);
 bool cs_joined_without_contact(const cs_world* w, int a, int b);
 void cs_joint_project(cs_world* w);
+
+// sleep.c: a new slot is awake; wake a slot's island; wake islands an awake body reaches (before the
+// narrow phase); islands and sleep after the step; a step with every body asleep (true: it was taken).
+void cs_sleep_init_slot(cs_world* w, int slot);
+void cs_sleep_wake(cs_world* w, int slot);
+void cs_sleep_wake_touched(cs_world* w);
+void cs_sleep_update(cs_world* w);
+bool cs_sleep_idle_step(cs_world* w);
 
 // filter.c: whether circles in slots a and b may make a contact (types, groups, categories, sensors).
 bool cs_pair_collides(const cs_world* w, int a, int b);
