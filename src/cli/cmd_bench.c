@@ -171,6 +171,7 @@ static cs_world* make_world(const bench_scene* scene, const cs_variant* variant,
     cs_world_set_solver_params(w, &params);
     cs_world_set_threads(w, setup->threads);
     cs_world_set_row_order(w, setup->row_order);
+    cs_world_enable_contact_events(w, false); // the paper's workloads, as before the engine features
     return w;
 }
 

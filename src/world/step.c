@@ -32,11 +32,11 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     const cs_broadphase* bp = &w->broadphase;
     double margin = w->def.speculative_margin;
     cs_contact c;
+    bool filtering = w->filter_count + w->nondynamic_count + w->no_collide_joints + w->asleep_count > 0;
     for (int k = 0; k < bp->pair_count; ++k)
     {
         int a = bp->pairs[k].a, b = bp->pairs[k].b;
-        if (w->filter_count + w->nondynamic_count + w->no_collide_joints + w->asleep_count > 0 &&
-            !cs_pair_collides(w, a, b))
+        if (filtering && !cs_pair_collides(w, a, b))
         {
             continue; // filtered pairs never make rows (filter.c)
         }
@@ -61,7 +61,7 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
         {
             // Static, kinematic and removed circles (inv_mass 0) do not meet walls; sensors meet nothing.
             if (!(isfinite(w->px[b]) && isfinite(w->py[b])) || w->inv_mass[b] == 0.0 ||
-                (w->body_flags[b] & CS_BODY_SENSOR))
+                (w->sensor_count > 0 && (w->body_flags[b] & CS_BODY_SENSOR)))
             {
                 continue;
             }

@@ -20,6 +20,7 @@ cs_world_def cs_world_def_default(void)
     d.position_iterations = 20;
     d.restitution_threshold = 1.0;
     d.hit_event_threshold = 1.0;
+    d.contact_events = true;
     d.frictionless = false;
     d.row_order = CS_ROW_ORDER_COLOURED;
     d.solver = cs_solver_find("pgs");
