@@ -78,6 +78,9 @@ extern "C"
         uint32_t mask_bits;     // default all bits
         int group;              // default 0
         bool sensor;            // overlaps are reported (cs_world_sensor_events), never solved
+        // Continuous collision: every dynamic circle is kept from passing through static circles; a bullet
+        // also from passing through dynamic and kinematic ones. Default false.
+        bool bullet;
     } cs_circle_def;
 
     cs_circle_def cs_circle_def_default(void);

@@ -415,6 +415,7 @@ static cs_status step(cs_world* w, cs_error* err)
         cs_joint_project(w); // joint.c: joint drift, at the position level
     }
     w->query_slack = sqrt(move2);
+    cs_continuous(w); // continuous.c: no fast circle through a static one (or a bullet through any)
     if ((st = cs_events_update(w, err)) != CS_OK)
     {
         return st;

@@ -262,6 +262,8 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
     w->body_type[i] = (uint8_t)def->type;
     w->body_flags[i] |= def->sensor ? CS_BODY_SENSOR : 0;
     w->sensor_count += def->sensor ? 1 : 0;
+    w->body_flags[i] |= def->bullet ? CS_BODY_BULLET : 0;
+    w->bullet_count += def->bullet ? 1 : 0;
     w->category[i] = def->category_bits;
     w->mask[i] = def->mask_bits;
     w->group[i] = def->group;

@@ -143,6 +143,7 @@ struct cs_world
     double* island_rest; // per root: the least sleep time of its island (scratch)
     int asleep_count;
     int kinematic_count; // alive kinematic bodies: with one, a step is never idle
+    int bullet_count;    // alive bullets (continuous.c)
 
     int sensor_count;      // alive sensors: the sensor pass runs only with some (or overlaps to end)
     cs_event_state events; // events.c
@@ -166,6 +167,7 @@ enum
     CS_BODY_SENSOR = 2,
     CS_BODY_FRESH = 4,  // added since the broad phase's last update (not in its grid)
     CS_BODY_LISTED = 8, // in w->fresh; kept through removal, so a slot refilled twice is listed once
+    CS_BODY_BULLET = 16,
 };
 
 // world.c: grows every per-slot array to hold `needed` slots.
@@ -189,6 +191,17 @@ void cs_rows_static_halves(const cs_world* w, cs_lcp* p);
 // query.c: a body added since the broad phase's last update (false when memory runs out); the grid was
 // rebuilt for the first `slots` slots (the bodies added before are in it now).
 bool cs_query_note_added(cs_world* w, int slot);
+// Every circle that may overlap the box (each alive slot at most once; false from fn stops the walk).
+typedef bool cs_visit_fn(const cs_world* w, int slot, void* ctx);
+void cs_query_visit_box(const cs_world* w, double lx, double ly, double ux, double uy, cs_visit_fn* fn,
+                        void* ctx);
+// The segment o + t d, t in [0, max_t], against a circle: entry fraction and unit normal; a segment that
+// starts inside hits at 0 with a zero normal.
+bool cs_ray_circle(cs_vec2 o, cs_vec2 d, double max_t, double cx, double cy, double r, double* t_out,
+                   cs_vec2* normal);
+// continuous.c: after integration, fast circles that crossed a static circle this step (and bullets that
+// crossed any circle) are moved back to the instant of contact.
+void cs_continuous(cs_world* w);
 void cs_query_grid_updated(cs_world* w, int slots);
 
 // events.c: the events of the step just taken (after integration; contacts carry their impulses).

@@ -136,6 +136,7 @@ cs_status cs_world_remove_circle(cs_world* w, int id)
     w->nondynamic_count -= dynamic ? 0 : 1;
     w->kinematic_count -= w->body_type[slot] == CS_BODY_KINEMATIC;
     w->sensor_count -= (w->body_flags[slot] & CS_BODY_SENSOR) ? 1 : 0;
+    w->bullet_count -= (w->body_flags[slot] & CS_BODY_BULLET) ? 1 : 0;
     w->filter_count -= (w->body_flags[slot] & CS_BODY_SENSOR) || w->category[slot] != 1 ||
                        w->mask[slot] != UINT32_MAX || w->group[slot] != 0;
     // The slot keeps finite numbers (so no NaN check ever trips on it) but moves no more and meets
