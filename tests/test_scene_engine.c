@@ -38,7 +38,8 @@ static void keys_reach_the_world(void** state)
              "  {\"position\": [3, 1], \"radius\": 0.5, \"type\": \"kinematic\", \"velocity\": [1, 0]},\n"
              "  {\"position\": [0, 3], \"radius\": 0.2, \"mass\": 1, \"category_bits\": 4,\n"
              "   \"mask_bits\": 4294967291, \"group\": -2},\n"
-             "  {\"position\": [0, 5], \"radius\": 0.2, \"density\": 1, \"sensor\": true, \"type\": "
+             "  {\"position\": [0, 5], \"radius\": 0.2, \"density\": 1, \"sensor\": true, \"bullet\": true, "
+             "\"type\": "
              "\"dynamic\"}]}");
     assert_int_equal(cs_world_body_type(w, 0), CS_BODY_STATIC);
     assert_int_equal(cs_world_body_type(w, 1), CS_BODY_KINEMATIC);
