@@ -198,6 +198,7 @@ extern "C"
     cs_status cs_world_remove_circle(cs_world* world, int id);
     // A zeroed state for an id not alive.
     cs_body_state cs_world_body(const cs_world* world, int id);
+    // CS_BODY_DYNAMIC for an id not alive (check cs_world_body_alive first when it matters).
     cs_body_type cs_world_body_type(const cs_world* world, int id);
     // Dynamic and kinematic bodies (a static body keeps zero velocity: the call changes nothing for it).
     void cs_world_set_body_velocity(cs_world* world, int id, cs_vec2 velocity, double angular_velocity);

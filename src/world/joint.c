@@ -135,6 +135,13 @@ static joint_frame frame_of(const cs_world* w, const cs_joint* j)
     return f;
 }
 
+// A joint gets a row while one of its bodies can move (not both asleep, static or kinematic); the rows and
+// the λ read back after the solve skip the same joints (no inverse mass changes in between).
+static bool has_row(const cs_world* w, const cs_joint* j)
+{
+    return j->alive && ((j->a >= 0 && w->inv_mass[j->a] > 0.0) || w->inv_mass[j->b] > 0.0);
+}
+
 cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err)
 {
     int first = p->row_count;
@@ -153,7 +160,7 @@ cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err)
     for (int k = 0; k < w->joint_count; ++k)
     {
         const cs_joint* j = w->joints + k;
-        if (!j->alive)
+        if (!has_row(w, j))
         {
             continue;
         }
@@ -192,7 +199,7 @@ void cs_joint_store(cs_world* w, const double* lambda)
     for (int k = 0; k < w->joint_count; ++k)
     {
         cs_joint* j = w->joints + k;
-        if (j->alive)
+        if (has_row(w, j))
         {
             j->impulse = lambda[row++];
         }
