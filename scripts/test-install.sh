@@ -10,6 +10,11 @@ prefix="$build/install-test"
 rm -rf "$prefix" "$build/examples-pc" "$build/examples-cmake" "$build/examples-cmake-static"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 pc="$(dirname "$(find "$prefix" -name circlesim.pc | head -1)")"
+# A sanitizer build installs an instrumented library: its consumers must link the sanitizer runtimes too.
+san=""
+if grep -q '^CS_SANITIZE:BOOL=ON' "$build/CMakeCache.txt"; then
+  san="-fsanitize=address,undefined"
+fi
 libdir="$(dirname "$pc")"
 export PKG_CONFIG_PATH="$pc"
 test -f "$prefix/include/circlesim/circlesim.h"
@@ -19,13 +24,13 @@ for src in "$root"/examples/*.c; do
   name="$(basename "$src" .c)"
   echo "== pkg-config, shared: $name"
   # shellcheck disable=SC2046
-  cc -std=c11 -Wall -Wextra -Werror "$src" -o "$build/examples-pc/$name" \
+  cc -std=c11 -Wall -Wextra -Werror $san "$src" -o "$build/examples-pc/$name" \
     $(pkg-config --cflags --libs circlesim) -lm -Wl,-rpath,"$libdir"
   "$build/examples-pc/$name" >/dev/null
   echo "== pkg-config --static: $name"
   # The static archive, with its private dependencies from Requires.private / Libs.private.
   # shellcheck disable=SC2046
-  cc -std=c11 -Wall -Wextra -Werror "$src" -o "$build/examples-pc/$name-static" \
+  cc -std=c11 -Wall -Wextra -Werror $san "$src" -o "$build/examples-pc/$name-static" \
     $(pkg-config --cflags circlesim) \
     $(pkg-config --static --libs circlesim | sed 's/-lcirclesim/-Wl,-Bstatic -lcirclesim -Wl,-Bdynamic/') -lm
   if ldd "$build/examples-pc/$name-static" | grep -q libcirclesim; then
@@ -40,7 +45,7 @@ for variant in cmake cmake-static; do
   static=OFF
   [ "$variant" = cmake-static ] && static=ON
   cmake -S "$root/examples" -B "$build/examples-$variant" -DCMAKE_PREFIX_PATH="$prefix" \
-    -Dcirclesim_USE_STATIC=$static >/dev/null
+    -Dcirclesim_USE_STATIC=$static -DCMAKE_C_FLAGS="$san" -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
   cmake --build "$build/examples-$variant" -j2 >/dev/null
   for src in "$root"/examples/*.c; do
     exe="$build/examples-$variant/$(basename "$src" .c)"

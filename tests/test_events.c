@@ -123,12 +123,33 @@ static void sensor_reports_never_solves(void** state)
     cs_world_destroy(without);
 }
 
+// Events off (cs_world_def.contact_events = false): the same drop reports nothing.
+static void events_off(void** state)
+{
+    (void)state;
+    cs_world_def def = cs_world_def_default();
+    def.contact_events = false;
+    cs_error err;
+    cs_world* w = cs_world_create(&def, &err);
+    assert_int_equal(cs_world_add_half_plane(w, (cs_vec2){0, 0}, (cs_vec2){0, 1}, 0.5, 0.0, &err), 0);
+    cs_test_add(w, CS_BODY_DYNAMIC, 0.0, 1.1, 0.1, 1.0);
+    totals t = {0, 0, 0, {0}, 0.0};
+    step_counting(w, 120, &t);
+    assert_int_equal(t.begin + t.end + t.hit, 0);
+    assert_int_equal(cs_world_contact_count(w), 1); // the contact is there, its events are not
+    cs_world_enable_contact_events(w, true);
+    step_counting(w, 1, &t);
+    assert_int_equal(t.begin, 1); // touching when turned on: it begins anew
+    cs_world_destroy(w);
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(drop_kick_land),
         cmocka_unit_test(sensor_reports_never_solves),
+        cmocka_unit_test(events_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

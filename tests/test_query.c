@@ -216,12 +216,24 @@ static void matches_brute_force(void** state)
     cs_world_destroy(w);
 }
 
+// `circlesim-cli queries` (the Box2D v3 rays-mode workload) runs and names its figures; bad options are
+// usage errors.
+static void cli_queries(void** state)
+{
+    (void)state;
+    cs_test_cli_expect("queries --bodies 100 --steps 20", 0, "ns_per_ray=");
+    cs_test_cli_expect("queries --bodies 100 --steps 20 --sleep", 0, "aabb_found=");
+    cs_test_cli_expect("queries --bodies 0", 2, "--bodies");
+    cs_test_cli_expect("queries --frobnicate", 2, "unknown option '--frobnicate'");
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_computed),
         cmocka_unit_test(matches_brute_force),
+        cmocka_unit_test(cli_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,7 +38,8 @@ static void keys_reach_the_world(void** state)
              "  {\"position\": [3, 1], \"radius\": 0.5, \"type\": \"kinematic\", \"velocity\": [1, 0]},\n"
              "  {\"position\": [0, 3], \"radius\": 0.2, \"mass\": 1, \"category_bits\": 4,\n"
              "   \"mask_bits\": 4294967291, \"group\": -2},\n"
-             "  {\"position\": [0, 5], \"radius\": 0.2, \"density\": 1, \"sensor\": true, \"type\": "
+             "  {\"position\": [0, 5], \"radius\": 0.2, \"density\": 1, \"sensor\": true, \"bullet\": true, "
+             "\"type\": "
              "\"dynamic\"}]}");
     assert_int_equal(cs_world_body_type(w, 0), CS_BODY_STATIC);
     assert_int_equal(cs_world_body_type(w, 1), CS_BODY_KINEMATIC);
@@ -87,12 +88,41 @@ static void errors_are_located(void** state)
                  2, 35, "hit_event_threshold");
 }
 
+#define TWO_BODIES                                                                                           \
+    "{\"bodies\": [{\"position\": [0, 0], \"radius\": 0.1, \"mass\": 1},\n"                                  \
+    "            {\"position\": [0, -1], \"radius\": 0.1, \"mass\": 1}],\n"
+
+static void joints(void** state)
+{
+    (void)state;
+    // The length defaults to the anchors' distance: body 1 hangs 1 m below body 0, which hangs from the
+    // world at (0, 1).
+    cs_world* w = load(TWO_BODIES " \"joints\": [{\"body_a\": -1, \"body_b\": 0, \"anchor_a\": [0, 1]},\n"
+                                  "            {\"body_a\": 0, \"body_b\": 1, \"rope\": true}]}");
+    assert_int_equal(cs_world_joint_count(w), 2);
+    assert_near(cs_world_joint(w, 0).length, 1.0, 1e-15);
+    assert_near(cs_world_joint(w, 1).length, 1.0, 1e-15);
+    assert_true(cs_world_joint(w, 1).rope);
+    assert_int_equal(cs_world_joint(w, 0).body_a, -1);
+    cs_world_destroy(w);
+    expect_error(TWO_BODIES " \"joints\": [{\"body_a\": 0, \"body_b\": 2}]}", 3, 37,
+                 "no body 2: the scene has 2 (0 to 1; -1 is the world)");
+    expect_error(TWO_BODIES " \"joints\": [{\"body_a\": 1, \"body_b\": 1}]}", 3, 37, "two different bodies");
+    expect_error(TWO_BODIES " \"joints\": [{\"body_a\": 0, \"body_b\": 1, \"length\": -1}]}", 3, 50,
+                 "finite number > 0");
+    expect_error(TWO_BODIES " \"joints\": [{\"type\": \"weld\", \"body_a\": 0, \"body_b\": 1}]}", 3, 22,
+                 "unknown joint type \"weld\"");
+    expect_error(TWO_BODIES " \"joints\": [{\"body_a\": 0}]}", 3, 13, "body_b");
+    expect_error(TWO_BODIES " \"joints\": [{\"body_a\": 0, \"body_b\": 1, \"spring\": 3}]}", 3, 40, "spring");
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keys_reach_the_world),
         cmocka_unit_test(errors_are_located),
+        cmocka_unit_test(joints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

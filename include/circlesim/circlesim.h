@@ -11,5 +11,6 @@
 #include "circlesim/scene.h"
 #include "circlesim/query.h"
 #include "circlesim/events.h"
+#include "circlesim/joint.h"
 
 #endif

@@ -35,6 +35,10 @@ extern "C"
 
     cs_contact_events cs_world_contact_events(const cs_world* world);
 
+    // On by default (cs_world_def.contact_events). Off, the step skips the events' pass and reports none;
+    // turned on again, contacts touching at that moment begin anew.
+    void cs_world_enable_contact_events(cs_world* world, bool on);
+
     // Sensor circles (cs_circle_def.sensor) are never solved: these report the circles that started and
     // stopped overlapping one this step (body_a the sensor, body_b the visitor; a visitor is a dynamic or
     // kinematic circle, not a sensor, whose category is in the sensor's mask and the sensor's in its own).
@@ -48,7 +52,7 @@ extern "C"
 
     cs_sensor_events cs_world_sensor_events(const cs_world* world);
 
-    // Dynamic bodies awake (every dynamic body alive while sleeping is not implemented).
+    // Dynamic bodies awake (all of them while sleeping is off).
     int cs_world_awake_count(const cs_world* world);
 
 #ifdef __cplusplus

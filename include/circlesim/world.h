@@ -63,6 +63,8 @@ extern "C"
         double restitution_threshold; // restitution applies above this approach speed; default 1 m/s
         double hit_event_threshold;   // contact events: a begin this fast is also a hit; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)
+        bool enable_sleep;            // sleeping islands (cs_world_enable_sleeping); default false
+        bool contact_events;          // contact and sensor events (events.h); default true (~3 % of Pool 1)
         cs_row_order row_order;       // default CS_ROW_ORDER_COLOURED
         cs_formulation formulation;   // default CS_FORMULATION_SPLIT
         double spook_stiffness;       // SPOOK: k of a contact, N/m; default 3e4 (docs/PHYSICS.md)
@@ -100,6 +102,9 @@ extern "C"
         uint32_t mask_bits;     // default all bits
         int group;              // default 0
         bool sensor;            // overlaps are reported (cs_world_sensor_events), never solved
+        // Continuous collision: every dynamic circle is kept from passing through static circles; a bullet
+        // also from passing through dynamic and kinematic ones. Default false.
+        bool bullet;
     } cs_circle_def;
 
     cs_circle_def cs_circle_def_default(void);
@@ -242,12 +247,20 @@ extern "C"
     cs_status cs_world_remove_circle(cs_world* world, int id);
     // A zeroed state for an id not alive.
     cs_body_state cs_world_body(const cs_world* world, int id);
+    // CS_BODY_DYNAMIC for an id not alive (check cs_world_body_alive first when it matters).
     cs_body_type cs_world_body_type(const cs_world* world, int id);
     // Dynamic and kinematic bodies (a static body keeps zero velocity: the call changes nothing for it).
     void cs_world_set_body_velocity(cs_world* world, int id, cs_vec2 velocity, double angular_velocity);
     // A force applied at the body centre during the next steps until cleared (mouse spring and the like).
     void cs_world_set_body_force(cs_world* world, int id, cs_vec2 force);
     void cs_world_clear_forces(cs_world* world);
+    // Sleeping by islands (off by default): an island of touching or jointed dynamic bodies that has moved
+    // slower than 0.05 m/s and 2°/s for 0.5 s sleeps — its bodies skip the step until something awake
+    // reaches it, or one of them is given a velocity, a force or a joint, or loses a neighbour. Turning it
+    // off wakes everything. A step with every body asleep (and no kinematic body) only advances time.
+    void cs_world_enable_sleeping(cs_world* world, bool on);
+    bool cs_world_sleeping_enabled(const cs_world* world);
+    bool cs_world_body_asleep(const cs_world* world, int id);
     int cs_world_wall_count(const cs_world* world);
     cs_wall cs_world_wall(const cs_world* world, int index);
     int cs_world_contact_count(const cs_world* world);

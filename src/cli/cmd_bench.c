@@ -107,8 +107,8 @@ static size_t heap_in_use(void)
 
 // The scale suite's pools: the Pool 1 layout (odd rows shifted by a radius, 0.44 m × 0.45 m spacing,
 // r 0.21 m, 2 kg, μ 0.1, e 0.2) with `columns` columns in a pool whose walls are 0.14 m clear of the
-// outer circles — pool_world(221, 13) is exactly scenes/pool1.json.
-static cs_world* pool_world(int count, int columns, cs_error* err)
+// outer circles — cs_bench_pool_world(221, 13) is exactly scenes/pool1.json.
+cs_world* cs_bench_pool_world(int count, int columns, cs_error* err)
 {
     cs_world_def def = cs_world_def_default();
     cs_world* w = cs_world_create(&def, err);
@@ -169,7 +169,7 @@ static cs_world* make_world(const bench_scene* scene, const cs_variant* variant,
     {
         // About as tall as wide before it falls (0.44 m columns, 0.45 m rows).
         int columns = (int)lround(sqrt((double)scene->bodies));
-        w = pool_world(scene->bodies, columns > 0 ? columns : 1, err);
+        w = cs_bench_pool_world(scene->bodies, columns > 0 ? columns : 1, err);
     }
     if (w == NULL)
     {
@@ -188,6 +188,7 @@ static cs_world* make_world(const bench_scene* scene, const cs_variant* variant,
     {
         cs_world_set_formulation(w, (cs_formulation)setup->formulation);
     }
+    cs_world_enable_contact_events(w, false); // the paper's workloads, as before the engine features
     return w;
 }
 

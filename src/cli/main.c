@@ -18,6 +18,7 @@ static const command commands[] = {
     {"converge", cs_cmd_converge, "freeze one step and run solvers to a tolerance (paper Table 1, Fig. 3-5)"},
     {"table2", cs_cmd_table2, "whole-run timing per solver and alpha (paper Table 2)"},
     {"bench", cs_cmd_bench, "benchmark suites (paper workloads, scaling)"},
+    {"queries", cs_cmd_queries, "ray and box queries and sleeping on a settled pool (Box2D v3's rays mode)"},
     {"solvers", cs_cmd_solvers, "list the registered solvers"},
 };
 

@@ -15,6 +15,9 @@
 #define SPRING_COLOR           RENDER_RGBA(90, 90, 90, 255)
 #define NORMAL_IMPULSE_COLOR   RENDER_RGBA(0, 150, 60, 255)
 #define FRICTION_IMPULSE_COLOR RENDER_RGBA(140, 60, 200, 255)
+#define STATIC_COLOR           RENDER_RGBA(150, 150, 150, 255)
+#define KINEMATIC_COLOR        RENDER_RGBA(120, 170, 230, 255)
+#define JOINT_COLOR            RENDER_RGBA(90, 90, 90, 255)
 
 static uint32_t lerp_color(uint32_t a, uint32_t b, double t)
 {
@@ -119,10 +122,34 @@ static bool body_parameters(render_context* r, const cs_world* world, render_col
     {
         // The largest contact impulse on the body in units of its own weight per step: a body resting
         // alone carries 1 (pale), the bottom of a 30-stack about 30 (deep orange); log scale.
-        double v = t[i] / (cs_world_body(world, i).mass * weight_impulse);
+        double mass = cs_world_body(world, i).mass; // 0 for static and kinematic circles
+        double v = mass > 0.0 ? t[i] / (mass * weight_impulse) : 0.0;
         t[i] = v > 1.0 ? log2(v) / 5.0 : 0.0;
     }
     return true;
+}
+
+// Joints as lines between their anchors, shaded from grey to red by their impulse (relative to the
+// largest of the step).
+static void draw_joints(render_context* r, const cs_world* world)
+{
+    int joints = cs_world_joint_count(world);
+    double most = 0.0;
+    for (int k = 0; k < joints; ++k)
+    {
+        most = fmax(most, fabs(cs_world_joint(world, k).impulse));
+    }
+    for (int k = 0; k < joints; ++k)
+    {
+        cs_joint_info j = cs_world_joint(world, k);
+        if (j.alive)
+        {
+            double t = most > 0.0 ? fabs(j.impulse) / most : 0.0;
+            line_batch_segment(&r->world_lines, (float)j.anchor_a.x, (float)j.anchor_a.y, (float)j.anchor_b.x,
+                               (float)j.anchor_b.y, 2.0f * r->ui_scale,
+                               lerp_color(JOINT_COLOR, RENDER_CONTACT_RED, t));
+        }
+    }
 }
 
 static void draw_walls(render_context* r, const cs_world* world, const render_view* view, float px)
@@ -265,6 +292,11 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
             uint32_t fill = o->color_mode == RENDER_COLOR_MASS    ? render_mass_color(t)
                             : o->color_mode == RENDER_COLOR_VALUE ? render_value_color(t)
                                                                   : render_impulse_color(t);
+            // Issue 16: static circles grey, kinematic ones blue, sleeping ones faded toward the background.
+            cs_body_type type = cs_world_body_type(world, i);
+            fill =
+                type == CS_BODY_STATIC ? STATIC_COLOR : (type == CS_BODY_KINEMATIC ? KINEMATIC_COLOR : fill);
+            fill = cs_world_body_asleep(world, i) ? lerp_color(fill, SOLID_COLOR, 0.6) : fill;
             if (i == o->highlight_body)
             {
                 fill = HIGHLIGHT_COLOR;
@@ -285,6 +317,7 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
         line_batch_segment(&r->world_lines, (float)b.position.x, (float)b.position.y, (float)o->target.x,
                            (float)o->target.y, 1.5f * r->ui_scale, SPRING_COLOR);
     }
+    draw_joints(r, world);
     draw_contacts(r, world, o, px);
     line_batch_flush(&r->world_lines, r->line_program, matrix);
     circle_style dot_style = {RENDER_CONTACT_RED, 0.0f, 0.0f};

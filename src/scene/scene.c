@@ -188,8 +188,8 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
     base_name(display_name, local.name, sizeof local.name);
     cs_world_def def = cs_world_def_default();
     cs_jval r = cs_jval_root(root);
-    static const char* const keys[] = {"name",      "description", "steps",  "world",      "solver",
-                                       "materials", "walls",       "bodies", "generators", NULL};
+    static const char* const keys[] = {"name",  "description", "steps",      "world",  "solver", "materials",
+                                       "walls", "bodies",      "generators", "joints", NULL};
 
     bool ok = cs_jcheck_type(&l.c, &r, cJSON_Object, "an object { ... } at the top level") &&
               cs_jcheck_object(&l.c, &r, keys) && read_info(&l, &r, &local) &&
@@ -206,7 +206,8 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
     }
     ok = ok && cs_scene_read_list(&l, &r, "walls", false, cs_scene_read_wall) &&
          cs_scene_read_list(&l, &r, "bodies", false, cs_scene_read_body) &&
-         cs_scene_read_list(&l, &r, "generators", false, cs_scene_generate);
+         cs_scene_read_list(&l, &r, "generators", false, cs_scene_generate) &&
+         cs_scene_read_list(&l, &r, "joints", false, cs_scene_read_joint);
     if (ok && cs_world_body_count(l.world) == 0)
     {
         ok = cs_jfail(&l.c, &r, "the scene has no bodies (add \"bodies\" or \"generators\")");

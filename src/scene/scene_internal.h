@@ -72,6 +72,9 @@ bool cs_scene_read_materials(cs_scene_loader* l, const cs_jval* root);
 bool cs_scene_read_wall(cs_scene_loader* l, const cs_jval* wall);
 bool cs_scene_read_body(cs_scene_loader* l, const cs_jval* body);
 
+// One entry of "joints" (scene_joints.c), read after every body exists.
+bool cs_scene_read_joint(cs_scene_loader* l, const cs_jval* joint);
+
 // One entry of "generators" (scene_generators.c).
 bool cs_scene_generate(cs_scene_loader* l, const cs_jval* generator);
 

@@ -119,6 +119,7 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
                                        "position_iterations",
                                        "restitution_threshold",
                                        "hit_event_threshold",
+                                       "sleep",
                                        "frictionless",
                                        "row_order",
                                        "formulation",
@@ -140,7 +141,8 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
            cs_jread_number(c, &w, "restitution_threshold", false, CS_JR_NONNEG,
                            &def->restitution_threshold) &&
            cs_jread_number(c, &w, "hit_event_threshold", false, CS_JR_NONNEG, &def->hit_event_threshold) &&
-           cs_jread_bool(c, &w, "frictionless", &def->frictionless);
+           cs_jread_bool(c, &w, "frictionless", &def->frictionless) &&
+           cs_jread_bool(c, &w, "sleep", &def->enable_sleep);
 }
 
 static bool check_solver_name(cs_scene_loader* l, const cs_jval* at, int* solver)

@@ -177,7 +177,7 @@ static bool read_engine_keys(cs_scene_loader* l, const cs_jval* b, cs_circle_def
     if (!read_body_type(l, b, &d->type) || !read_bits(l, b, "category_bits", &d->category_bits) ||
         !read_bits(l, b, "mask_bits", &d->mask_bits) ||
         !cs_jread_int(c, b, "group", false, INT32_MIN, INT32_MAX, &d->group) ||
-        !cs_jread_bool(c, b, "sensor", &d->sensor))
+        !cs_jread_bool(c, b, "sensor", &d->sensor) || !cs_jread_bool(c, b, "bullet", &d->bullet))
     {
         return false;
     }
@@ -194,10 +194,10 @@ static bool read_engine_keys(cs_scene_loader* l, const cs_jval* b, cs_circle_def
 bool cs_scene_read_body(cs_scene_loader* l, const cs_jval* b)
 {
     const cs_jctx* c = &l->c;
-    static const char* const keys[] = {"position", "radius",           "mass",      "density",  "velocity",
-                                       "angle",    "angular_velocity", "material",  "friction", "restitution",
-                                       "type",     "category_bits",    "mask_bits", "group",    "sensor",
-                                       NULL};
+    static const char* const keys[] = {
+        "position",         "radius",   "mass",     "density",     "velocity", "angle",
+        "angular_velocity", "material", "friction", "restitution", "type",     "category_bits",
+        "mask_bits",        "group",    "sensor",   "bullet",      NULL};
     static const char* const mass_keys[] = {"mass", "density", NULL};
     cs_circle_def d = cs_circle_def_default();
     double mass = 0.0, density = 0.0;

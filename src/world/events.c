@@ -87,27 +87,102 @@ static double impact_speed(const cs_world* w, const cs_contact* c)
     return s2 > 0.0 ? sqrt(s2) : 0.0;
 }
 
-// The contacts touching after this step, in key order.
-static bool list_touching(cs_world* w, cs_touch_list* out)
+// A contact of the last list whose body (or one of whose bodies) sleeps: sleeping pairs make no contacts,
+// but they still touch (a resting contact produces no events, asleep or not).
+static bool carried(const cs_world* w, const cs_contact_event* e)
+{
+    int b = cs_world_slot(w, e->body_b), a = e->body_a >= 0 ? cs_world_slot(w, e->body_a) : -1;
+    return b >= 0 && (e->body_a < 0 || a >= 0) && (w->asleep[b] || (a >= 0 && w->asleep[a]));
+}
+
+// Room for `count` entries in all: the loops below then write without checks.
+static bool touch_reserve(cs_touch_list* l, int count)
+{
+    if (count <= l->capacity)
+    {
+        return true;
+    }
+    int cap = cs_grow_capacity(l->capacity, count);
+    if (!CS_RESIZE(l->keys, cap) || !CS_RESIZE(l->items, cap) || !CS_RESIZE(l->source, cap))
+    {
+        return false;
+    }
+    l->capacity = cap;
+    return true;
+}
+
+// The contacts touching after this step, in key order, with the sleeping ones carried over (a pass of
+// its own, only while something sleeps: this one runs every step and stays lean).
+static bool list_touching(cs_world* w, const cs_touch_list* before, cs_touch_list* out)
 {
     out->count = 0;
+    if (!touch_reserve(out, w->contacts.count))
+    {
+        return false;
+    }
+    const double slop = w->def.linear_slop;
+    int n = 0;
     for (int k = 0; k < w->contacts.count; ++k)
     {
         const cs_contact* c = w->contacts.items + k;
-        if (!(c->gap <= w->def.linear_slop || c->normal_impulse > 0.0))
+        if (!(c->gap <= slop || c->normal_impulse > 0.0))
         {
             continue;
         }
-        cs_contact_event ev = {c->a >= 0 ? cs_world_slot_id(w, c->a) : -1,
-                               cs_world_slot_id(w, c->b),
-                               c->wall,
-                               {c->px, c->py},
-                               0.0};
-        if (!touch_push(out, c->key, &ev, k))
+        cs_contact_event* ev = out->items + n;
+        ev->body_a = c->a >= 0 ? cs_world_slot_id(w, c->a) : -1;
+        ev->body_b = cs_world_slot_id(w, c->b);
+        ev->wall = c->wall;
+        ev->point.x = c->px;
+        ev->point.y = c->py;
+        ev->approach_speed = 0.0;
+        out->keys[n] = c->key;
+        out->source[n] = k;
+        n += 1;
+    }
+    out->count = n;
+    if (w->asleep_count == 0)
+    {
+        return true;
+    }
+    // Merge in the sleeping contacts of the last list (they have no contact now), keeping key order.
+    int carried_count = 0;
+    for (int j = 0; j < before->count; ++j)
+    {
+        carried_count += carried(w, before->items + j);
+    }
+    if (carried_count == 0)
+    {
+        return true;
+    }
+    if (!touch_reserve(out, n + carried_count))
+    {
+        return false;
+    }
+    int i = n - 1, j = before->count - 1;
+    for (int at = n + carried_count - 1; at >= 0; --at) // from the back, in place
+    {
+        while (j >= 0 && !carried(w, before->items + j))
         {
-            return false;
+            --j;
+        }
+        bool take_before = j >= 0 && (i < 0 || before->keys[j] > out->keys[i]);
+        if (take_before)
+        {
+            out->keys[at] = before->keys[j];
+            out->items[at] = before->items[j];
+            out->source[at] = -1;
+            --j;
+        }
+        else
+        {
+            out->keys[at] = out->keys[i];
+            out->items[at] = out->items[i];
+            out->source[at] = out->source[i];
+            --i;
         }
     }
+    out->count = n + carried_count;
     return true;
 }
 
@@ -241,9 +316,14 @@ cs_status cs_events_update(cs_world* w, cs_error* err)
     cs_event_state* e = &w->events;
     e->begin.count = e->end.count = e->hit.count = 0;
     e->sensor_begin.count = e->sensor_end.count = 0;
+    if (!w->def.contact_events)
+    {
+        e->touching.count = e->touching_before.count = e->overlaps.count = e->overlaps_before.count = 0;
+        return CS_OK;
+    }
     swap_lists(&e->touching, &e->touching_before);
     swap_lists(&e->overlaps, &e->overlaps_before);
-    if (!list_touching(w, &e->touching) ||
+    if (!list_touching(w, &e->touching_before, &e->touching) ||
         !merge(w, &e->touching, &e->touching_before, &e->begin, &e->end, maybe_hit) ||
         !list_overlaps(w, &e->overlaps) ||
         !merge(w, &e->overlaps, &e->overlaps_before, &e->sensor_begin, &e->sensor_end, NULL))
@@ -269,7 +349,7 @@ cs_sensor_events cs_world_sensor_events(const cs_world* w)
     return out;
 }
 
-int cs_world_awake_count(const cs_world* w)
+void cs_world_enable_contact_events(cs_world* w, bool on)
 {
-    return w->alive_count - w->nondynamic_count;
+    w->def.contact_events = on;
 }

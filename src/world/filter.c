@@ -5,11 +5,18 @@
 
 bool cs_pair_collides(const cs_world* w, int a, int b)
 {
-    if (w->body_type[a] != CS_BODY_DYNAMIC && w->body_type[b] != CS_BODY_DYNAMIC)
+    // Neither moves this step: two static or kinematic circles, or sleeping ones (sleep.c has woken every
+    // island an awake body reaches).
+    if ((w->body_type[a] != CS_BODY_DYNAMIC || w->asleep[a]) &&
+        (w->body_type[b] != CS_BODY_DYNAMIC || w->asleep[b]))
     {
         return false;
     }
     if ((w->body_flags[a] | w->body_flags[b]) & CS_BODY_SENSOR)
+    {
+        return false;
+    }
+    if (w->no_collide_joints > 0 && cs_joined_without_contact(w, a, b))
     {
         return false;
     }

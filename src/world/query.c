@@ -48,9 +48,6 @@ void cs_query_grid_updated(cs_world* w, int slots)
     w->query_slack = 0.0;
 }
 
-// A visitor gets each candidate slot once; false stops the walk.
-typedef bool cs_visit_fn(const cs_world* w, int slot, void* ctx);
-
 static bool seen_by(const cs_world* w, int slot, const cs_query_filter* f)
 {
     return (w->body_flags[slot] & (CS_BODY_ALIVE | CS_BODY_SENSOR)) == CS_BODY_ALIVE &&
@@ -113,8 +110,8 @@ static int clamp_int(double x, int hi)
 }
 
 // Every circle that may overlap the box [lx, ux] × [ly, uy].
-static void visit_box(const cs_world* w, double lx, double ly, double ux, double uy, cs_visit_fn* fn,
-                      void* ctx)
+void cs_query_visit_box(const cs_world* w, double lx, double ly, double ux, double uy, cs_visit_fn* fn,
+                        void* ctx)
 {
     if (!visit_loose(w, fn, ctx) || !grid_ready(w))
     {
@@ -180,7 +177,7 @@ int cs_world_query_point(const cs_world* w, cs_vec2 point)
         return -1;
     }
     point_query q = {point, cs_query_filter_default(), -1, 0.0};
-    visit_box(w, point.x, point.y, point.x, point.y, point_visit, &q);
+    cs_query_visit_box(w, point.x, point.y, point.x, point.y, point_visit, &q);
     return q.best >= 0 ? cs_world_slot_id(w, q.best) : -1;
 }
 
@@ -220,7 +217,7 @@ int cs_world_query_aabb_filtered(const cs_world* w, cs_vec2 lower, cs_vec2 upper
         return 0;
     }
     box_query q = {lower, upper, filter, ids, ids != NULL && capacity > 0 ? capacity : 0, 0};
-    visit_box(w, lower.x, lower.y, upper.x, upper.y, box_visit, &q);
+    cs_query_visit_box(w, lower.x, lower.y, upper.x, upper.y, box_visit, &q);
     return q.count;
 }
 
@@ -244,8 +241,8 @@ typedef struct ray_query
 
 // The segment o + t d, t in [0, max_t], against a circle: the entry fraction and normal. A segment that
 // starts inside hits at 0 with a zero normal.
-static bool ray_circle(cs_vec2 o, cs_vec2 d, double max_t, double cx, double cy, double r, double* t_out,
-                       cs_vec2* normal)
+bool cs_ray_circle(cs_vec2 o, cs_vec2 d, double max_t, double cx, double cy, double r, double* t_out,
+                   cs_vec2* normal)
 {
     double sx = o.x - cx, sy = o.y - cy;
     double c = sx * sx + sy * sy - r * r;
@@ -346,7 +343,7 @@ static bool ray_visit(const cs_world* w, int slot, void* ctx)
     double t;
     cs_vec2 n;
     if (seen_by(w, slot, &q->filter) &&
-        ray_circle(q->o, q->d, q->max_fraction, w->px[slot], w->py[slot], w->radius[slot], &t, &n))
+        cs_ray_circle(q->o, q->d, q->max_fraction, w->px[slot], w->py[slot], w->radius[slot], &t, &n))
     {
         report(q, cs_world_slot_id(w, slot), -1, t, n);
     }

@@ -33,10 +33,11 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     const cs_broadphase* bp = &w->broadphase;
     double margin = w->def.speculative_margin;
     cs_contact c;
+    bool filtering = w->filter_count + w->nondynamic_count + w->no_collide_joints + w->asleep_count > 0;
     for (int k = 0; k < bp->pair_count; ++k)
     {
         int a = bp->pairs[k].a, b = bp->pairs[k].b;
-        if (w->filter_count + w->nondynamic_count > 0 && !cs_pair_collides(w, a, b))
+        if (filtering && !cs_pair_collides(w, a, b))
         {
             continue; // filtered pairs never make rows (filter.c)
         }
@@ -61,7 +62,7 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
         {
             // Static, kinematic and removed circles (inv_mass 0) do not meet walls; sensors meet nothing.
             if (!(isfinite(w->px[b]) && isfinite(w->py[b])) || w->inv_mass[b] == 0.0 ||
-                (w->body_flags[b] & CS_BODY_SENSOR))
+                (w->sensor_count > 0 && (w->body_flags[b] & CS_BODY_SENSOR)))
             {
                 continue;
             }
@@ -276,6 +277,7 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
     if (st == CS_OK)
     {
         cs_query_grid_updated(w, n);
+        cs_sleep_wake_touched(w); // sleep.c
     }
     return st;
 }
@@ -336,6 +338,10 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     cs_status st;
     if ((st = fill_bodies(vp, w, err)) != CS_OK ||
         (st = cs_contact_rows_velocity(w->contacts.items, order, w->contacts.count, &rp, vp, err)) != CS_OK)
+    {
+        return st;
+    }
+    if ((st = cs_joint_rows(w, vp, err)) != CS_OK) // joint.c: after the contact rows
     {
         return st;
     }
@@ -416,6 +422,7 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
         c->normal_impulse = w->lambda[per * k];
         c->friction_impulse = per == 2 ? w->lambda[per * k + 1] : 0.0;
     }
+    cs_joint_store(w, w->lambda);
     if (parallel)
     {
         helper_wait(&w->helper, job);
@@ -518,6 +525,10 @@ static cs_status step(cs_world* w, cs_error* err)
 {
     double t[4]; // broad phase start, narrow phase start, narrow phase end, step start
     t[3] = cs_seconds();
+    if (cs_sleep_idle_step(w))
+    {
+        return CS_OK; // everything asleep: only time passes (sleep.c)
+    }
     if (w->body_count == 0)
     {
         step_empty(w, t[3]);
@@ -551,10 +562,16 @@ static cs_status step(cs_world* w, cs_error* err)
         return st;
     }
     w->query_slack = integrate(w);
+    if (w->joint_count > 0)
+    {
+        w->query_slack += cs_joint_project(w); // joint.c: joint drift, at the position level
+    }
+    cs_continuous(w); // continuous.c: no fast circle through a static one (or a bullet through any)
     if ((st = cs_events_update(w, err)) != CS_OK)
     {
         return st;
     }
+    cs_sleep_update(w); // sleep.c
     record_stats(w, &vstats, &job, t);
     return CS_OK;
 }

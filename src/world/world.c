@@ -21,6 +21,7 @@ cs_world_def cs_world_def_default(void)
     d.position_iterations = 20;
     d.restitution_threshold = 1.0;
     d.hit_event_threshold = 1.0;
+    d.contact_events = true;
     d.frictionless = false;
     d.row_order = CS_ROW_ORDER_COLOURED;
     d.formulation = CS_FORMULATION_SPLIT;
@@ -127,6 +128,7 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
     w->def = d;
     w->threads = 1;
     w->health.ok = true;
+    w->sleeping = d.enable_sleep;
     return w;
 }
 
@@ -146,6 +148,13 @@ void cs_world_destroy(cs_world* w)
     }
     cs_world_free_ids(w);
     free(w->fresh);
+    free(w->joints);
+    free(w->joint_head);
+    void* sleep_arrays[] = {w->asleep, w->sleep_time, w->island_next, w->island_parent, w->island_rest};
+    for (size_t i = 0; i < sizeof sleep_arrays / sizeof sleep_arrays[0]; ++i)
+    {
+        free(sleep_arrays[i]);
+    }
     cs_event_state_free(&w->events);
     free(w->walls);
     cs_broadphase_free(&w->broadphase);
@@ -176,7 +185,9 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
               CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
               CS_RESIZE(w->body_flags, cap) && CS_RESIZE(w->active, cap) && CS_RESIZE(w->category, cap) &&
               CS_RESIZE(w->mask, cap) && CS_RESIZE(w->group, cap) && CS_RESIZE(w->generation, cap) &&
-              CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap);
+              CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap) &&
+              CS_RESIZE(w->asleep, cap) && CS_RESIZE(w->sleep_time, cap) && CS_RESIZE(w->island_next, cap) &&
+              CS_RESIZE(w->island_parent, cap) && CS_RESIZE(w->island_rest, cap);
     if (ok)
     {
         w->body_capacity = cap;
@@ -223,10 +234,13 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
     w->body_type[i] = (uint8_t)def->type;
     w->body_flags[i] |= def->sensor ? CS_BODY_SENSOR : 0;
     w->sensor_count += def->sensor ? 1 : 0;
+    w->body_flags[i] |= def->bullet ? CS_BODY_BULLET : 0;
+    w->bullet_count += def->bullet ? 1 : 0;
     w->category[i] = def->category_bits;
     w->mask[i] = def->mask_bits;
     w->group[i] = def->group;
     w->nondynamic_count += dynamic ? 0 : 1;
+    w->kinematic_count += def->type == CS_BODY_KINEMATIC;
     w->filter_count +=
         def->sensor || def->category_bits != 1 || def->mask_bits != UINT32_MAX || def->group != 0;
     if (!cs_query_note_added(w, i))
@@ -424,6 +438,7 @@ void cs_world_set_body_velocity(cs_world* w, int id, cs_vec2 velocity, double an
     int i = cs_world_slot(w, id);
     if (i >= 0 && w->body_type[i] != CS_BODY_STATIC && finite_vec(velocity) && isfinite(angular_velocity))
     {
+        cs_sleep_wake(w, i);
         w->v[3 * i] = velocity.x;
         w->v[3 * i + 1] = velocity.y;
         w->v[3 * i + 2] = angular_velocity;
@@ -435,6 +450,10 @@ void cs_world_set_body_force(cs_world* w, int id, cs_vec2 force)
     int i = cs_world_slot(w, id);
     if (i >= 0 && finite_vec(force))
     {
+        if (force.x != 0.0 || force.y != 0.0)
+        {
+            cs_sleep_wake(w, i);
+        }
         w->fx[i] = force.x;
         w->fy[i] = force.y;
     }

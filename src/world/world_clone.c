@@ -19,11 +19,12 @@ static cs_status copy_bodies(cs_world* w, const cs_world* src, cs_error* err)
 {
     // Adding each body sizes every per-body array the way the world does; the copies below then carry
     // the exact bits (velocities, forces, derived inverse masses) whatever add_circle would compute.
-    if (src->alive_count != src->body_count)
+    if (src->alive_count != src->body_count || src->joint_count > 0 || src->sleeping)
     {
-        // Slots of removed bodies (their generations and the free ring) are not copied yet:
-        // refuse rather than fork a world that would step differently.
-        cs_fail(err, CS_ERR_USAGE, "world clone: a world with removed bodies cannot be cloned yet");
+        // Slots of removed bodies (their generations and the free ring), joints and sleep state are not
+        // copied yet: refuse rather than fork a world that would step differently.
+        cs_fail(err, CS_ERR_USAGE,
+                "world clone: a world with removed bodies, joints or sleeping on cannot be cloned yet");
         return CS_ERR_USAGE;
     }
     for (int i = 0; i < src->body_count; ++i)

@@ -38,6 +38,20 @@ typedef struct cs_helper
     cs_split_job job;
 } cs_helper;
 
+// A distance joint (joint.c). Side a may be the world (a == -1); side b is always a body.
+typedef struct cs_joint
+{
+    int a, b; // slots
+    double la_x, la_y, lb_x, lb_y;
+    double length;
+    bool rope;
+    bool collide;
+    bool alive;
+    double impulse;     // warm start, and the last step's λ
+    double stretch;     // C after the last integration, before the position projection
+    int next_a, next_b; // the next joint on body a / b (lists headed by cs_world.joint_head)
+} cs_joint;
+
 typedef struct cs_contact_list
 {
     cs_contact* items;
@@ -114,6 +128,23 @@ struct cs_world
     int* fresh;
     int fresh_count, fresh_capacity;
 
+    cs_joint* joints; // joint.c
+    int joint_count, joint_capacity;
+    int joint_rows_first;  // the joints' rows follow the contacts' in the velocity problem
+    int* joint_head;       // per slot: its first joint, or -1
+    int no_collide_joints; // alive joints between two bodies that must not collide
+
+    // Sleeping (sleep.c): per slot, and the islands of the last step.
+    bool sleeping; // enabled
+    uint8_t* asleep;
+    double* sleep_time;
+    int* island_next;    // sleeping islands are rings through this
+    int* island_parent;  // union-find scratch
+    double* island_rest; // per root: the least sleep time of its island (scratch)
+    int asleep_count;
+    int kinematic_count; // alive kinematic bodies: with one, a step is never idle
+    int bullet_count;    // alive bullets (continuous.c)
+
     int sensor_count;      // alive sensors: the sensor pass runs only with some (or overlaps to end)
     cs_event_state events; // events.c
 
@@ -141,6 +172,7 @@ enum
     CS_BODY_SENSOR = 2,
     CS_BODY_FRESH = 4,  // added since the broad phase's last update (not in its grid)
     CS_BODY_LISTED = 8, // in w->fresh; kept through removal, so a slot refilled twice is listed once
+    CS_BODY_BULLET = 16,
 };
 
 // world.c: grows every per-slot array to hold `needed` slots.
@@ -164,10 +196,37 @@ void cs_rows_static_halves(const cs_world* w, cs_lcp* p);
 // query.c: a body added since the broad phase's last update (false when memory runs out); the grid was
 // rebuilt for the first `slots` slots (the bodies added before are in it now).
 bool cs_query_note_added(cs_world* w, int slot);
+// Every circle that may overlap the box (each alive slot at most once; false from fn stops the walk).
+typedef bool cs_visit_fn(const cs_world* w, int slot, void* ctx);
+void cs_query_visit_box(const cs_world* w, double lx, double ly, double ux, double uy, cs_visit_fn* fn,
+                        void* ctx);
+// The segment o + t d, t in [0, max_t], against a circle: entry fraction and unit normal; a segment that
+// starts inside hits at 0 with a zero normal.
+bool cs_ray_circle(cs_vec2 o, cs_vec2 d, double max_t, double cx, double cy, double r, double* t_out,
+                   cs_vec2* normal);
+// continuous.c: after integration, fast circles that crossed a static circle this step (and bullets that
+// crossed any circle) are moved back to the instant of contact.
+void cs_continuous(cs_world* w);
 void cs_query_grid_updated(cs_world* w, int slots);
 
 // events.c: the events of the step just taken (after integration; contacts carry their impulses).
 cs_status cs_events_update(cs_world* w, cs_error* err);
+
+// joint.c: appends a row per alive joint to p (after the contact rows); stores their λ after the solve;
+// ends the joints of a removed slot; whether two slots are joined by a joint that forbids their contact.
+cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err);
+void cs_joint_store(cs_world* w, const double* lambda);
+void cs_joint_remove_body(cs_world* w, int slot);
+bool cs_joined_without_contact(const cs_world* w, int a, int b);
+double cs_joint_project(cs_world* w); // returns a bound on how far it moved any body
+
+// sleep.c: a new slot is awake; wake a slot's island; wake islands an awake body reaches (before the
+// narrow phase); islands and sleep after the step; a step with every body asleep (true: it was taken).
+void cs_sleep_init_slot(cs_world* w, int slot);
+void cs_sleep_wake(cs_world* w, int slot);
+void cs_sleep_wake_touched(cs_world* w);
+void cs_sleep_update(cs_world* w);
+bool cs_sleep_idle_step(cs_world* w);
 
 // filter.c: whether circles in slots a and b may make a contact (types, groups, categories, sensors).
 bool cs_pair_collides(const cs_world* w, int a, int b);

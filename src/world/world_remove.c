@@ -54,6 +54,8 @@ int cs_world_acquire_slot(cs_world* w)
         w->body_flags[slot] = 0;
     }
     w->active[slot] = 1;
+    w->joint_head[slot] = -1;
+    cs_sleep_init_slot(w, slot);
     w->body_flags[slot] = (uint8_t)(CS_BODY_ALIVE | (w->body_flags[slot] & CS_BODY_LISTED));
     w->dense_of[slot] = w->alive_count;
     w->dense[w->alive_count++] = slot;
@@ -113,7 +115,18 @@ cs_status cs_world_remove_circle(cs_world* w, int id)
         cs_fail(&w->last_error, CS_ERR_MEMORY, "remove: out of memory");
         return CS_ERR_MEMORY;
     }
+    // Its island, and whatever touched it, wake: they lose a support.
+    cs_sleep_wake(w, slot);
+    for (int k = 0; k < w->contacts.count; ++k)
+    {
+        const cs_contact* c = w->contacts.items + k;
+        if (c->a == slot || c->b == slot)
+        {
+            cs_sleep_wake(w, c->a == slot ? c->b : c->a);
+        }
+    }
     drop_contacts(&w->contacts, slot);
+    cs_joint_remove_body(w, slot);
     int k = w->dense_of[slot];
     int last = w->dense[--w->alive_count];
     w->dense[k] = last;
@@ -121,7 +134,9 @@ cs_status cs_world_remove_circle(cs_world* w, int id)
 
     bool dynamic = w->body_type[slot] == CS_BODY_DYNAMIC;
     w->nondynamic_count -= dynamic ? 0 : 1;
+    w->kinematic_count -= w->body_type[slot] == CS_BODY_KINEMATIC;
     w->sensor_count -= (w->body_flags[slot] & CS_BODY_SENSOR) ? 1 : 0;
+    w->bullet_count -= (w->body_flags[slot] & CS_BODY_BULLET) ? 1 : 0;
     w->filter_count -= (w->body_flags[slot] & CS_BODY_SENSOR) || w->category[slot] != 1 ||
                        w->mask[slot] != UINT32_MAX || w->group[slot] != 0;
     // The slot keeps finite numbers (so no NaN check ever trips on it) but moves no more and meets
