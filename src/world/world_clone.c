@@ -19,12 +19,12 @@ static cs_status copy_bodies(cs_world* w, const cs_world* src, cs_error* err)
 {
     // Adding each body sizes every per-body array the way the world does; the copies below then carry
     // the exact bits (velocities, forces, derived inverse masses) whatever add_circle would compute.
-    if (src->alive_count != src->body_count || src->joint_count > 0 || src->sleeping)
+    if (src->alive_count != src->body_count || src->sleeping)
     {
-        // Slots of removed bodies (their generations and the free ring), joints and sleep state are not
+        // Slots of removed bodies (their generations and the free ring) and sleep state are not
         // copied yet: refuse rather than fork a world that would step differently.
         cs_fail(err, CS_ERR_USAGE,
-                "world clone: a world with removed bodies, joints or sleeping on cannot be cloned yet");
+                "world clone: a world with removed bodies or sleeping on cannot be cloned yet");
         return CS_ERR_USAGE;
     }
     for (int i = 0; i < src->body_count; ++i)
@@ -54,6 +54,21 @@ static cs_status copy_bodies(cs_world* w, const cs_world* src, cs_error* err)
         copy_doubles(to[k], from[k], n);
     }
     copy_doubles(w->v, src->v, 3 * n);
+    // Joints name slots, and the slots are the same: their records (with warm-start impulses) copy as they
+    // are.
+    if (src->joint_count > 0)
+    {
+        if (!CS_GROW(w->joints, w->joint_capacity, src->joint_count))
+        {
+            cs_fail(err, CS_ERR_MEMORY, "world clone: out of memory for %d joints", src->joint_count);
+            return CS_ERR_MEMORY;
+        }
+        memcpy(w->joints, src->joints, (size_t)src->joint_count * sizeof *src->joints);
+        memcpy(w->joint_head, src->joint_head, n * sizeof *src->joint_head);
+        w->joint_count = src->joint_count;
+        w->no_collide_joints = src->no_collide_joints;
+        w->joint_rows_first = src->joint_rows_first;
+    }
     copy_doubles(w->v_pre, src->v_pre, 3 * n);
     return CS_OK;
 }
