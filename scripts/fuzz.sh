@@ -15,6 +15,7 @@ cp scenes/*.json build-fuzz/corpus-scene/
 for scene in stacking newton incline; do
   build/circlesim-cli run "scenes/$scene.json" --steps 20 --quiet --dump-lcp "20:build-fuzz/corpus-lcp/$scene.lcp"
 done
+printf 'circlesim-lcp 1\nbodies 0\nrows 0\n' >build-fuzz/corpus-lcp/empty.lcp
 cd build-fuzz
 echo "== fuzz_scene ($seconds s)"
 ./fuzz_scene -dict=../fuzz/scene.dict -max_total_time="$seconds" -max_len=8192 -timeout=20 -print_final_stats=1 \

@@ -106,7 +106,10 @@ void cs_amgs_dense_sweep(cs_solve_ctx* ctx)
         lambda[i] = cs_clamp(s * x[i], lo, hi);
     }
     // The driver reads residuals from v: rebuild v = v* + M⁻¹Jᵀλ (O(nnz(J)), small next to O(m²)).
-    memcpy(w->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    if (p->body_count > 0) // (p->v may be NULL for a problem without bodies: memcpy from NULL is undefined)
+    {
+        memcpy(w->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    }
     for (int i = 0; i < m; ++i)
     {
         if (lambda[i] != 0.0)
