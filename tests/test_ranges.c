@@ -157,6 +157,22 @@ static void public_api_refuses_what_would_become_nan(void** state)
     assert_int_equal(cs_world_add_half_plane(w, p1, n, 0.1, 0.2, &err), -1);
     assert_int_equal(cs_world_body_count(w), 0);
     assert_int_equal(cs_world_wall_count(w), 0);
+    // Setters refuse, changing nothing.
+    cs_solver_params params = *cs_world_solver_params(w);
+    params.alpha = 1e308;
+    assert_false(cs_world_set_solver_params(w, &params));
+    assert_true(cs_world_solver_params(w)->alpha == cs_solver_params_default().alpha);
+    params.alpha = 0.5;
+    assert_true(cs_world_set_solver_params(w, &params));
+    assert_true(cs_world_solver_params(w)->alpha == 0.5);
+    c = cs_circle_def_default();
+    assert_int_equal(cs_world_add_circle(w, &c, &err), 0);
+    cs_vec2 fast = {1e300, 0.0}, slow = {1.0, 0.0};
+    assert_false(cs_world_set_body_velocity(w, 0, fast, 0.0));
+    assert_false(cs_world_set_body_velocity(w, 0, slow, 1e308));
+    assert_true(cs_world_body(w, 0).velocity.x == 0.0);
+    assert_true(cs_world_set_body_velocity(w, 0, slow, 0.0));
+    assert_true(cs_world_body(w, 0).velocity.x == 1.0);
     cs_world_destroy(w);
 }
 

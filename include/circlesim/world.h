@@ -176,7 +176,8 @@ extern "C"
     // Solver selection: switching keeps λ (the warm start); it never restarts the scene.
     void cs_world_set_solver(cs_world* world, int solver_index);
     int cs_world_solver(const cs_world* world);
-    void cs_world_set_solver_params(cs_world* world, const cs_solver_params* params);
+    // False, changing nothing, for parameters out of the sane ranges (docs/SCENES.md "Ranges").
+    bool cs_world_set_solver_params(cs_world* world, const cs_solver_params* params);
     const cs_solver_params* cs_world_solver_params(const cs_world* world);
     void cs_world_set_frictionless(cs_world* world, bool frictionless);
     // Takes effect from the next step; false, changing nothing, for a value out of range.
@@ -195,9 +196,12 @@ extern "C"
     // Bodies, walls, contacts -----------------------------------------------------------------------
     int cs_world_body_count(const cs_world* world);
     cs_body_state cs_world_body(const cs_world* world, int id);
-    void cs_world_set_body_velocity(cs_world* world, int id, cs_vec2 velocity, double angular_velocity);
+    // False, changing nothing, for an unknown id or a velocity out of the sane ranges (docs/SCENES.md).
+    bool cs_world_set_body_velocity(cs_world* world, int id, cs_vec2 velocity, double angular_velocity);
     // A force applied at the body centre during the next steps until cleared (mouse spring and the like).
-    void cs_world_set_body_force(cs_world* world, int id, cs_vec2 force);
+    // False, changing nothing, for an unknown id or a non-finite force (a force that makes a step explode
+    // is caught by cs_world_health).
+    bool cs_world_set_body_force(cs_world* world, int id, cs_vec2 force);
     void cs_world_clear_forces(cs_world* world);
     int cs_world_wall_count(const cs_world* world);
     cs_wall cs_world_wall(const cs_world* world, int index);

@@ -264,13 +264,21 @@ int cs_world_solver(const cs_world* w)
     return w->def.solver;
 }
 
-void cs_world_set_solver_params(cs_world* w, const cs_solver_params* params)
+bool cs_world_set_solver_params(cs_world* w, const cs_solver_params* params)
 {
-    w->def.solver_params = *params;
-    if (w->def.solver_params.iterations < 1)
+    cs_world_def d = w->def;
+    d.solver_params = *params;
+    if (d.solver_params.iterations < 1)
     {
-        w->def.solver_params.iterations = 1;
+        d.solver_params.iterations = 1;
     }
+    cs_error why = {CS_OK, ""};
+    if (cs_world_def_problem(&d, &why) != NULL) // limits.c: α = 1e308 would be NaN in the next solve
+    {
+        return false;
+    }
+    w->def.solver_params = d.solver_params;
+    return true;
 }
 
 const cs_solver_params* cs_world_solver_params(const cs_world* w)
@@ -350,23 +358,29 @@ cs_body_state cs_world_body(const cs_world* w, int i)
     return s;
 }
 
-void cs_world_set_body_velocity(cs_world* w, int i, cs_vec2 velocity, double angular_velocity)
+bool cs_world_set_body_velocity(cs_world* w, int i, cs_vec2 velocity, double angular_velocity)
 {
-    if (i >= 0 && i < w->body_count && finite_vec(velocity) && isfinite(angular_velocity))
+    if (i < 0 || i >= w->body_count || !cs_limit_ok(&cs_limit_speed, velocity.x) ||
+        !cs_limit_ok(&cs_limit_speed, velocity.y) ||
+        !cs_limit_ok(&cs_limit_angular_velocity, angular_velocity))
     {
-        w->v[3 * i] = velocity.x;
-        w->v[3 * i + 1] = velocity.y;
-        w->v[3 * i + 2] = angular_velocity;
+        return false;
     }
+    w->v[3 * i] = velocity.x;
+    w->v[3 * i + 1] = velocity.y;
+    w->v[3 * i + 2] = angular_velocity;
+    return true;
 }
 
-void cs_world_set_body_force(cs_world* w, int i, cs_vec2 force)
+bool cs_world_set_body_force(cs_world* w, int i, cs_vec2 force)
 {
-    if (i >= 0 && i < w->body_count && finite_vec(force))
+    if (i < 0 || i >= w->body_count || !finite_vec(force))
     {
-        w->fx[i] = force.x;
-        w->fy[i] = force.y;
+        return false;
     }
+    w->fx[i] = force.x;
+    w->fy[i] = force.y;
+    return true;
 }
 
 void cs_world_clear_forces(cs_world* w)
