@@ -237,6 +237,13 @@ static const char* const cli_options[] = {
     "table2 %POOL% --steps @ --iterations 5",
     "table2 %POOL% --steps 3 --iterations @",
     "table2 %POOL% --steps 3 --iterations 5 --alphas 0.2,@",
+    "bench --quiet --scenes %POOL% --solvers pgs --repeat 1 --warmup 0 --steps @",
+    "bench --quiet --scenes %POOL% --solvers pgs --repeat @ --warmup 0 --steps 3",
+    "bench --quiet --scenes %POOL% --solvers pgs --repeat 1 --warmup @ --steps 3",
+    "bench --quiet --scenes %POOL% --solvers pgs --repeat 1 --warmup 0 --steps 3 --threads @",
+    "bench --quiet --scenes %POOL% --solvers pgs --repeat 1 --warmup 0 --steps 3 --iterations @",
+    "bench --quiet --scenes %POOL% --solvers amgs --repeat 1 --warmup 0 --steps 3 --alphas @",
+    "bench --quiet --suite scale --sizes @ --repeat 1 --warmup 0 --steps 3",
 };
 
 // Replaces every %NAME% of pattern by its value.
