@@ -165,7 +165,7 @@ static int load_and_step(const char* key, const char* value, const char* text)
         }
         return 0;
     }
-    for (int s = 0; s < 60; ++s)
+    for (int s = 0; s < 20; ++s)
     {
         cs_status st = cs_world_step(w);
         if (st != CS_OK)
