@@ -303,6 +303,10 @@ static void cli_options_are_range_checked(void** state)
     const char* out = cs_test_temp_path(".csv");
     snprintf(args, sizeof args, "run %s --steps 1 --csv %s --state-out %s", pool, out, out);
     cs_test_cli_expect(args, 2, "--csv and --state-out both write");
+    snprintf(args, sizeof args, "converge %s --at-step 2 --tol 1e-3 --csv %s --history %s", pool, out, out);
+    cs_test_cli_expect(args, 2, "--csv and --history both write");
+    snprintf(args, sizeof args, "lcp solve %s --out %s --history %s", pool, out, out);
+    cs_test_cli_expect(args, 2, "--out and --history both write");
     snprintf(args, sizeof args, "run %s --steps 0", pool);
     cs_test_cli_expect(args, 0, "bodies       221");
 }

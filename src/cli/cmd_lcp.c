@@ -12,6 +12,7 @@
 #include "circlesim/circlesim.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/diagnostics.h"
 
 enum
 {
@@ -180,6 +181,12 @@ static int cmd_solve(int argc, char** argv)
     if (file == NULL)
     {
         usage_solve(stderr);
+        return 2;
+    }
+    const char* outputs[] = {out_path, history_path};
+    const char* output_options[] = {"--out", "--history"};
+    if (!cs_cli_distinct_outputs("lcp solve", output_options, outputs, 2))
+    {
         return 2;
     }
     if (have_iterations && have_tol)
