@@ -2,7 +2,8 @@
 # The test command of README.md, and what CI runs:
 #   1. install what is missing, build in build/ and run the whole suite with ctest;
 #   2. check formatting against .clang-format;
-#   3. build again with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/ and run the suite.
+#   3. build again with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/ and run the suite;
+#   4. run both libFuzzer targets for 60 s each (scripts/fuzz.sh).
 # --quick stops after step 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,3 +22,6 @@ cmake --build build-asan -j"$(nproc)"
 # Mesa's driver leaks by design; leak checks stay on for everything that does not open GL (see the
 # viewer tests' own ASAN_OPTIONS).
 (cd build-asan && ctest --output-on-failure -j2)
+
+echo "== fuzzers (60 s each, clang ASan + UBSan)"
+bash scripts/fuzz.sh 60

@@ -213,7 +213,8 @@ extern "C"
     // Solver selection: switching keeps λ (the warm start); it never restarts the scene.
     void cs_world_set_solver(cs_world* world, int solver_index);
     int cs_world_solver(const cs_world* world);
-    void cs_world_set_solver_params(cs_world* world, const cs_solver_params* params);
+    // False, changing nothing, for parameters out of the sane ranges (docs/SCENES.md "Ranges").
+    bool cs_world_set_solver_params(cs_world* world, const cs_solver_params* params);
     const cs_solver_params* cs_world_solver_params(const cs_world* world);
     void cs_world_set_frictionless(cs_world* world, bool frictionless);
     // Takes effect from the next step; false, changing nothing, for a value out of range.
@@ -250,9 +251,13 @@ extern "C"
     // CS_BODY_DYNAMIC for an id not alive (check cs_world_body_alive first when it matters).
     cs_body_type cs_world_body_type(const cs_world* world, int id);
     // Dynamic and kinematic bodies (a static body keeps zero velocity: the call changes nothing for it).
-    void cs_world_set_body_velocity(cs_world* world, int id, cs_vec2 velocity, double angular_velocity);
+    // False, changing nothing, for an id not alive, a static body or a velocity out of the sane ranges
+    // (docs/SCENES.md).
+    bool cs_world_set_body_velocity(cs_world* world, int id, cs_vec2 velocity, double angular_velocity);
     // A force applied at the body centre during the next steps until cleared (mouse spring and the like).
-    void cs_world_set_body_force(cs_world* world, int id, cs_vec2 force);
+    // False, changing nothing, for an unknown id or a non-finite force (a force that makes a step explode
+    // is caught by cs_world_health).
+    bool cs_world_set_body_force(cs_world* world, int id, cs_vec2 force);
     void cs_world_clear_forces(cs_world* world);
     // Sleeping by islands (off by default): an island of touching or jointed dynamic bodies that has moved
     // slower than 0.05 m/s and 2°/s for 0.5 s sleeps — its bodies skip the step until something awake

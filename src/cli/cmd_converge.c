@@ -119,6 +119,12 @@ int cs_cmd_converge(int argc, char** argv)
     {
         return 2;
     }
+    const char* outputs[] = {csv_path, history_path, lcp_out};
+    const char* output_options[] = {"--csv", "--history", "--lcp-out"};
+    if (!cs_cli_distinct_outputs(cmd, output_options, outputs, 3))
+    {
+        return 2;
+    }
 
     cs_variant variants[CS_MAX_VARIANTS];
     int variant_count =

@@ -15,6 +15,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/lcp_diagnose.h"
+#include "cli/diagnostics.h"
 
 enum
 {
@@ -217,6 +218,12 @@ static int cmd_solve(int argc, char** argv)
         return 2;
     }
     if (!cs_arg_check_solver_use("lcp solve", given, &solver, 1))
+    {
+        return 2;
+    }
+    const char* outputs[] = {out_path, history_path};
+    const char* output_options[] = {"--out", "--history"};
+    if (!cs_cli_distinct_outputs("lcp solve", output_options, outputs, 2))
     {
         return 2;
     }

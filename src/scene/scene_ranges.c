@@ -76,7 +76,7 @@ bool cs_scene_check_circle(cs_scene_loader* l, const cs_jval* at, const cs_circl
 
 void cs_scene_finish_warnings(cs_scene_loader* l)
 {
-    if (cs_world_body_count(l->world) < 2 || !(l->heaviest > CS_LIMIT_MASS_RATIO_WARN * l->lightest))
+    if (cs_world_body_count(l->world) < 2 || !(l->heaviest >= CS_LIMIT_MASS_RATIO_WARN * l->lightest))
     {
         return;
     }
@@ -84,7 +84,8 @@ void cs_scene_finish_warnings(cs_scene_loader* l)
     cs_jval_path(&l->lightest_at, light, sizeof light);
     cs_jval v = member_or_self(&l->heaviest_at, "mass");
     warn(l, &v,
-         "warning: a mass of %g kg is %.3g times the lightest (%g kg, %s); beyond %g:1 PGS and AMGS need far "
+         "warning: a mass of %g kg is %.3g times the lightest (%g kg, %s); from %g:1 on, PGS and AMGS need "
+         "far "
          "more "
          "iterations than usual, and a heavy body resting on light ones sinks through them at %d iterations",
          l->heaviest, l->heaviest / l->lightest, l->lightest, light[0] != '\0' ? light : "top level",

@@ -336,7 +336,8 @@ CS_AVX2 void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, co
     {
         const cs_sweep_item* it = items + k;
         // The velocity quad's normal rows, with the split problem's own bias and λ (kept per quad).
-        double* lanes = work->quad_lanes + (size_t)(2 * CS_LANES) * (size_t)it->quad;
+        // (Only quads have lanes: a run's quad index is negative, and even forming its address is undefined.)
+        double* lanes = it->quad >= 0 ? work->quad_lanes + (size_t)(2 * CS_LANES) * (size_t)it->quad : NULL;
         switch (cs_split_lanes(it, stride))
         {
             case CS_SPLIT_FROM_PAIRS:

@@ -152,8 +152,9 @@ cs_status cs_health_check_step(cs_world* w, cs_error* err)
     for (int i = 0; i < n && ok; ++i)
     {
         double x, y;
+        // (reach = r + h|v*|: a bad radius shows only there, as the body silently leaving every contact.)
         ok = sane_speed(w->v[3 * i]) && sane_speed(w->v[3 * i + 1]) && sane_speed(w->v[3 * i + 2]) &&
-             next_position(w, i, &x, &y);
+             isfinite(w->reach[i]) && next_position(w, i, &x, &y);
     }
     ok = ok && bad_finite(w->lambda, w->velocity_problem.row_count) < 0;
     if (ok)

@@ -44,7 +44,8 @@ extern const cs_limit cs_limit_tolerance;
 #define CS_LIMIT_RADII_ERROR 1e12
 // Beyond this many radii a body loads with a warning (contacts lose digits).
 #define CS_LIMIT_RADII_WARN 1e7
-// A heavier-to-lighter mass ratio beyond this loads with a warning.
+// A heaviest-to-lightest mass ratio of this or more loads with a warning (1000:1 on a five-stack already
+// collapses PGS at 10 iterations).
 #define CS_LIMIT_MASS_RATIO_WARN 1e3
 
 // A step that makes a speed (m/s, or rad/s) or a coordinate (m) exceed these has exploded (cs_health):

@@ -336,13 +336,21 @@ int cs_world_solver(const cs_world* w)
     return w->def.solver;
 }
 
-void cs_world_set_solver_params(cs_world* w, const cs_solver_params* params)
+bool cs_world_set_solver_params(cs_world* w, const cs_solver_params* params)
 {
-    w->def.solver_params = *params;
-    if (w->def.solver_params.iterations < 1)
+    cs_world_def d = w->def;
+    d.solver_params = *params;
+    if (d.solver_params.iterations < 1)
     {
-        w->def.solver_params.iterations = 1;
+        d.solver_params.iterations = 1;
     }
+    cs_error why = {CS_OK, ""};
+    if (cs_world_def_problem(&d, &why) != NULL) // limits.c: α = 1e308 would be NaN in the next solve
+    {
+        return false;
+    }
+    w->def.solver_params = d.solver_params;
+    return true;
 }
 
 const cs_solver_params* cs_world_solver_params(const cs_world* w)
@@ -433,30 +441,36 @@ cs_body_state cs_world_body(const cs_world* w, int id)
     return s;
 }
 
-void cs_world_set_body_velocity(cs_world* w, int id, cs_vec2 velocity, double angular_velocity)
+bool cs_world_set_body_velocity(cs_world* w, int id, cs_vec2 velocity, double angular_velocity)
 {
     int i = cs_world_slot(w, id);
-    if (i >= 0 && w->body_type[i] != CS_BODY_STATIC && finite_vec(velocity) && isfinite(angular_velocity))
+    if (i < 0 || w->body_type[i] == CS_BODY_STATIC || !cs_limit_ok(&cs_limit_speed, velocity.x) ||
+        !cs_limit_ok(&cs_limit_speed, velocity.y) ||
+        !cs_limit_ok(&cs_limit_angular_velocity, angular_velocity))
     {
-        cs_sleep_wake(w, i);
-        w->v[3 * i] = velocity.x;
-        w->v[3 * i + 1] = velocity.y;
-        w->v[3 * i + 2] = angular_velocity;
+        return false;
     }
+    cs_sleep_wake(w, i);
+    w->v[3 * i] = velocity.x;
+    w->v[3 * i + 1] = velocity.y;
+    w->v[3 * i + 2] = angular_velocity;
+    return true;
 }
 
-void cs_world_set_body_force(cs_world* w, int id, cs_vec2 force)
+bool cs_world_set_body_force(cs_world* w, int id, cs_vec2 force)
 {
     int i = cs_world_slot(w, id);
-    if (i >= 0 && finite_vec(force))
+    if (i < 0 || !finite_vec(force))
     {
-        if (force.x != 0.0 || force.y != 0.0)
-        {
-            cs_sleep_wake(w, i);
-        }
-        w->fx[i] = force.x;
-        w->fy[i] = force.y;
+        return false;
     }
+    if (force.x != 0.0 || force.y != 0.0)
+    {
+        cs_sleep_wake(w, i);
+    }
+    w->fx[i] = force.x;
+    w->fy[i] = force.y;
+    return true;
 }
 
 void cs_world_clear_forces(cs_world* w)
