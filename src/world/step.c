@@ -521,6 +521,21 @@ static void record_stats(cs_world* w, const cs_solver_stats* vstats, const cs_sp
     s->step_seconds = cs_seconds() - t[3];
 }
 
+// A phase failed before positions moved: the step is undone as health.c undoes a refused one, so the world
+// keeps its last good state (velocities of the step's start; last step's contacts back in place once the
+// narrow phase swapped them out).
+static cs_status undo_step(cs_world* w, bool contacts_swapped, cs_status st)
+{
+    memcpy(w->v, w->v_pre, (size_t)(3 * w->body_count) * sizeof(double));
+    if (contacts_swapped)
+    {
+        cs_contact_list tmp = w->contacts;
+        w->contacts = w->previous;
+        w->previous = tmp;
+    }
+    return st;
+}
+
 static cs_status step(cs_world* w, cs_error* err)
 {
     double t[4]; // broad phase start, narrow phase start, narrow phase end, step start
@@ -539,13 +554,13 @@ static cs_status step(cs_world* w, cs_error* err)
     cs_status st = broad_phase(w, err);
     if (st != CS_OK)
     {
-        return st;
+        return undo_step(w, false, st);
     }
     t[1] = cs_seconds();
     const int* order = NULL;
     if ((st = narrow_phase(w, &order, err)) != CS_OK)
     {
-        return st;
+        return undo_step(w, true, st);
     }
     t[2] = cs_seconds();
     cs_split_job job;
@@ -554,7 +569,7 @@ static cs_status step(cs_world* w, cs_error* err)
     if ((st = build_rows(w, order, &job, err)) != CS_OK ||
         (st = solve(w, order, &job, &vstats, err)) != CS_OK)
     {
-        return st;
+        return undo_step(w, true, st);
     }
     // Nothing non-finite or exploding moves the world: such a step is undone and says where (health.c).
     if ((st = cs_health_check_step(w, err)) != CS_OK)
