@@ -131,8 +131,12 @@ void sico_problem_make(const sico_dense* d, sico_problem* s)
 
 void sico_problem_free(sico_problem* s)
 {
-    NM_free(s->M);
+    if (s->M != NULL) // NM_free aborts on NULL: a problem that was never made
+    {
+        NM_free(s->M);
+    }
     free(s->fc);
+    *s = (sico_problem){0};
 }
 
 double sico_error(const sico_dense* d, sico_problem* s, const double* r)
