@@ -4,6 +4,7 @@
 
 #include "app/capture_actions.h"
 #include "app/duel.h"
+#include "app/race.h"
 #include "app/input.h"
 #include "app/layout.h"
 
@@ -28,6 +29,7 @@ static const app_key_help key_help[] = {
     {"Q", "duel: next pane for the keys"},
     {"T", "wall-clock timings in the HUD on/off"},
     {"E", "export the plotted series as CSV → captures/"},
+    {"X", "frozen-step race: every solver on this step's LCP to 1e-4 (X again closes)"},
     {"G", "residual plot on/off"},
     {"U", "HUD on/off"},
     {"Z", "fit scene to window"},
@@ -186,6 +188,9 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
         case SDLK_t:
             a->show_timings = !a->show_timings;
             app_request_fit(a); // the HUD's width changed
+            break;
+        case SDLK_x:
+            race_toggle(a);
             break;
         case SDLK_e:
             app_export_plots(a, NULL);

@@ -9,6 +9,7 @@
 
 #include "app/capture_actions.h"
 #include "app/duel.h"
+#include "app/race.h"
 #include "app/hud.h"
 #include "app/input.h"
 #include "app/layout.h"
@@ -321,6 +322,7 @@ void app_shutdown(app* a)
         a->world = NULL;
     }
     app_end_panes(a);
+    race_clear(a);
     free(a->divergence);
     a->divergence = NULL;
     plot_data_free(&a->plot);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/capture.h"
+#include "app/race.h"
 
 uint32_t plots_pane_color(int pane)
 {
@@ -27,11 +28,49 @@ static const render_series* current_series(const render_plot_desc* d, const char
     return NULL;
 }
 
+// The race's two plots: residual against iterations and against time, one curve per solver run.
+static int describe_race(app* a, render_plot_desc* out, int max)
+{
+    if (race_count(a) == 0 || max < 2)
+    {
+        return 0;
+    }
+    static char titles[2][96];
+    app_format(titles[0], sizeof titles[0], "Frozen step %lld (%d rows): residual per iteration",
+               (long long)a->race.step, a->race.rows);
+    app_format(titles[1], sizeof titles[1], "Frozen step %lld: residual against solve time",
+               (long long)a->race.step);
+    const char* y = a->race.on_lcp ? "RES_lcp (eq. 24)" : "res_nat";
+    out[0] = (render_plot_desc){.title = titles[0], .x_label = "iteration", .y_label = y, .log_y = true};
+    out[1] = (render_plot_desc){.title = titles[1], .x_label = "ms", .y_label = y, .log_y = true};
+    static const uint32_t colors[] = {RENDER_RGBA(30, 100, 220, 255), RENDER_RGBA(240, 140, 0, 255),
+                                      RENDER_RGBA(20, 150, 70, 255),  RENDER_RGBA(150, 60, 190, 255),
+                                      RENDER_RGBA(200, 40, 120, 255), RENDER_RGBA(90, 90, 90, 255)};
+    for (int k = 0; k < race_count(a) && out[0].series_count < RENDER_PLOT_MAX_SERIES; ++k)
+    {
+        const app_race_entry* e = race_entry(a, k);
+        uint32_t c = colors[k % (int)(sizeof colors / sizeof colors[0])];
+        // A skipped solver still gets its legend line (an empty curve), so the reader sees why.
+        out[0].series[out[0].series_count++] =
+            (render_series){NULL, e->history, e->history_count, c, e->label};
+        out[1].series[out[1].series_count++] =
+            (render_series){e->times_ms, e->history, e->history_count, c, e->timed_label};
+    }
+    // Time is wall-clock: its plot is shown (and captured) only with the timings on (T, --hud-timings).
+    return a->show_timings ? 2 : 1;
+}
+
 int plots_describe(app* a, render_plot_desc* out, int max)
 {
     if (max < 2)
     {
         return 0;
+    }
+    if (race_count(a) > 0 && max >= 4)
+    {
+        // The race replaces nothing: the running plots stay first.
+        int n = plots_describe(a, out, 2);
+        return n + describe_race(a, out + n, max - n);
     }
     plot_data_describe(&a->plot, &out[0], &out[1]);
     out[0].y_label = "RES_lcp";
