@@ -28,8 +28,9 @@
 #define APP_STEP_BUDGET         0.05
 #define APP_SPEED_COUNT         5 // ×¼ ×½ ×1 ×2 ×4
 
-#define APP_MAX_PANES 4
-#define APP_RACE_MAX  16 // registered solvers a race runs
+#define APP_MAX_PANES  4
+#define APP_RACE_MAX   16 // registered solvers a race runs
+#define APP_MAX_SCENES 24 // scene files the panel lists
 
 // One solver's run in a frozen-step race (race.h).
 typedef struct app_race_entry
@@ -99,6 +100,7 @@ typedef struct app
 
     // What is drawn.
     bool show_contacts, show_normals, show_impulses, show_plot, show_help, show_hud;
+    bool show_panel; // the clickable control panel (K; on in a window, off headless)
     // Wall-clock numbers in the HUD (step/solver ms, FPS, "slower than real time"): off unless asked
     // (T, --hud-timings), so the same script makes the same pixels.
     bool show_timings;
@@ -138,6 +140,12 @@ typedef struct app
     int divergence_capacity;
 
     app_race race; // the frozen-step race (race.h)
+
+    // The panel's scene picker: the scene files beside the current scene, with their descriptions.
+    char scene_dir[APP_PATH_MAX];
+    int scene_count;
+    char scene_files[APP_MAX_SCENES][128];
+    char scene_descriptions[APP_MAX_SCENES][256];
 
     app_capture capture;
     bool title_recording; // the window title shows the REC badge

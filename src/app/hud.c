@@ -6,6 +6,7 @@
 #include "app/hud_text.h"
 #include "app/input.h"
 #include "app/layout.h"
+#include "app/panel.h"
 #include "app/plots.h"
 
 #define HUD_PANEL    RENDER_RGBA(255, 255, 255, 215)
@@ -130,6 +131,7 @@ void hud_draw(app* a)
     {
         draw_plots(a);
     }
+    panel_draw(a);
     if (a->show_hud)
     {
         draw_hud(a);

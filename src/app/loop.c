@@ -239,6 +239,7 @@ bool app_init(app* a, const app_config* c, char* err, size_t err_size)
     a->frame_limit = c->frames;
     a->show_contacts = a->show_normals = a->show_plot = a->show_hud = true;
     a->show_timings = c->hud_timings;
+    a->show_panel = !c->headless; // headless captures show the world and plots; K or a script adds it
     a->pane_count = 1;
     a->color_mode = RENDER_COLOR_MASS;
     a->speed_index = 2;
