@@ -100,7 +100,9 @@ typedef struct app
 
     // What is drawn.
     bool show_contacts, show_normals, show_impulses, show_plot, show_help, show_hud;
-    bool show_panel; // the clickable control panel (K; on in a window, off headless)
+    bool show_panel;
+    plot_quantity step_plot; // what the per-step plot shows (Y: RES, kinetic energy, penetration) // the
+                             // clickable control panel (K; on in a window, off headless)
     // Wall-clock numbers in the HUD (step/solver ms, FPS, "slower than real time"): off unless asked
     // (T, --hud-timings), so the same script makes the same pixels.
     bool show_timings;

@@ -5,6 +5,7 @@
 #include "app/hud.h"
 #include "app/hud_text.h"
 #include "app/input.h"
+#include "app/inspect.h"
 #include "app/layout.h"
 #include "app/panel.h"
 #include "app/plots.h"
@@ -132,6 +133,7 @@ void hud_draw(app* a)
         draw_plots(a);
     }
     panel_draw(a);
+    inspect_draw(a);
     if (a->show_hud)
     {
         draw_hud(a);

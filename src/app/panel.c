@@ -172,6 +172,13 @@ static void draw_rows(app* a, ui* u)
     {
         app_set_show_plot(a, !a->show_plot);
     }
+    const char* quantities[PLOT_QUANTITY_COUNT] = {"RES", "energy", "penetr."};
+    int picked =
+        ui_buttons(u, quantities, PLOT_QUANTITY_COUNT, (int)a->step_plot, "what the per-step plot shows");
+    if (picked >= 0)
+    {
+        a->step_plot = (plot_quantity)picked;
+    }
     const char* modes[3] = {"mass", "impulse", "diverge"};
     int clicked = ui_buttons(u, modes, a->pane_count > 1 ? 3 : 2, (int)a->color_mode, "body colour");
     if (clicked >= 0)

@@ -72,8 +72,7 @@ int plots_describe(app* a, render_plot_desc* out, int max)
         int n = plots_describe(a, out, 2);
         return n + describe_race(a, out + n, max - n);
     }
-    plot_data_describe(&a->plot, &out[0], &out[1]);
-    out[0].y_label = "RES_lcp";
+    plot_data_describe(&a->plot, a->step_plot, &out[0], &out[1]);
     out[1].y_label = "RES_lcp";
     if (a->pane_count < 2)
     {
@@ -82,13 +81,16 @@ int plots_describe(app* a, render_plot_desc* out, int max)
     // A duel: each pane's current curve, in the pane's colour.
     out[0].series_count = 0;
     out[1].series_count = 0;
-    out[0].title = "RES after each step, all panes (eq. 24)";
+    static const char* const titles[PLOT_QUANTITY_COUNT] = {
+        "RES after each step, all panes (eq. 24)", "kinetic energy after each step, all panes",
+        "largest penetration before each solve, all panes"};
+    out[0].title = titles[a->step_plot];
     out[1].title = "RES per iteration, last step, all panes";
     for (int i = 0; i < a->pane_count && i < RENDER_PLOT_MAX_SERIES; ++i)
     {
         app_plot* p = app_pane_plot(a, i);
         render_plot_desc per_step, per_iteration;
-        plot_data_describe(p, &per_step, &per_iteration);
+        plot_data_describe(p, a->step_plot, &per_step, &per_iteration);
         const render_series* s = current_series(&per_step, p->label);
         const render_series* it = current_series(&per_iteration, p->label);
         if (s != NULL)

@@ -101,7 +101,18 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
     float pad = 6.0f * s;
     render_ui_text(r, x + pad, y + 0.5f * pad, TITLE_COLOR, p->title != NULL ? p->title : "");
 
-    float left = x + pad + render_ui_text_width(r, "1e-10") + pad;
+    // Room for the widest y label (decades, or the linear range's ends).
+    float label_w = render_ui_text_width(r, "1e-10");
+    double r0, r1, r2, r3;
+    if (!p->log_y && data_range(p, &r0, &r1, &r2, &r3))
+    {
+        char probe[32];
+        format_y(p, r2, probe, sizeof probe);
+        label_w = fmaxf(label_w, render_ui_text_width(r, probe));
+        format_y(p, r3, probe, sizeof probe);
+        label_w = fmaxf(label_w, render_ui_text_width(r, probe));
+    }
+    float left = x + pad + label_w + pad;
     float right = x + w - pad;
     float top = y + 2.5f * lh + pad; // room for the title, the y axis name and half a label
     int legend_lines = 0;

@@ -3,6 +3,7 @@
 // while the world view fits the area beside it.
 #include "viewer_test.h"
 
+#include "app/inspect.h"
 #include "app/panel.h"
 
 static app a;
@@ -143,6 +144,36 @@ static void test_panel_scales_and_view_fits_beside_it(void** state)
     assert_true(widths[1] > 1.4f * widths[0]);
 }
 
+// Hovering reads the world: a contact's λn, λt and gap, a body's velocity; nothing over a panel.
+static void test_hover_reads_contacts_and_bodies(void** state)
+{
+    (void)state;
+    start("scenes/stacking.json");
+    viewer_frames(&a, 30);
+    a.paused = true;
+    app_frame(&a);
+    char text[256], want[128];
+    cs_contact_info c = cs_world_contact(a.world, 3);
+    double x, y;
+    render_view_to_screen(&a.view, c.point, &x, &y);
+    assert_true(inspect_text(&a, x, y, text, sizeof text));
+    snprintf(want, sizeof want, "λn %.3e  λt %.3e N·s  gap %.2e m", c.normal_impulse, c.friction_impulse,
+             c.gap);
+    if (strstr(text, want) == NULL)
+    {
+        fail_msg("hover says '%s', expected '%s'", text, want);
+    }
+    cs_body_state b = cs_world_body(a.world, 5);
+    cs_vec2 inside_body = {b.position.x + 0.5 * b.radius, b.position.y};
+    render_view_to_screen(&a.view, inside_body, &x, &y);
+    assert_true(inspect_text(&a, x, y, text, sizeof text));
+    snprintf(want, sizeof want, "body 5  v (%.3f, %.3f) m/s", b.velocity.x, b.velocity.y);
+    assert_non_null(strstr(text, want));
+    layout_rect p = layout_panel_rect(&a);
+    assert_false(inspect_text(&a, p.x + 10.0, p.y + 10.0, text, sizeof text));
+    app_shutdown(&a);
+}
+
 int main(void)
 {
     cs_test_init();
@@ -150,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_clicks_change_settings),
         cmocka_unit_test(test_panel_clicks_never_reach_the_world),
         cmocka_unit_test(test_panel_scales_and_view_fits_beside_it),
+        cmocka_unit_test(test_hover_reads_contacts_and_bodies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
