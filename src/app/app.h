@@ -101,6 +101,9 @@ typedef struct app
     // What is drawn.
     bool show_contacts, show_normals, show_impulses, show_plot, show_help, show_hud;
     bool show_panel;
+    bool show_row_colours;    // contacts in the colour of their rows in the coloured sweep order (J)
+    uint32_t* contact_colors; // per contact, filled for drawing
+    int contact_color_capacity;
     plot_quantity step_plot; // what the per-step plot shows (Y: RES, kinetic energy, penetration) // the
                              // clickable control panel (K; on in a window, off headless)
     // Wall-clock numbers in the HUD (step/solver ms, FPS, "slower than real time"): off unless asked

@@ -29,6 +29,7 @@ static const app_key_help key_help[] = {
     {"D", "duel on/off: fork into panes (this solver vs the next)"},
     {"Q", "duel: next pane for the keys"},
     {"T", "wall-clock timings in the HUD on/off"},
+    {"J", "contacts in their row colour (the coloured sweep order's graph colouring)"},
     {"Y", "per-step plot: RES / kinetic energy / penetration"},
     {"K", "control panel on/off (clickable settings, scenes)"},
     {"E", "export the plotted series as CSV → captures/"},
@@ -191,6 +192,9 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
         case SDLK_t:
             a->show_timings = !a->show_timings;
             app_request_fit(a); // the HUD's width changed
+            break;
+        case SDLK_j:
+            toggle(a, &a->show_row_colours, "row colours");
             break;
         case SDLK_y:
             a->step_plot = (plot_quantity)((a->step_plot + 1) % PLOT_QUANTITY_COUNT);

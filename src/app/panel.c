@@ -168,6 +168,11 @@ static void draw_rows(app* a, ui* u)
             *values[k] = !*values[k];
         }
     }
+    if (ui_check(u, "row colours", a->show_row_colours,
+                 "contacts in the colour of their rows in the coloured sweep"))
+    {
+        a->show_row_colours = !a->show_row_colours;
+    }
     if (ui_check(u, "residual plots", a->show_plot, NULL))
     {
         app_set_show_plot(a, !a->show_plot);

@@ -189,13 +189,14 @@ static void draw_contacts(render_context* r, const cs_world* world, const render
     {
         cs_contact_info c = cs_world_contact(world, k);
         double rad = contact_radius(world, &c);
+        uint32_t color = o->contact_colors != NULL ? o->contact_colors[k] : RENDER_CONTACT_RED;
         float x = (float)c.point.x, y = (float)c.point.y;
         if (o->normals)
         {
             // Short segment along the normal: half the smaller radius, as in Figures 1-2.
             double len = 0.5 * rad;
             line_batch_segment(&r->world_lines, x, y, (float)(c.point.x + len * c.normal.x),
-                               (float)(c.point.y + len * c.normal.y), width, RENDER_CONTACT_RED);
+                               (float)(c.point.y + len * c.normal.y), width, color);
             r->stats.normals_drawn++;
         }
         if (o->impulses && c.body_b >= 0)
@@ -217,7 +218,7 @@ static void draw_contacts(render_context* r, const cs_world* world, const render
             // the pile) keep their outlines readable under their contact dots at any zoom.
             float dot = 2.6f * r->ui_scale * px;
             dot = dot > 0.25f * (float)rad ? 0.25f * (float)rad : dot;
-            circle_batch_add(&r->dots, x, y, dot, 0.0f, RENDER_CONTACT_RED);
+            circle_batch_add(&r->dots, x, y, dot, 0.0f, color);
             r->stats.contacts_drawn++;
         }
     }
