@@ -184,11 +184,15 @@ static void draw_contacts(render_context* r, const cs_world* world, const render
 {
     int contacts = cs_world_contact_count(world);
     double weight_impulse = gravity_magnitude(world) * cs_world_get_def(world)->time_step;
-    float width = 1.6f * r->ui_scale;
     for (int k = 0; k < contacts; ++k)
     {
         cs_contact_info c = cs_world_contact(world, k);
         double rad = contact_radius(world, &c);
+        // 1.6 px, but thinner on circles only a few pixels across (Stacking 150 at the default zoom), so
+        // their markers never bury them.
+        float width = 1.6f * r->ui_scale;
+        float thin = 0.2f * (float)rad / px;
+        width = thin < width ? thin : width;
         uint32_t color = o->contact_colors != NULL ? o->contact_colors[k] : RENDER_CONTACT_RED;
         float x = (float)c.point.x, y = (float)c.point.y;
         if (o->normals)
@@ -275,7 +279,16 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
         }
         r->stats.bodies_drawn = r->circles.count;
         int before = r->circles.draw_calls;
-        circle_style style = {OUTLINE_COLOR, 1.3f * r->ui_scale, 1.3f * r->ui_scale};
+        // Outlines thin out the same way on tiny circles (the smallest circle sets them).
+        double smallest = INFINITY;
+        for (int i = 0; i < count; ++i)
+        {
+            smallest = fmin(smallest, cs_world_body(world, i).radius);
+        }
+        float outline = 1.3f * r->ui_scale;
+        float thin = 0.12f * (float)(smallest / px);
+        outline = thin < outline ? thin : outline;
+        circle_style style = {OUTLINE_COLOR, outline, outline};
         circle_batch_flush(&r->circles, r->circle_program, matrix, px, &style);
         r->stats.body_draw_calls = r->circles.draw_calls - before;
     }
