@@ -270,6 +270,9 @@ extern "C"
     cs_wall cs_world_wall(const cs_world* world, int index);
     int cs_world_contact_count(const cs_world* world);
     cs_contact_info cs_world_contact(const cs_world* world, int index);
+    // The colour (0, 1, …) contact `index` had in the last step's coloured row order (world_rows.c): rows
+    // of one colour in a block of 64 contacts share no body and are swept together. -1 in key order.
+    int cs_world_contact_colour(const cs_world* world, int index);
     // Axis-aligned bounds of bodies and finite walls (for fitting a view).
     void cs_world_bounds(const cs_world* world, cs_vec2* lower, cs_vec2* upper);
 

@@ -432,7 +432,7 @@ void app_step(app* a)
         const double* hist_lcp = NULL;
         const double* hist_nat = NULL;
         int n = a->show_plot ? cs_world_history(p.world, &hist_lcp, &hist_nat) : 0;
-        plot_data_record(p.plot, s->step, s->res_lcp, hist_lcp, n);
+        plot_data_record(p.plot, s, hist_lcp, n);
     }
 }
 

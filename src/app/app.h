@@ -28,7 +28,36 @@
 #define APP_STEP_BUDGET         0.05
 #define APP_SPEED_COUNT         5 // ×¼ ×½ ×1 ×2 ×4
 
-#define APP_MAX_PANES 4
+#define APP_MAX_PANES  4
+#define APP_RACE_MAX   16 // registered solvers a race runs
+#define APP_MAX_SCENES 24 // scene files the panel lists
+
+// One solver's run in a frozen-step race (race.h).
+typedef struct app_race_entry
+{
+    int solver;
+    bool skipped;   // not run (dense solver on a large problem)
+    bool converged; // reached the tolerance
+    int iterations;
+    double seconds;   // wall time of re-solving with exactly `iterations` and no residual checks
+    double residual;  // final, on the race's residual
+    double* history;  // residual after each iteration (0 = start point), history_count entries
+    double* times_ms; // the same points against time: iteration × the solve's mean time per iteration
+    int history_count;
+    char label[PLOT_LABEL_MAX];       // "amgs α=0.2: 279 it"
+    char timed_label[PLOT_LABEL_MAX]; // the same with the wall time (only with the timings shown)
+} app_race_entry;
+
+typedef struct app_race
+{
+    bool shown;
+    int64_t step; // the frozen step
+    int rows;
+    double tolerance;
+    bool on_lcp; // residual: res_lcp (frictionless) or res_nat
+    int count;
+    app_race_entry entries[APP_RACE_MAX];
+} app_race;
 
 // A duel's further pane: a clone of the world stepping in lockstep with pane 0 (the app's own world),
 // from the same state and warm start, with its own solver settings and plot.
@@ -71,6 +100,12 @@ typedef struct app
 
     // What is drawn.
     bool show_contacts, show_normals, show_impulses, show_plot, show_help, show_hud;
+    bool show_panel;
+    bool show_row_colours;    // contacts in the colour of their rows in the coloured sweep order (J)
+    uint32_t* contact_colors; // per contact, filled for drawing
+    int contact_color_capacity;
+    plot_quantity step_plot; // what the per-step plot shows (Y: RES, kinetic energy, penetration) // the
+                             // clickable control panel (K; on in a window, off headless)
     // Wall-clock numbers in the HUD (step/solver ms, FPS, "slower than real time"): off unless asked
     // (T, --hud-timings), so the same script makes the same pixels.
     bool show_timings;
@@ -108,6 +143,14 @@ typedef struct app
     int focus;                          // the pane whose settings the keys and the panel change
     double* divergence;                 // per body, for RENDER_COLOR_VALUE (duel.c)
     int divergence_capacity;
+
+    app_race race; // the frozen-step race (race.h)
+
+    // The panel's scene picker: the scene files beside the current scene, with their descriptions.
+    char scene_dir[APP_PATH_MAX];
+    int scene_count;
+    char scene_files[APP_MAX_SCENES][128];
+    char scene_descriptions[APP_MAX_SCENES][256];
 
     app_capture capture;
     bool title_recording; // the window title shows the REC badge

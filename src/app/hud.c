@@ -5,7 +5,9 @@
 #include "app/hud.h"
 #include "app/hud_text.h"
 #include "app/input.h"
+#include "app/inspect.h"
 #include "app/layout.h"
+#include "app/panel.h"
 #include "app/plots.h"
 
 #define HUD_PANEL    RENDER_RGBA(255, 255, 255, 215)
@@ -130,6 +132,8 @@ void hud_draw(app* a)
     {
         draw_plots(a);
     }
+    panel_draw(a);
+    inspect_draw(a);
     if (a->show_hud)
     {
         draw_hud(a);

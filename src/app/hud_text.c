@@ -33,8 +33,8 @@ int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
     {
         double dx = 0.0, dv = 0.0;
         duel_difference(a, &dx, &dv);
-        LINE("duel  %d panes, keys change pane %d (Q: next)", a->pane_count, a->focus + 1);
-        LINE("max |Δx| %.2e m  max |Δv| %.2e m/s", dx, dv);
+        LINE("duel  %d panes, keys → pane %d (Q)", a->pane_count, a->focus + 1);
+        LINE("max Δx %.2e m  Δv %.2e m/s", dx, dv);
     }
     char extra[96] = "";
     if (info != NULL)

@@ -4,8 +4,10 @@
 
 #include "app/capture_actions.h"
 #include "app/duel.h"
+#include "app/race.h"
 #include "app/input.h"
 #include "app/layout.h"
+#include "app/panel.h"
 
 static const app_key_help key_help[] = {
     {"1 … 9", "pick solver 1…9 of the registry"},
@@ -27,7 +29,11 @@ static const app_key_help key_help[] = {
     {"D", "duel on/off: fork into panes (this solver vs the next)"},
     {"Q", "duel: next pane for the keys"},
     {"T", "wall-clock timings in the HUD on/off"},
+    {"J", "contacts in their row colour (the coloured sweep order's graph colouring)"},
+    {"Y", "per-step plot: RES / kinetic energy / penetration"},
+    {"K", "control panel on/off (clickable settings, scenes)"},
     {"E", "export the plotted series as CSV → captures/"},
+    {"X", "frozen-step race: every solver on this step's LCP to 1e-4 (X again closes)"},
     {"G", "residual plot on/off"},
     {"U", "HUD on/off"},
     {"Z", "fit scene to window"},
@@ -196,6 +202,19 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
             a->show_timings = !a->show_timings;
             app_request_fit(a); // the HUD's width changed
             break;
+        case SDLK_j:
+            toggle(a, &a->show_row_colours, "row colours");
+            break;
+        case SDLK_y:
+            a->step_plot = (plot_quantity)((a->step_plot + 1) % PLOT_QUANTITY_COUNT);
+            break;
+        case SDLK_k:
+            a->show_panel = !a->show_panel;
+            app_request_fit(a);
+            break;
+        case SDLK_x:
+            race_toggle(a);
+            break;
         case SDLK_e:
             app_export_plots(a, NULL);
             break;
@@ -301,6 +320,10 @@ void app_handle_event(app* a, const SDL_Event* e)
             break;
         case SDL_MOUSEWHEEL:
         {
+            if (panel_covers(a, a->mouse_x, a->mouse_y))
+            {
+                break; // the wheel over a panel leaves the world's zoom alone
+            }
             double y = e->wheel.preciseY != 0.0f ? e->wheel.preciseY : e->wheel.y;
             layout_rect pane = layout_pane_rect(a, layout_pane_at(a, a->mouse_x, a->mouse_y));
             render_view_zoom_at(&a->view, a->mouse_x - pane.x, a->mouse_y - pane.y, pow(1.15, y));
@@ -311,6 +334,14 @@ void app_handle_event(app* a, const SDL_Event* e)
         {
             a->mouse_x = e->button.x * s;
             a->mouse_y = e->button.y * s;
+            if (e->button.button == SDL_BUTTON_LEFT && panel_click(a, a->mouse_x, a->mouse_y))
+            {
+                break; // a click on a panel never reaches the world
+            }
+            if (panel_covers(a, a->mouse_x, a->mouse_y))
+            {
+                break;
+            }
             cs_vec2 p = layout_to_world(a, a->mouse_x, a->mouse_y);
             if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
             {

@@ -8,7 +8,11 @@
 float layout_plot_width(const app* a)
 {
     float w = 420.0f * a->ui_scale;
-    return w > 0.45f * (float)a->fb_w ? 0.45f * (float)a->fb_w : w;
+    // Beside the control panel the plots give way first, so the world keeps at least 40% of the width.
+    float most = a->show_panel ? 0.6f * (float)a->fb_w - 250.0f * a->ui_scale : 0.45f * (float)a->fb_w;
+    most = most < 0.25f * (float)a->fb_w ? 0.25f * (float)a->fb_w : most;
+    most = most > 0.45f * (float)a->fb_w ? 0.45f * (float)a->fb_w : most;
+    return w > most ? most : w;
 }
 
 float layout_hud_right(app* a)
@@ -41,14 +45,37 @@ float layout_hud_bottom(app* a)
     return (float)n * render_ui_line_height(a->renderer) + 4.0f * 8.0f * a->ui_scale;
 }
 
+layout_rect layout_panel_rect(app* a)
+{
+    if (!a->show_panel || a->renderer == NULL)
+    {
+        return (layout_rect){0.0f, 0.0f, 0.0f, 0.0f};
+    }
+    float s = a->ui_scale;
+    float pad = 8.0f * s;
+    float w = 250.0f * s;
+    w = w > 0.3f * (float)a->fb_w ? 0.3f * (float)a->fb_w : w;
+    float top = a->show_hud ? layout_hud_bottom(a) - pad : pad;
+    return (layout_rect){pad, top, w, (float)a->fb_h - top - pad};
+}
+
+float layout_left_width(app* a)
+{
+    layout_rect p = layout_panel_rect(a);
+    float panel = p.w > 0.0f ? p.x + p.w + 8.0f * a->ui_scale : 0.0f;
+    float hud = layout_hud_right(a);
+    return panel > hud ? panel : hud;
+}
+
 layout_rect layout_world_area(app* a)
 {
     float s = a->ui_scale;
-    float left = a->pane_count > 1 ? layout_hud_right(a) : 0.0f;
+    float left = a->pane_count > 1 || a->show_panel ? layout_left_width(a) : 0.0f;
     float right = a->show_plot ? layout_plot_width(a) + 16.0f * s : 0.0f;
     float top = 0.0f;
-    // Panels never squeeze the world below half the window's width: the panes go under the HUD instead.
-    if ((float)a->fb_w - left - right < 0.5f * (float)a->fb_w)
+    // Without the control panel, panels never squeeze the world below half the window's width: the panes
+    // go under the HUD instead (with it, the plot column has already given way: layout_plot_width).
+    if (!a->show_panel && (float)a->fb_w - left - right < 0.5f * (float)a->fb_w)
     {
         top = left > 0.0f ? layout_hud_bottom(a) : 0.0f;
         top = top < 0.5f * (float)a->fb_h ? top : 0.0f;
@@ -133,13 +160,26 @@ void app_fit_view(app* a)
         a->view_moved = false;
         return;
     }
+    if (a->show_panel)
+    {
+        // The control panel runs the window's height: fit into the area between it and the plots, then
+        // widen the view to the window with that area's centre where it was.
+        layout_rect area = layout_world_area(a);
+        render_view_fit(&a->view, lo, hi, (int)area.w, (int)area.h, 0.05);
+        a->view.cx += (0.5 * a->fb_w - (area.x + 0.5 * area.w)) / a->view.scale;
+        a->view.cy -= (0.5 * a->fb_h - (area.y + 0.5 * area.h)) / a->view.scale;
+        a->view.width = a->fb_w;
+        a->view.height = a->fb_h;
+        a->view_moved = false;
+        return;
+    }
     // Fit into the part of the window the plot panel leaves free, then widen the view to the window.
     int reserved = a->show_plot ? (int)(layout_plot_width(a) + 16.0f * a->ui_scale) : 0;
     int width = a->fb_w - reserved > a->fb_w / 2 ? a->fb_w - reserved : a->fb_w / 2;
     render_view_fit(&a->view, lo, hi, width, a->fb_h, 0.05);
     // Content narrow enough to pass beside the HUD (a stack, a pool in a wide window) is centred in the
     // space between the HUD and the plot instead of under the HUD.
-    double left = layout_hud_right(a);
+    double left = layout_left_width(a);
     double content = (hi.x - lo.x) * a->view.scale;
     double shift = 0.5 * (a->fb_w - width);
     if (left > 0.0 && content + left <= width)

@@ -14,6 +14,9 @@ typedef struct layout_rect
 float layout_plot_width(const app* a);
 float layout_hud_right(app* a);
 float layout_hud_bottom(app* a);
+// The control panel's column under the HUD (w 0 when hidden) and the right edge of everything on the left.
+layout_rect layout_panel_rect(app* a);
+float layout_left_width(app* a);
 // The part of the window the world is drawn in (the window minus the panels beside it).
 layout_rect layout_world_area(app* a);
 bool layout_contains(layout_rect r, double x, double y);

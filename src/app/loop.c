@@ -9,6 +9,7 @@
 
 #include "app/capture_actions.h"
 #include "app/duel.h"
+#include "app/race.h"
 #include "app/hud.h"
 #include "app/input.h"
 #include "app/layout.h"
@@ -238,6 +239,7 @@ bool app_init(app* a, const app_config* c, char* err, size_t err_size)
     a->frame_limit = c->frames;
     a->show_contacts = a->show_normals = a->show_plot = a->show_hud = true;
     a->show_timings = c->hud_timings;
+    a->show_panel = !c->headless; // headless captures show the world and plots; K or a script adds it
     a->pane_count = 1;
     a->color_mode = RENDER_COLOR_MASS;
     a->speed_index = 2;
@@ -321,7 +323,10 @@ void app_shutdown(app* a)
         a->world = NULL;
     }
     app_end_panes(a);
+    race_clear(a);
     free(a->divergence);
+    free(a->contact_colors);
+    a->contact_colors = NULL;
     a->divergence = NULL;
     plot_data_free(&a->plot);
     script_free(&a->script);
@@ -353,6 +358,37 @@ static void update_title(app* a)
     a->title_recording = recording;
 }
 
+// The graph-colour view: each contact in the colour of its rows in the last step's coloured order (key
+// order has no colours: grey).
+static const uint32_t* row_colours(app* a, const cs_world* w)
+{
+    static const uint32_t palette[8] = {RENDER_RGBA(230, 25, 75, 255),  RENDER_RGBA(60, 180, 75, 255),
+                                        RENDER_RGBA(0, 130, 200, 255),  RENDER_RGBA(245, 130, 48, 255),
+                                        RENDER_RGBA(145, 30, 180, 255), RENDER_RGBA(70, 190, 190, 255),
+                                        RENDER_RGBA(240, 50, 230, 255), RENDER_RGBA(128, 128, 0, 255)};
+    int n = w != NULL ? cs_world_contact_count(w) : 0;
+    if (!a->show_row_colours || n == 0)
+    {
+        return NULL;
+    }
+    if (n > a->contact_color_capacity)
+    {
+        uint32_t* grown = realloc(a->contact_colors, (size_t)n * sizeof *grown);
+        if (grown == NULL)
+        {
+            return NULL;
+        }
+        a->contact_colors = grown;
+        a->contact_color_capacity = n;
+    }
+    for (int k = 0; k < n; ++k)
+    {
+        int c = cs_world_contact_colour(w, k);
+        a->contact_colors[k] = c >= 0 ? palette[c % 8] : RENDER_RGBA(130, 130, 130, 255);
+    }
+    return a->contact_colors;
+}
+
 static void draw(app* a)
 {
     render_begin_frame(a->renderer, a->fb_w, a->fb_h, a->ui_scale);
@@ -367,6 +403,7 @@ static void draw(app* a)
     };
     if (a->pane_count < 2)
     {
+        options.contact_colors = row_colours(a, a->world);
         render_world(a->renderer, a->world, &a->view, &options);
     }
     else
@@ -383,6 +420,7 @@ static void draw(app* a)
             render_view view = a->view;
             view.width = (int)r.w;
             view.height = (int)r.h;
+            options.contact_colors = row_colours(a, app_pane_world(a, i));
             render_world(a->renderer, app_pane_world(a, i), &view, &options);
         }
     }

@@ -235,6 +235,14 @@ int main(int argc, char** argv)
                a.params.warm_start ? "on" : "off",
                a.world != NULL ? (unsigned long long)cs_world_hash(a.world) : 0ULL,
                a.error[0] != '\0' ? " (scene error)" : "");
+        // A duel's further panes, one line each, with the hash `circlesim-cli run` gives for that solver.
+        for (int i = 1; i < a.pane_count; ++i)
+        {
+            const cs_solver_params* p = app_pane_params(&a, i);
+            printf("circlesim: pane %d solver %s alpha %.17g iterations %d warm_start %s hash %016llx\n",
+                   i + 1, cs_solver_at(app_pane_solver(&a, i))->name, p->alpha, p->iterations,
+                   p->warm_start ? "on" : "off", (unsigned long long)cs_world_hash(app_pane_world(&a, i)));
+        }
     }
     app_shutdown(&a); // stops a recording: ffmpeg's exit status lands in exit_status
     return a.exit_status;

@@ -68,10 +68,12 @@ void plot_data_new_setting(app_plot* p, const char* label)
     snprintf(p->label, sizeof p->label, "%s", label);
 }
 
-void plot_data_record(app_plot* p, int64_t step, double res, const double* history, int history_count)
+void plot_data_record(app_plot* p, const cs_step_stats* stats, const double* history, int history_count)
 {
-    p->step[p->head] = (double)step;
-    p->res[p->head] = res;
+    p->step[p->head] = (double)stats->step;
+    p->res[p->head] = stats->res_lcp;
+    p->energy[p->head] = stats->kinetic_energy;
+    p->penetration[p->head] = stats->max_penetration;
     p->gen[p->head] = p->generation;
     p->head = (p->head + 1) % PLOT_STEPS;
     if (p->count < PLOT_STEPS)
@@ -84,8 +86,11 @@ void plot_data_record(app_plot* p, int64_t step, double res, const double* histo
     }
 }
 
-void plot_data_describe(app_plot* p, render_plot_desc* per_step, render_plot_desc* per_iteration)
+void plot_data_describe(app_plot* p, plot_quantity quantity, render_plot_desc* per_step,
+                        render_plot_desc* per_iteration)
 {
+    const double* values =
+        quantity == PLOT_ENERGY ? p->energy : (quantity == PLOT_PENETRATION ? p->penetration : p->res);
     int counts[3] = {0, 0, 0};
     int start = (p->head - p->count + PLOT_STEPS) % PLOT_STEPS;
     for (int i = 0; i < p->count; ++i)
@@ -94,10 +99,17 @@ void plot_data_describe(app_plot* p, render_plot_desc* per_step, render_plot_des
         int g = p->gen[k];
         int which = g == p->generation ? 2 : (g == p->generation - 1 ? 1 : 0);
         p->series_x[which][counts[which]] = p->step[k];
-        p->series_y[which][counts[which]] = p->res[k];
+        p->series_y[which][counts[which]] = values[k];
         counts[which]++;
     }
-    *per_step = (render_plot_desc){.title = "RES after each step (eq. 24)", .x_label = "step", .log_y = true};
+    static const char* const titles[PLOT_QUANTITY_COUNT] = {"RES after each step (eq. 24)",
+                                                            "kinetic energy after each step",
+                                                            "largest penetration before each solve"};
+    static const char* const names[PLOT_QUANTITY_COUNT] = {"RES_lcp", "J", "m"};
+    *per_step = (render_plot_desc){.title = titles[quantity],
+                                   .x_label = "step",
+                                   .y_label = names[quantity],
+                                   .log_y = quantity == PLOT_RES};
     uint32_t colors[3] = {PLOT_OLDER_COLOR, PLOT_PREVIOUS_COLOR, PLOT_CURRENT_COLOR};
     const char* labels[3] = {NULL, p->previous_label, p->label};
     for (int which = 0; which < 3; ++which)

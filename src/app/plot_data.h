@@ -26,6 +26,8 @@ typedef struct app_plot
     int count;
     double step[PLOT_STEPS];
     double res[PLOT_STEPS];
+    double energy[PLOT_STEPS];      // kinetic energy after the step (J)
+    double penetration[PLOT_STEPS]; // largest penetration before the solve (m)
     int gen[PLOT_STEPS];
 
     // Residual per iteration of the last step, and the previous setting's last such curve.
@@ -46,9 +48,19 @@ void plot_data_free(app_plot* p);
 void plot_data_clear(app_plot* p, const char* label);
 // A new setting: the current curves become the previous ones.
 void plot_data_new_setting(app_plot* p, const char* label);
-// One step's final residual and its per-iteration history (may be NULL/0).
-void plot_data_record(app_plot* p, int64_t step, double res, const double* history, int history_count);
-// Fills the two plot descriptions; pointers stay valid until the next call.
-void plot_data_describe(app_plot* p, render_plot_desc* per_step, render_plot_desc* per_iteration);
+// What the per-step plot shows.
+typedef enum plot_quantity
+{
+    PLOT_RES,
+    PLOT_ENERGY,
+    PLOT_PENETRATION,
+    PLOT_QUANTITY_COUNT
+} plot_quantity;
+
+// One step's final residual, energy, penetration and per-iteration residual history (may be NULL/0).
+void plot_data_record(app_plot* p, const cs_step_stats* stats, const double* history, int history_count);
+// Fills the two plot descriptions, the per-step one for `quantity`; pointers stay valid until the next call.
+void plot_data_describe(app_plot* p, plot_quantity quantity, render_plot_desc* per_step,
+                        render_plot_desc* per_iteration);
 
 #endif

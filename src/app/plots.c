@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/capture.h"
+#include "app/race.h"
 
 uint32_t plots_pane_color(int pane)
 {
@@ -27,14 +28,51 @@ static const render_series* current_series(const render_plot_desc* d, const char
     return NULL;
 }
 
+// The race's two plots: residual against iterations and against time, one curve per solver run.
+static int describe_race(app* a, render_plot_desc* out, int max)
+{
+    if (race_count(a) == 0 || max < 2)
+    {
+        return 0;
+    }
+    static char titles[2][96];
+    app_format(titles[0], sizeof titles[0], "Frozen step %lld (%d rows): residual per iteration",
+               (long long)a->race.step, a->race.rows);
+    app_format(titles[1], sizeof titles[1], "Frozen step %lld: residual against solve time",
+               (long long)a->race.step);
+    const char* y = a->race.on_lcp ? "RES_lcp (eq. 24)" : "res_nat";
+    out[0] = (render_plot_desc){.title = titles[0], .x_label = "iteration", .y_label = y, .log_y = true};
+    out[1] = (render_plot_desc){.title = titles[1], .x_label = "ms", .y_label = y, .log_y = true};
+    static const uint32_t colors[] = {RENDER_RGBA(30, 100, 220, 255), RENDER_RGBA(240, 140, 0, 255),
+                                      RENDER_RGBA(20, 150, 70, 255),  RENDER_RGBA(150, 60, 190, 255),
+                                      RENDER_RGBA(200, 40, 120, 255), RENDER_RGBA(90, 90, 90, 255)};
+    for (int k = 0; k < race_count(a) && out[0].series_count < RENDER_PLOT_MAX_SERIES; ++k)
+    {
+        const app_race_entry* e = race_entry(a, k);
+        uint32_t c = colors[k % (int)(sizeof colors / sizeof colors[0])];
+        // A skipped solver still gets its legend line (an empty curve), so the reader sees why.
+        out[0].series[out[0].series_count++] =
+            (render_series){NULL, e->history, e->history_count, c, e->label};
+        out[1].series[out[1].series_count++] =
+            (render_series){e->times_ms, e->history, e->history_count, c, e->timed_label};
+    }
+    // Time is wall-clock: its plot is shown (and captured) only with the timings on (T, --hud-timings).
+    return a->show_timings ? 2 : 1;
+}
+
 int plots_describe(app* a, render_plot_desc* out, int max)
 {
     if (max < 2)
     {
         return 0;
     }
-    plot_data_describe(&a->plot, &out[0], &out[1]);
-    out[0].y_label = "RES_lcp";
+    if (race_count(a) > 0 && max >= 4)
+    {
+        // The race replaces nothing: the running plots stay first.
+        int n = plots_describe(a, out, 2);
+        return n + describe_race(a, out + n, max - n);
+    }
+    plot_data_describe(&a->plot, a->step_plot, &out[0], &out[1]);
     out[1].y_label = "RES_lcp";
     if (a->pane_count < 2)
     {
@@ -43,13 +81,16 @@ int plots_describe(app* a, render_plot_desc* out, int max)
     // A duel: each pane's current curve, in the pane's colour.
     out[0].series_count = 0;
     out[1].series_count = 0;
-    out[0].title = "RES after each step, all panes (eq. 24)";
+    static const char* const titles[PLOT_QUANTITY_COUNT] = {
+        "RES after each step, all panes (eq. 24)", "kinetic energy after each step, all panes",
+        "largest penetration before each solve, all panes"};
+    out[0].title = titles[a->step_plot];
     out[1].title = "RES per iteration, last step, all panes";
     for (int i = 0; i < a->pane_count && i < RENDER_PLOT_MAX_SERIES; ++i)
     {
         app_plot* p = app_pane_plot(a, i);
         render_plot_desc per_step, per_iteration;
-        plot_data_describe(p, &per_step, &per_iteration);
+        plot_data_describe(p, a->step_plot, &per_step, &per_iteration);
         const render_series* s = current_series(&per_step, p->label);
         const render_series* it = current_series(&per_iteration, p->label);
         if (s != NULL)

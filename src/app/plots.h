@@ -6,9 +6,10 @@
 
 #include "app/app.h"
 
-#define PLOTS_MAX 2
+#define PLOTS_MAX 4 // per step, per iteration, and a frozen-step race's two
 
-// Fills up to max plots (per step, per iteration); returns how many. Pointers stay valid until the next
+// Fills up to max plots (per step, per iteration, then the race's residual against iterations and against
+// time while one is shown); returns how many. Pointers stay valid until the next
 // step or call.
 int plots_describe(app* a, render_plot_desc* out, int max);
 // plot,series,x,y rows (labels quoted); msg says what was written or why not.

@@ -92,3 +92,24 @@ bool scene_list_neighbour(const char* current, const char* fallback_dir, int dir
     }
     return true;
 }
+
+int scene_list_dir(const char* dir, char (*names)[SCENE_NAME_MAX], int max)
+{
+    DIR* d = opendir(dir);
+    if (d == NULL)
+    {
+        return 0;
+    }
+    int count = 0;
+    struct dirent* entry;
+    while ((entry = readdir(d)) != NULL && count < max)
+    {
+        if (has_json_suffix(entry->d_name) && strlen(entry->d_name) < SCENE_NAME_MAX)
+        {
+            snprintf(names[count++], SCENE_NAME_MAX, "%s", entry->d_name);
+        }
+    }
+    closedir(d);
+    qsort(names, (size_t)count, sizeof names[0], (int (*)(const void*, const void*))strcmp);
+    return count;
+}

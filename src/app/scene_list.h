@@ -11,4 +11,9 @@
 bool scene_list_neighbour(const char* current, const char* fallback_dir, int direction, char* out,
                           size_t out_size);
 
+#define SCENE_NAME_MAX 128
+
+// The *.json file names in dir, sorted; returns how many (0 when dir cannot be read).
+int scene_list_dir(const char* dir, char (*names)[SCENE_NAME_MAX], int max);
+
 #endif

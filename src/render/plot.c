@@ -101,13 +101,24 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
     float pad = 6.0f * s;
     render_ui_text(r, x + pad, y + 0.5f * pad, TITLE_COLOR, p->title != NULL ? p->title : "");
 
-    float left = x + pad + render_ui_text_width(r, "1e-10") + pad;
+    // Room for the widest y label (decades, or the linear range's ends).
+    float label_w = render_ui_text_width(r, "1e-10");
+    double r0, r1, r2, r3;
+    if (!p->log_y && data_range(p, &r0, &r1, &r2, &r3))
+    {
+        char probe[32];
+        format_y(p, r2, probe, sizeof probe);
+        label_w = fmaxf(label_w, render_ui_text_width(r, probe));
+        format_y(p, r3, probe, sizeof probe);
+        label_w = fmaxf(label_w, render_ui_text_width(r, probe));
+    }
+    float left = x + pad + label_w + pad;
     float right = x + w - pad;
     float top = y + 2.5f * lh + pad; // room for the title, the y axis name and half a label
     int legend_lines = 0;
     for (int k = 0; k < p->series_count; ++k)
     {
-        legend_lines += p->series[k].label != NULL && p->series[k].count > 0;
+        legend_lines += p->series[k].label != NULL;
     }
     // The legend sits in its own strip under the x axis, never over the curves.
     float bottom = y + h - lh - pad - (float)legend_lines * lh;
@@ -144,9 +155,9 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
         render_ui_text(r, left - pad - render_ui_text_width(r, label), py - 0.5f * lh, LABEL_COLOR, label);
     }
     render_ui_line(r, left, top, left, bottom, 1.0f * s, PANEL_EDGE);
-    snprintf(label, sizeof label, "%.0f", x0);
+    snprintf(label, sizeof label, "%.4g", x0);
     render_ui_text(r, left, bottom + 0.25f * pad, LABEL_COLOR, label);
-    snprintf(label, sizeof label, "%.0f", x1);
+    snprintf(label, sizeof label, "%.4g", x1);
     render_ui_text(r, right - render_ui_text_width(r, label), bottom + 0.25f * pad, LABEL_COLOR, label);
     if (p->x_label != NULL)
     {
@@ -182,7 +193,7 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
             prev_y = qy;
             have_prev = true;
         }
-        if (se->label != NULL && se->count > 0)
+        if (se->label != NULL)
         {
             float lx = left + 20.0f * s;
             render_ui_line(r, lx - 16.0f * s, legend_y + 0.5f * lh, lx - 4.0f * s, legend_y + 0.5f * lh,

@@ -65,6 +65,8 @@ typedef struct render_world_options
     bool has_target;    // mouse spring target of highlight_body
     cs_vec2 target;
     const double* body_values; // RENDER_COLOR_VALUE: one value in [0, 1] per body
+    // Per contact, the colour of its dot and normal (NULL: the paper's red): the graph-colour view.
+    const uint32_t* contact_colors;
     // Pixel rectangle to draw into (origin top-left, y down); w == 0: the whole frame. The view's width
     // and height should be the rectangle's.
     int viewport_x, viewport_y, viewport_w, viewport_h;

@@ -211,18 +211,23 @@ static void draw_contacts(render_context* r, const cs_world* world, const render
 {
     int contacts = cs_world_contact_count(world);
     double weight_impulse = gravity_magnitude(world) * cs_world_get_def(world)->time_step;
-    float width = 1.6f * r->ui_scale;
     for (int k = 0; k < contacts; ++k)
     {
         cs_contact_info c = cs_world_contact(world, k);
         double rad = contact_radius(world, &c);
+        // 1.6 px, but thinner on circles only a few pixels across (Stacking 150 at the default zoom), so
+        // their markers never bury them.
+        float width = 1.6f * r->ui_scale;
+        float thin = 0.2f * (float)rad / px;
+        width = thin < width ? thin : width;
+        uint32_t color = o->contact_colors != NULL ? o->contact_colors[k] : RENDER_CONTACT_RED;
         float x = (float)c.point.x, y = (float)c.point.y;
         if (o->normals)
         {
             // Short segment along the normal: half the smaller radius, as in Figures 1-2.
             double len = 0.5 * rad;
             line_batch_segment(&r->world_lines, x, y, (float)(c.point.x + len * c.normal.x),
-                               (float)(c.point.y + len * c.normal.y), width, RENDER_CONTACT_RED);
+                               (float)(c.point.y + len * c.normal.y), width, color);
             r->stats.normals_drawn++;
         }
         if (o->impulses && c.body_b >= 0)
@@ -244,7 +249,7 @@ static void draw_contacts(render_context* r, const cs_world* world, const render
             // the pile) keep their outlines readable under their contact dots at any zoom.
             float dot = 2.6f * r->ui_scale * px;
             dot = dot > 0.25f * (float)rad ? 0.25f * (float)rad : dot;
-            circle_batch_add(&r->dots, x, y, dot, 0.0f, RENDER_CONTACT_RED);
+            circle_batch_add(&r->dots, x, y, dot, 0.0f, color);
             r->stats.contacts_drawn++;
         }
     }
@@ -306,7 +311,16 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
         }
         r->stats.bodies_drawn = r->circles.count;
         int before = r->circles.draw_calls;
-        circle_style style = {OUTLINE_COLOR, 1.3f * r->ui_scale, 1.3f * r->ui_scale};
+        // Outlines thin out the same way on tiny circles (the smallest circle sets them).
+        double smallest = INFINITY;
+        for (int i = 0; i < count; ++i)
+        {
+            smallest = fmin(smallest, cs_world_body(world, i).radius);
+        }
+        float outline = 1.3f * r->ui_scale;
+        float thin = 0.12f * (float)(smallest / px);
+        outline = thin < outline ? thin : outline;
+        circle_style style = {OUTLINE_COLOR, outline, outline};
         circle_batch_flush(&r->circles, r->circle_program, matrix, px, &style);
         r->stats.body_draw_calls = r->circles.draw_calls - before;
     }

@@ -122,6 +122,44 @@ static void test_f9_records_every_frame(void** state)
     app_shutdown(&a);
 }
 
+// The video runs at the simulation's rate: one video frame per step at 1/h frames per second, so paused
+// frames add nothing and a frame that took three steps adds three.
+static void test_video_runs_at_the_simulation_rate(void** state)
+{
+    (void)state;
+    if (!have_ffmpeg())
+    {
+        skip();
+    }
+    const char* dir = fresh_dir();
+    viewer_start(&a, "scenes/stacking.json", 320, 240, dir);
+    int64_t first = cs_world_stats(a.world)->step;
+    push_key(SDLK_F9, KMOD_NONE);
+    viewer_frames(&a, 20);
+    a.paused = true;
+    viewer_frames(&a, 15);
+    a.single_steps = 3;
+    app_frame(&a);
+    assert_int_equal(a.steps_last_frame, 3);
+    push_key(SDLK_F9, KMOD_NONE);
+    app_frame(&a);
+    int64_t steps = cs_world_stats(a.world)->step - first;
+    char path[8192], cmd[9000], rate[256];
+    single_file(dir, ".mp4", path, sizeof path);
+    int w, h, frames;
+    char fmt[64];
+    probe_video(path, &w, &h, fmt, &frames);
+    assert_int_equal(frames, steps);
+    assert_true(frames < 20 + 15 + 1 + 3); // fewer than the frames drawn
+    snprintf(cmd, sizeof cmd,
+             "ffprobe -v error -select_streams v:0 -show_entries stream=r_frame_rate -of csv=p=0 '%s'", path);
+    assert_int_equal(cs_test_run(cmd, rate, sizeof rate), 0);
+    char want[64];
+    snprintf(want, sizeof want, "%d/1", (int)lround(1.0 / cs_world_get_def(a.world)->time_step));
+    assert_non_null(strstr(rate, want));
+    app_shutdown(&a);
+}
+
 static void test_record_option_60_frames(void** state)
 {
     (void)state;
@@ -355,6 +393,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_f12_screenshot_is_the_frame),
         cmocka_unit_test(test_f9_records_every_frame),
+        cmocka_unit_test(test_video_runs_at_the_simulation_rate),
         cmocka_unit_test(test_record_option_60_frames),
         cmocka_unit_test(test_record_without_ffmpeg_writes_pngs),
         cmocka_unit_test(test_bad_scene_at_startup),

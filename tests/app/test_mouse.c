@@ -4,6 +4,16 @@
 
 static app a;
 
+// These small windows would be mostly HUD and plot column, which take the clicks and the wheel over
+// them (test_panel.c): the mouse tests work on the world alone.
+static void mouse_start(const char* scene, int w, int h)
+{
+    viewer_start(&a, scene, w, h, NULL);
+    a.show_hud = false;
+    app_set_show_plot(&a, false);
+    layout_update(&a);
+}
+
 static void screen_of(cs_vec2 p, int* x, int* y)
 {
     double px, py;
@@ -15,7 +25,7 @@ static void screen_of(cs_vec2 p, int* x, int* y)
 static void test_wheel_zooms_at_cursor_and_right_drag_pans(void** state)
 {
     (void)state;
-    viewer_start(&a, "scenes/stacking.json", 400, 300, NULL);
+    mouse_start("scenes/stacking.json", 400, 300);
     app_frame(&a);
     push_mouse_motion(300, 100);
     app_frame(&a);
@@ -52,7 +62,7 @@ static void test_grab_spring_is_stable_with_every_solver(void** state)
     (void)state;
     for (int s = 0; s < cs_solver_count(); ++s)
     {
-        viewer_start(&a, "scenes/pool1.json", 400, 400, NULL);
+        mouse_start("scenes/pool1.json", 400, 400);
         a.show_plot = false;
         app_set_show_plot(&a, false);
         app_set_solver(&a, s);
@@ -111,7 +121,7 @@ static void test_grab_spring_is_stable_with_every_solver(void** state)
 static void test_shift_click_spawns_a_circle(void** state)
 {
     (void)state;
-    viewer_start(&a, "scenes/stacking.json", 300, 300, NULL);
+    mouse_start("scenes/stacking.json", 300, 300);
     app_frame(&a);
     int n = cs_world_body_count(a.world);
     cs_body_state top = cs_world_body(a.world, n - 1);
@@ -136,7 +146,7 @@ static void test_shift_click_spawns_a_circle(void** state)
 static void test_resize_refits_until_user_moves_view(void** state)
 {
     (void)state;
-    viewer_start(&a, "scenes/pool1.json", 400, 300, NULL);
+    mouse_start("scenes/pool1.json", 400, 300);
     app_frame(&a);
     SDL_SetWindowSize(a.window, 700, 500);
     app_frame(&a);

@@ -125,6 +125,14 @@ static void test_script_parsing(void** state)
     assert_non_null(strstr(err, "/nonexistent/script.txt"));
 }
 
+// A step's numbers as the plot records them.
+static void record(app_plot* p, int64_t step, double res, const double* hist, int n)
+{
+    cs_step_stats s = {
+        .step = step, .res_lcp = res, .kinetic_energy = 2.0 * res, .max_penetration = 3.0 * res};
+    plot_data_record(p, &s, hist, n);
+}
+
 static void test_plot_generations(void** state)
 {
     (void)state;
@@ -137,10 +145,10 @@ static void test_plot_generations(void** state)
     }
     for (int s = 1; s <= 5; ++s)
     {
-        plot_data_record(&p, s, 1.0 / s, hist, 11);
+        record(&p, s, 1.0 / s, hist, 11);
     }
     render_plot_desc per_step, per_iter;
-    plot_data_describe(&p, &per_step, &per_iter);
+    plot_data_describe(&p, PLOT_RES, &per_step, &per_iter);
     assert_int_equal(per_step.series_count, 1);
     assert_int_equal(per_step.series[0].count, 5);
     assert_int_equal(per_iter.series_count, 1);
@@ -151,9 +159,9 @@ static void test_plot_generations(void** state)
     plot_data_new_setting(&p, "amgs α=0.2 k=10");
     for (int s = 6; s <= 8; ++s)
     {
-        plot_data_record(&p, s, 0.1 / s, hist, 6);
+        record(&p, s, 0.1 / s, hist, 6);
     }
-    plot_data_describe(&p, &per_step, &per_iter);
+    plot_data_describe(&p, PLOT_RES, &per_step, &per_iter);
     assert_int_equal(per_step.series_count, 2);
     assert_int_equal(per_step.series[0].count, 5);
     assert_int_equal(per_step.series[1].count, 3);
@@ -168,12 +176,18 @@ static void test_plot_generations(void** state)
     // The ring keeps the last PLOT_STEPS steps.
     for (int s = 9; s < 9 + 2 * PLOT_STEPS; ++s)
     {
-        plot_data_record(&p, s, 1.0, NULL, 0);
+        record(&p, s, 1.0, NULL, 0);
     }
-    plot_data_describe(&p, &per_step, &per_iter);
+    plot_data_describe(&p, PLOT_RES, &per_step, &per_iter);
     assert_int_equal(per_step.series_count, 1);
     assert_int_equal(per_step.series[0].count, PLOT_STEPS);
     assert_true(per_step.series[0].x[PLOT_STEPS - 1] == 8 + 2 * PLOT_STEPS);
+    // Energy and penetration are the same steps' other numbers, on linear axes.
+    plot_data_describe(&p, PLOT_ENERGY, &per_step, &per_iter);
+    assert_false(per_step.log_y);
+    assert_true(per_step.series[0].y[0] == 2.0);
+    plot_data_describe(&p, PLOT_PENETRATION, &per_step, &per_iter);
+    assert_true(per_step.series[0].y[0] == 3.0);
     plot_data_free(&p);
 }
 

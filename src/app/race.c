@@ -1,0 +1,164 @@
+// The frozen-step race: every registered solver on one frozen problem, like circlesim-cli converge.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/race.h"
+
+void race_clear(app* a)
+{
+    for (int k = 0; k < APP_RACE_MAX; ++k)
+    {
+        free(a->race.entries[k].history);
+        free(a->race.entries[k].times_ms);
+    }
+    memset(&a->race, 0, sizeof a->race);
+    app_request_fit(a);
+}
+
+int race_count(const app* a)
+{
+    return a->race.shown ? a->race.count : 0;
+}
+
+const app_race_entry* race_entry(const app* a, int k)
+{
+    return k >= 0 && k < race_count(a) ? &a->race.entries[k] : NULL;
+}
+
+// Keeps entry e's curves: residual per iteration and the same points against time.
+static bool keep_history(app_race_entry* e, const cs_solver_work* work, bool on_lcp, int count)
+{
+    e->history = malloc((size_t)count * sizeof *e->history);
+    e->times_ms = malloc((size_t)count * sizeof *e->times_ms);
+    if (e->history == NULL || e->times_ms == NULL)
+    {
+        return false;
+    }
+    double per_iteration_ms = e->iterations > 0 ? 1000.0 * e->seconds / e->iterations : 0.0;
+    for (int i = 0; i < count; ++i)
+    {
+        e->history[i] = on_lcp ? work->history_lcp[i] : work->history_nat[i];
+        e->times_ms[i] = i * per_iteration_ms;
+    }
+    e->history_count = count;
+    return true;
+}
+
+// One solver on the problem, from its warm start, to the tolerance.
+static bool run_entry(app_race_entry* e, const cs_lcp* problem, const cs_solver_params* pane, bool on_lcp,
+                      double tolerance, cs_solver_work* work, double* lambda, cs_error* err)
+{
+    const cs_solver_info* info = cs_solver_at(e->solver);
+    if ((info->flags & CS_SOLVER_DENSE) != 0 && problem->row_count > RACE_DENSE_MAX_ROWS)
+    {
+        e->skipped = true;
+        app_format(e->label, sizeof e->label, "%s: not run (dense, %d rows > %d)", info->name,
+                   problem->row_count, RACE_DENSE_MAX_ROWS);
+        app_format(e->timed_label, sizeof e->timed_label, "%s", e->label);
+        return true;
+    }
+    // converge's parameters: the defaults with α and γ (here the focused pane's).
+    cs_solver_params params = cs_solver_params_default();
+    params.alpha = pane->alpha;
+    params.gamma = pane->gamma;
+    params.iterations = RACE_MAX_ITERATIONS;
+    params.tolerance = tolerance;
+    params.tolerance_on = on_lcp ? CS_RES_LCP : CS_RES_NAT;
+    params.simd = pane->simd;
+    cs_solver_stats stats;
+    if (cs_solve(problem, e->solver, &params, work, lambda, &stats, err) != CS_OK)
+    {
+        return false;
+    }
+    e->iterations = stats.iterations;
+    e->residual = on_lcp ? stats.res_lcp : stats.res_nat;
+    e->converged = e->residual <= tolerance;
+    // Timed as converge times it: the same iteration count again, without the per-iteration residuals
+    // (which cost more than a sweep), so the time axis is the method's own.
+    cs_solver_work timing = {0};
+    cs_solver_params fixed = params;
+    fixed.tolerance = 0.0;
+    fixed.iterations = stats.iterations > 0 ? stats.iterations : 1;
+    double times[3];
+    for (int r = 0; r < 3; ++r)
+    {
+        cs_solver_stats timed;
+        if (cs_solve(problem, e->solver, &fixed, &timing, lambda, &timed, err) != CS_OK)
+        {
+            cs_solver_work_free(&timing);
+            return false;
+        }
+        times[r] = timed.seconds;
+    }
+    cs_solver_work_free(&timing);
+    // The median of three, as converge's default --repeat 3.
+    double lo = times[0] < times[1] ? times[0] : times[1], hi = times[0] < times[1] ? times[1] : times[0];
+    e->seconds = times[2] < lo ? lo : (times[2] > hi ? hi : times[2]);
+    if (!keep_history(e, work, on_lcp, stats.history_count))
+    {
+        cs_fail(err, CS_ERR_MEMORY, "race: out of memory for the residual history");
+        return false;
+    }
+    char alpha[32] = "";
+    if ((info->flags & CS_SOLVER_USES_ALPHA) != 0)
+    {
+        app_format(alpha, sizeof alpha, " α=%.2g", params.alpha);
+    }
+    app_format(e->label, sizeof e->label, "%s%s: %d it%s", info->name, alpha, e->iterations,
+               e->converged ? "" : " (missed the tolerance)");
+    app_format(e->timed_label, sizeof e->timed_label, "%s  %.3f ms", e->label, 1000.0 * e->seconds);
+    return true;
+}
+
+bool race_run(app* a, double tolerance)
+{
+    race_clear(a);
+    cs_world* w = app_pane_world(a, a->focus);
+    const cs_lcp* frozen = w != NULL ? cs_world_last_problem(w) : NULL;
+    if (frozen == NULL || frozen->row_count == 0)
+    {
+        app_message(a, "race: no contact problem in this step yet (step once)");
+        return false;
+    }
+    cs_error err = {0};
+    cs_lcp problem = {0};
+    cs_solver_work work = {0};
+    double* lambda = malloc((size_t)frozen->row_count * sizeof *lambda);
+    bool ok = lambda != NULL && cs_lcp_copy(&problem, frozen, &err) == CS_OK &&
+              cs_solver_work_set_history(&work, true, RACE_MAX_ITERATIONS, &err) == CS_OK;
+    app_race* r = &a->race;
+    r->step = cs_world_stats(w)->step;
+    r->rows = frozen->row_count;
+    r->tolerance = tolerance;
+    r->on_lcp = cs_world_get_def(w)->frictionless;
+    for (int s = 0; ok && s < cs_solver_count() && r->count < APP_RACE_MAX; ++s)
+    {
+        app_race_entry* e = &r->entries[r->count++];
+        e->solver = s;
+        ok = run_entry(e, &problem, app_pane_params(a, a->focus), r->on_lcp, tolerance, &work, lambda, &err);
+    }
+    free(lambda);
+    cs_lcp_free(&problem);
+    cs_solver_work_free(&work);
+    if (!ok)
+    {
+        app_message(a, "race failed: %s", err.message[0] != '\0' ? err.message : "out of memory");
+        race_clear(a);
+        return false;
+    }
+    r->shown = true;
+    app_message(a, "race: step %lld frozen, %d rows, %d solvers to %s <= %g", (long long)r->step, r->rows,
+                r->count, r->on_lcp ? "res_lcp" : "res_nat", tolerance);
+    return true;
+}
+
+void race_toggle(app* a)
+{
+    if (a->race.shown)
+    {
+        race_clear(a);
+        return;
+    }
+    race_run(a, RACE_TOLERANCE);
+}
