@@ -149,14 +149,7 @@ static void test_infeasible_problem_is_a_ray(void** state)
     (void)state;
     cs_lcp p = {0};
     cs_error err = {0};
-    assert_int_equal(cs_lcp_reserve(&p, 1, 1, &err), CS_OK);
-    p.body_count = 1, p.row_count = 1;
-    p.inv_mass[0] = 0.0, p.inv_inertia[0] = 0.0;
-    p.v[0] = p.v[1] = p.v[2] = 0.0;
-    double j[6] = {0.0, 1.0, 0.0, 0.0, 0.0, 0.0};
-    memcpy(p.jac, j, sizeof j);
-    p.body_a[0] = 0, p.body_b[0] = -1, p.bias[0] = -1.0, p.kind[0] = CS_ROW_NORMAL;
-    p.link[0] = -1, p.mu[0] = 0.0, p.lo[0] = 0.0, p.hi[0] = INFINITY, p.lambda0[0] = 0.0;
+    infeasible_problem(&p);
     cs_solver_work work = {0};
     double lambda[1];
     cs_lemke_stats stats;

@@ -33,6 +33,7 @@ enum
 };
 
 #define ARMIJO_SIGMA 1e-4
+#define NEWTON_DONE  1e-15 // ‖Φ‖ <= this · √m · (1 + max |w|): rounding level, an iteration does nothing
 
 // The Newton work arrays, carved from work->dense (grown once in begin; nothing is allocated per sweep).
 typedef struct newton_arrays
@@ -173,11 +174,11 @@ static void row_bounds(const cs_lcp* p, const double* lambda, int i, double* l, 
     }
 }
 
-// w = J v + b, Φ(λ) and the Jacobian rows; returns ‖Φ‖².
+// w = J v + b, Φ(λ) and the Jacobian rows; returns ‖Φ‖². *scale: max |w_i| (when jacobian).
 static double evaluate(const cs_lcp* p, int merit, const double* lambda, const double* v, newton_arrays* a,
-                       bool jacobian)
+                       bool jacobian, double* scale)
 {
-    double sum = 0.0;
+    double sum = 0.0, big = 0.0;
     for (int i = 0; i < p->row_count; ++i)
     {
         double wi = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i];
@@ -187,12 +188,17 @@ static double evaluate(const cs_lcp* p, int merit, const double* lambda, const d
         sum += phi * phi;
         if (jacobian)
         {
+            big = fmax(big, fabs(wi));
             a->w[i] = wi;
             a->phi[i] = phi;
             a->p[i] = pp;
             a->q[i] = qq;
             a->c[i] = cc;
         }
+    }
+    if (jacobian)
+    {
+        *scale = big;
     }
     return sum;
 }
@@ -380,10 +386,12 @@ void cs_newton_sweep(cs_solve_ctx* ctx)
     int m = p->row_count;
     size_t nv = 3 * (size_t)p->body_count;
     newton_arrays a = carve(work, m, p->body_count);
-    double theta2 = evaluate(p, merit, ctx->lambda, work->v, &a, true); // ‖Φ‖²
-    if (theta2 == 0.0)
+    double scale;
+    double theta2 = evaluate(p, merit, ctx->lambda, work->v, &a, true, &scale); // ‖Φ‖²
+    double floor = NEWTON_DONE * sqrt((double)m) * (1.0 + scale);
+    if (theta2 <= floor * floor)
     {
-        return;
+        return; // at rounding level: another Krylov solve could not improve it (and costs 600 products)
     }
     newton_direction(p, work, &a, sqrt(theta2));
     for (int step = 0; step < LINE_SEARCH_STEPS; ++step)
@@ -391,7 +399,7 @@ void cs_newton_sweep(cs_solve_ctx* ctx)
         double tau = ldexp(1.0, -step);
         project_step(p, ctx->lambda, a.dx, tau, a.trial);
         cs_lcp_velocity(p, a.trial, a.v_trial);
-        double trial2 = evaluate(p, merit, a.trial, a.v_trial, &a, false);
+        double trial2 = evaluate(p, merit, a.trial, a.v_trial, &a, false, NULL);
         if (trial2 <= (1.0 - 2.0 * ARMIJO_SIGMA * tau) * theta2)
         {
             memcpy(ctx->lambda, a.trial, (size_t)m * sizeof(double));
