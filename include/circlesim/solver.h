@@ -92,8 +92,8 @@ extern "C"
         CS_SOLVER_USES_RELAXATION = 1u << 2,
         CS_SOLVER_DENSE = 1u << 3, // forms A explicitly (slow; small problems and baselines only)
         CS_SOLVER_SIMD = 1u << 4,  // has vector sweeps (cs_solver_params.simd)
-        // A direct pivoting method (lemke): exact, but O(n²) per pivot on a dense basis inverse, so seconds per
-        // step beyond a few hundred contacts: a ground truth, not an interactive solver.
+        // A direct pivoting method (lemke): exact, but O(n²) per pivot on a dense basis inverse, so seconds
+        // per step beyond a few hundred contacts: a ground truth, not an interactive solver.
         CS_SOLVER_PIVOTING = 1u << 6,
     };
 

@@ -51,7 +51,7 @@ int cs_cmd_converge(int argc, char** argv)
 {
     const char* cmd = "converge";
     const char *scene = NULL, *csv_path = NULL, *history_path = NULL, *lcp_out = NULL, *active_csv = NULL;
-    bool active_set = false;
+    bool active_set = false, failed = false;
     int at_step = -1, max_iterations = 100000, repeat = 3;
     double tol = -1.0, gamma = 2.0;
     cs_world_options world_options = CS_WORLD_OPTIONS_NONE;
@@ -196,12 +196,20 @@ int cs_cmd_converge(int argc, char** argv)
         params.tolerance_on = kind;
         params.simd = !world_options.no_simd;
         cs_solver_stats stats;
-        if (cs_solver_work_set_history(&work, hist != NULL, max_iterations, &err) != CS_OK ||
-            cs_solve(&problem, var->solver, &params, &work, lambda, &stats, &err) != CS_OK)
+        if (cs_solver_work_set_history(&work, hist != NULL, max_iterations, &err) != CS_OK)
         {
             fprintf(stderr, "%s\n", err.message);
             status = 1;
             break;
+        }
+        if (cs_solve(&problem, var->solver, &params, &work, lambda, &stats, &err) != CS_OK)
+        {
+            // A method that refuses this problem (lemke's ray, a dense method's size limit) fails its row;
+            // the others still run, and the exit status says one failed.
+            char label[96];
+            printf("%-22s failed: %s\n", cs_variant_label(var, label, sizeof label), err.message);
+            failed = true;
+            continue;
         }
         double final = kind == CS_RES_LCP ? stats.res_lcp : stats.res_nat;
         bool converged = final <= tol;
@@ -239,10 +247,15 @@ int cs_cmd_converge(int argc, char** argv)
     }
     free(lambda);
     cs_solver_work_free(&work);
-    if (status == 0 && active_set)
+    if (status == 0 && failed)
     {
-        status = cs_active_set_table(&problem, info.name, variants, variant_count, gamma,
-                                     !world_options.no_simd, active_csv);
+        status = 1;
+    }
+    if (active_set && (status == 0 || failed))
+    {
+        int table = cs_active_set_table(&problem, info.name, variants, variant_count, gamma,
+                                        !world_options.no_simd, active_csv);
+        status = table != 0 ? table : status;
     }
 done:
     if (csv && fclose(csv) != 0)
