@@ -127,7 +127,14 @@ static void test_history_and_driver(void** state)
     cs_solver_stats stats;
     assert_int_equal(cs_solve(&p, lemke(), &params, &work, lambda, &stats, &err), CS_OK);
     assert_int_equal(stats.history_count, 6);
-    assert_true(work.history_nat[0] > 1e-3);
+    // Entry 0 is the start point's residual, computed from λ⁰ and its own velocities.
+    double v0[3 * MAXB], res_lcp0, res_nat0;
+    cs_lcp_velocity(&p, p.lambda0, v0);
+    res_lcp0 = cs_residual_lcp(&p, v0, p.lambda0);
+    res_nat0 = cs_residual_nat(&p, v0, p.lambda0);
+    assert_near(work.history_nat[0], res_nat0, 1e-14);
+    assert_near(work.history_lcp[0], res_lcp0, 1e-14);
+    assert_true(res_nat0 > 1e-3);
     for (int k = 1; k < 6; ++k)
     {
         assert_true(work.history_nat[k] <= 1e-12);

@@ -168,7 +168,7 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs
         bool slack;
         n += row_layout(p, i, &c0, &slack);
     }
-    if (n > LEMKE_MAX_VARIABLES)
+    if (m > LEMKE_MAX_VARIABLES || n > LEMKE_MAX_VARIABLES)
     {
         return cs_fail(err, CS_ERR_USAGE,
                        "lemke: %d rows reformulate to %d LCP variables; the dense method's limit is %d", m, n,
@@ -329,7 +329,8 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
                        "singular along it (redundant contacts) and the pivoting did not find an exact answer",
                        pivots, res_nat);
     }
-    // v back to the start point's velocities (build_rhs used it as scratch).
+    // Until the first sweep the iterate is the start point: v back to its velocities (the driver's history
+    // entry 0 and every residual are computed from λ and v together).
     cs_lcp_velocity(p, ctx->lambda, w->v);
     return CS_OK;
 }
