@@ -107,6 +107,21 @@ static inline void random_contacts_any(cs_lcp* p, int bodies, int contacts, bool
     }
 }
 
+// One normal row on a disc of infinite mass (M⁻¹ = 0, so A = 0) asked to separate (q = b = −1 < 0): no
+// λ ≥ 0 makes w ≥ 0, the LCP has no solution.
+static inline void infeasible_problem(cs_lcp* p)
+{
+    cs_error err;
+    assert_int_equal(cs_lcp_reserve(p, 1, 1, &err), CS_OK);
+    p->body_count = 1, p->row_count = 1;
+    p->inv_mass[0] = 0.0, p->inv_inertia[0] = 0.0;
+    p->v[0] = p->v[1] = p->v[2] = 0.0;
+    double j[6] = {0.0, 1.0, 0.0, 0.0, 0.0, 0.0};
+    memcpy(p->jac, j, sizeof j);
+    p->body_a[0] = 0, p->body_b[0] = -1, p->bias[0] = -1.0, p->kind[0] = CS_ROW_NORMAL;
+    p->link[0] = -1, p->mu[0] = 0.0, p->lo[0] = 0.0, p->hi[0] = INFINITY, p->lambda0[0] = 0.0;
+}
+
 // Dense A and q from the definitions, with J and M⁻¹ as full matrices.
 static inline void dense_problem(const cs_lcp* p, double A[MAXR][MAXR], double q[MAXR])
 {

@@ -163,9 +163,12 @@ extern "C"
         CS_SOLVER_USES_ALPHA = 1u << 0,
         CS_SOLVER_USES_GAMMA = 1u << 1,
         CS_SOLVER_USES_RELAXATION = 1u << 2,
-        CS_SOLVER_DENSE = 1u << 3,          // forms A explicitly (slow; small problems and baselines only)
-        CS_SOLVER_SIMD = 1u << 4,           // has vector sweeps (cs_solver_params.simd)
-        CS_SOLVER_USES_LITERAL = 1u << 5,   // reads cs_solver_params.amgs_literal
+        CS_SOLVER_DENSE = 1u << 3,        // forms A explicitly (slow; small problems and baselines only)
+        CS_SOLVER_SIMD = 1u << 4,         // has vector sweeps (cs_solver_params.simd)
+        CS_SOLVER_USES_LITERAL = 1u << 5, // reads cs_solver_params.amgs_literal
+        // A direct pivoting method (lemke): exact, but O(n²) per pivot on a dense basis inverse, so seconds
+        // per step beyond a few hundred contacts: a ground truth, not an interactive solver.
+        CS_SOLVER_PIVOTING = 1u << 6,
         CS_SOLVER_USES_KGS = 1u << 8,       // cs_solver_params.kgs
         CS_SOLVER_USES_KSM = 1u << 9,       // cs_solver_params.ksm
         CS_SOLVER_USES_SUBSPACE = 1u << 10, // cs_solver_params.subspace_solver

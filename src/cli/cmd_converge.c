@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/diagnostics.h"
 #include "cli/variants.h"
+#include "cli/active_set.h"
 
 static void help(FILE* out)
 {
@@ -21,7 +22,8 @@ static void help(FILE* out)
         "start,\n"
         "and runs each solver from that start until the residual is below X: RES of the paper's eq. (24)\n"
         "(res_lcp) with --frictionless, as in the paper's Table 1; res_nat otherwise.\n"
-        "  --solvers LIST        comma-separated (default pgs,amgs-dense,amgs-omega,amgs)\n"
+        "  --solvers LIST        comma-separated, or 'all' for every registered method\n"
+        "                        (default pgs,amgs-dense,amgs-omega,amgs)\n"
         "  --alphas LIST         alpha values for the solvers that use alpha (default 0.5)\n"
         "  --gamma G             AMGS gamma (default 2)\n"
         "  --kgs K, --ksm K, --subspace-solver S   pgs-sm, pgs-kz: as in 'lcp solve --help'\n"
@@ -32,6 +34,12 @@ static void help(FILE* out)
         "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged,stop\n"
         "  --history FILE        per iteration: scene,solver,alpha,iteration,res_lcp,res_nat\n"
         "  --lcp-out FILE        also write the frozen problem\n"
+        "  --active-set          also the MNS paper's Table 2 measure: the fraction of the optimal active "
+        "set\n"
+        "                        (rows at a bound in lemke's answer, or a converged newton-minmap's where\n"
+        "                        lemke fails) each method has identified after k = 1, 2, 5, 10, 50 "
+        "iterations\n"
+        "  --active-csv FILE     that table as scene,solver,alpha,k,identified,active\n"
         "'seconds' is the median time of re-solving with exactly the iteration count found, without the\n"
         "per-iteration residual checks (so every method is timed on its sweeps alone).\n");
 }
@@ -45,7 +53,8 @@ static int compare_doubles(const void* a, const void* b)
 int cs_cmd_converge(int argc, char** argv)
 {
     const char* cmd = "converge";
-    const char *scene = NULL, *csv_path = NULL, *history_path = NULL, *lcp_out = NULL;
+    const char *scene = NULL, *csv_path = NULL, *history_path = NULL, *lcp_out = NULL, *active_csv = NULL;
+    bool active_set = false, failed = false;
     int at_step = -1, max_iterations = 100000, repeat = 3;
     double tol = -1.0, gamma = 2.0;
     cs_world_options world_options = CS_WORLD_OPTIONS_NONE;
@@ -86,8 +95,19 @@ int cs_cmd_converge(int argc, char** argv)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &max_iterations);
         else if (strcmp(a, "--repeat") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 1000, &repeat);
+        else if (strcmp(a, "--solvers") == 0 && i + 1 < argc && strcmp(argv[i + 1], "all") == 0)
+        {
+            i += 1;
+            solver_count = 0;
+            for (int k = 0; k < cs_solver_count() && k < CS_MAX_VARIANTS; ++k)
+                solvers[solver_count++] = k;
+        }
         else if (strcmp(a, "--solvers") == 0)
             ok = cs_arg_next_solver_list(cmd, argc, argv, &i, solvers, CS_MAX_VARIANTS, &solver_count);
+        else if (strcmp(a, "--active-set") == 0)
+            active_set = true;
+        else if (strcmp(a, "--active-csv") == 0)
+            ok = (active_csv = cs_arg_value(cmd, argc, argv, &i)) != NULL, active_set = true;
         else if (strcmp(a, "--alphas") == 0)
             ok = have_alphas =
                 cs_arg_next_double_list(cmd, argc, argv, &i, alphas, CS_MAX_VARIANTS, &alpha_count);
@@ -201,12 +221,20 @@ int cs_cmd_converge(int argc, char** argv)
         params.ksm = subspace.ksm;
         params.subspace_solver = subspace.subspace_solver;
         cs_solver_stats stats;
-        if (cs_solver_work_set_history(&work, hist != NULL, max_iterations, &err) != CS_OK ||
-            cs_solve(&problem, var->solver, &params, &work, lambda, &stats, &err) != CS_OK)
+        if (cs_solver_work_set_history(&work, hist != NULL, max_iterations, &err) != CS_OK)
         {
             fprintf(stderr, "%s\n", err.message);
             status = 1;
             break;
+        }
+        if (cs_solve(&problem, var->solver, &params, &work, lambda, &stats, &err) != CS_OK)
+        {
+            // A method that refuses this problem (lemke's ray, a dense method's size limit) fails its row;
+            // the others still run, and the exit status says one failed.
+            char label[96];
+            printf("%-22s failed: %s\n", cs_variant_label(var, label, sizeof label), err.message);
+            failed = true;
+            continue;
         }
         double final = kind == CS_RES_LCP ? stats.res_lcp : stats.res_nat;
         bool converged = final <= tol;
@@ -245,6 +273,16 @@ int cs_cmd_converge(int argc, char** argv)
     }
     free(lambda);
     cs_solver_work_free(&work);
+    if (status == 0 && failed)
+    {
+        status = 1;
+    }
+    if (active_set && (status == 0 || failed))
+    {
+        int table = cs_active_set_table(&problem, info.name, variants, variant_count, gamma,
+                                        !world_options.no_simd, active_csv);
+        status = table != 0 ? table : status;
+    }
 done:
     if (csv && fclose(csv) != 0)
         status = 1;

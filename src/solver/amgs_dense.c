@@ -3,6 +3,7 @@
 // timing comparison and as an independent transcription that must give the same iterates as
 // `amgs` (Ω = αD). Box and friction rows use the same two-sided form as amgs.c; the literal
 // Method 3.2 switch is not offered here.
+#include "solver/operator.h"
 #include "solver/solver_internal.h"
 
 #include <string.h>
@@ -11,28 +12,6 @@ enum
 {
     DENSE_MAX_ROWS = 8192, // A takes m² doubles: 512 MiB at this size
 };
-
-// A_ij = Σ over the bodies rows i and j share of J_i,body · (M⁻¹J_jᵀ)_body.
-static double dense_entry(const cs_lcp* p, const double* mjt, int i, int j)
-{
-    const double* ji = p->jac + 6 * i;
-    const double* mj = mjt + 6 * j;
-    const int bi[2] = {p->body_a[i], p->body_b[i]};
-    const int bj[2] = {p->body_a[j], p->body_b[j]};
-    double s = 0.0;
-    for (int hi = 0; hi < 2; ++hi)
-    {
-        for (int hj = 0; hj < 2; ++hj)
-        {
-            if (bi[hi] >= 0 && bi[hi] == bj[hj])
-            {
-                s += ji[3 * hi] * mj[3 * hj] + ji[3 * hi + 1] * mj[3 * hj + 1] +
-                     ji[3 * hi + 2] * mj[3 * hj + 2];
-            }
-        }
-    }
-    return s;
-}
 
 cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err)
 {
@@ -66,7 +45,7 @@ cs_status cs_amgs_dense_begin(cs_solve_ctx* ctx, cs_error* err)
     {
         for (int j = 0; j < m; ++j)
         {
-            w->dense[(size_t)i * m + j] = dense_entry(p, w->mjt, i, j);
+            w->dense[(size_t)i * m + j] = cs_dense_entry(p, w->mjt, i, j);
         }
         w->dense[(size_t)i * m + i] += p->reg != NULL ? p->reg[i] : 0.0; // A + Σ (eq. (3))
     }

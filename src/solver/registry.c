@@ -1,6 +1,7 @@
 // The solver registry: one table row per method, looked up by name from scenes, the CLI and keys.
 #include "circlesim/solver.h"
 
+#include "solver/operator.h"
 #include "solver/solver_internal.h"
 
 #include <stdio.h>
@@ -49,6 +50,15 @@ static const cs_solver_entry solvers[] = {
     {{"amgs-adaptive", "AMGS-adapt", "AMGS with Omega = alpha D, alpha adapted from the sweeps' displacement ratios (adaptive SOR, docs/amgs.md)",
       CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
      cs_amgs_adaptive_begin, cs_amgs_adaptive_sweep},
+    {{"lemke", "Lemke", "Lemke's pivoting on the BLCP as an LCP (friction: Erleben's contact LCP model); exact, dense",
+      CS_SOLVER_DENSE | CS_SOLVER_PIVOTING},
+     cs_lemke_begin, cs_lemke_sweep},
+    {{"newton-minmap", "Newton-min", "generalised Newton on the min-map (mid-map) reformulation, GMRES, projected Armijo",
+      0},
+     cs_newton_minmap_begin, cs_newton_sweep},
+    {{"newton-fb", "Newton-FB", "generalised Newton on the Fischer-Burmeister (Billups box) reformulation, GMRES, projected Armijo",
+      0},
+     cs_newton_fb_begin, cs_newton_sweep},
 };
 // clang-format on
 

@@ -1,0 +1,45 @@
+// Lemke's complementary pivoting on a dense LCP  ζ = M z + r ≥ 0 ⟂ z ≥ 0  with the covering vector
+// d = 1 (Murty 1988, ch. 2; Erleben's slides, "Connection to Positive Cones"). The caller supplies M one
+// column at a time, so a reformulation (lemke_blcp.c) need not store it. Internal to src/solver.
+#ifndef CS_SOLVER_LEMKE_H
+#define CS_SOLVER_LEMKE_H
+
+#include <stdbool.h>
+
+typedef enum cs_lemke_outcome
+{
+    CS_LEMKE_SOLVED = 0, // z0 left the basis: z solves the LCP
+    CS_LEMKE_RAY = 1,    // the entering column has no blocking row: secondary ray, no solution reached
+    CS_LEMKE_PIVOT_CAP =
+        2, // more pivots than max_pivots: cycling in floating point (lexicographic rule failed)
+} cs_lemke_outcome;
+
+typedef void (*cs_lemke_column_fn)(const void* data, int k, double* out); // out = M[:, k] (n entries)
+
+typedef struct cs_lemke
+{
+    int n;
+    const double* r; // [n]
+    cs_lemke_column_fn column;
+    const void* data;
+    int max_pivots;
+    // Workspace, caller-owned: binv n·n doubles (B⁻¹ column-major; a column not yet touched by a pivot is
+    // e_j and is not stored), xb, d, col, z: n doubles each; basis, touched, tlist: n ints; where: 2n + 1.
+    double *binv, *xb, *d, *col, *z;
+    int *basis, *touched, *tlist, *where;
+    int touched_count; // entries of tlist (the stored columns of B⁻¹)
+    // Results.
+    int pivots;
+    int entering; // at a ray: the variable that could not enter (n..2n−1 = z_k, 0..n−1 = ζ_k)
+} cs_lemke;
+
+// Runs the pivoting; on CS_LEMKE_SOLVED, z holds the solution of the final basis.
+cs_lemke_outcome cs_lemke_run(cs_lemke* L);
+// Iterative refinement of the final basis, for a column callback that may now return a different M (the
+// unregularised one): x_B ← x_B + B⁻¹(r − B x_B) while the residual of B x_B = r falls by 4× a round, at
+// most `rounds` rounds; then z as cs_lemke_solution.
+void cs_lemke_refine(cs_lemke* L, int rounds);
+// z from the basic values (negative round-off clamped to 0).
+void cs_lemke_solution(cs_lemke* L);
+
+#endif

@@ -1,0 +1,375 @@
+// `lemke`: the BLCP of a cs_lcp solved exactly by Lemke's method (lemke.c) on an equivalent LCP.
+//
+// Every row's impulse is an affine function of nonnegative variables z, and every bound that is not
+// λ ≥ 0 becomes a complementarity of its own:
+//   normal row (and box [0, ∞)):  λ = z,           z ≥ 0 ⟂ w ≥ 0
+//   box [l, ∞):                   λ = l + z,       z ≥ 0 ⟂ w ≥ 0
+//   box (−∞, h]:                  λ = h − z,       z ≥ 0 ⟂ −w ≥ 0
+//   box [l, h], l < h:            λ = l + z,       z ≥ 0 ⟂ w + c ≥ 0,  c ≥ 0 ⟂ (h − l) − z ≥ 0
+//   box (−∞, ∞):                  λ = z⁺ − z⁻,     z⁺ ⟂ w,  z⁻ ⟂ −w
+//   box [l, l]:                   λ = l, no variable (w is free)
+//   friction row t of normal n:   λ = z⁺ − z⁻,     z⁺ ≥ 0 ⟂ w + β ≥ 0,  z⁻ ≥ 0 ⟂ −w + β ≥ 0,
+//                                 β ≥ 0 ⟂ μλ_n − z⁺ − z⁻ ≥ 0
+// The friction block is the contact LCP model of Erleben's lecture ("Time Discretization – The Contact LCP
+// Model": λ_n, λ_1, λ_2, β, with a non-symmetric A) for the two tangent directions ±t a 2D contact has; there
+// β = |w_t| is the slip speed, and its solutions are exactly the box model's (|λ_t| ≤ μλ_n, λ_t = ∓μλ_n
+// when w_t ≷ 0, w_t = 0 inside), so Lemke on it is an exact solver of the box friction problem.
+// Stewart and Trinkle (1996) show Lemke processes this LCP when A is positive semidefinite.
+#include "circlesim/lemke.h"
+
+#include "solver/lemke.h"
+#include "solver/operator.h"
+
+#include <math.h>
+#include <string.h>
+
+#define LEMKE_REGULARISATION 1e-8
+#define LEMKE_ACCEPT         1e-9 // natural residual, relative to max |r|, of an accepted answer
+
+enum
+{
+    LEMKE_MAX_VARIABLES = 6144, // B⁻¹ takes n² doubles: 288 MiB at this size
+    VAR_IMPULSE = 0,
+    VAR_FRICTION_SLACK = 1, // β of a friction row
+    VAR_BOX_SLACK = 2,      // c of a two-sided box row
+};
+
+// The reformulated problem: which row each variable belongs to, and what it does there.
+typedef struct blcp_map
+{
+    const cs_lcp* p;
+    const double* A; // m × m, row-major
+    int m, n;
+    int* var_kind;  // [n]
+    int* var_row;   // [n] the row whose impulse (impulse) or bounds (slack) the variable carries
+    int* var_sign;  // [n] impulse: λ_row moves by sign·z
+    int* row_var;   // [m] the row's first variable, or -1 (a fixed box row)
+    int* row_slack; // [m] the row's slack variable, or -1
+    double* c0;     // [m] λ at z = 0
+    double reg;     // A_ii is taken as (1 + reg)·A_ii (see cs_lemke_begin)
+} blcp_map;
+
+// Number of variables of row i, and how λ_i starts.
+static int row_layout(const cs_lcp* p, int i, double* c0, bool* slack)
+{
+    *c0 = 0.0;
+    *slack = false;
+    if (p->kind[i] == CS_ROW_NORMAL)
+    {
+        return 1;
+    }
+    if (p->kind[i] == CS_ROW_FRICTION)
+    {
+        *slack = true;
+        return 3;
+    }
+    double l = p->lo[i], h = p->hi[i];
+    if (l == h)
+    {
+        *c0 = l;
+        return 0;
+    }
+    if (isfinite(l))
+    {
+        *c0 = l;
+        *slack = isfinite(h);
+        return isfinite(h) ? 2 : 1;
+    }
+    if (isfinite(h))
+    {
+        *c0 = h;
+        return 1;
+    }
+    return 2; // free: z⁺, z⁻
+}
+
+static void build_map(blcp_map* map)
+{
+    const cs_lcp* p = map->p;
+    int k = 0;
+    for (int i = 0; i < map->m; ++i)
+    {
+        bool slack;
+        int count = row_layout(p, i, &map->c0[i], &slack);
+        map->row_var[i] = count > 0 ? k : -1;
+        map->row_slack[i] = slack ? k + count - 1 : -1;
+        int impulses = count - (slack ? 1 : 0);
+        for (int t = 0; t < count; ++t)
+        {
+            map->var_row[k + t] = i;
+            map->var_kind[k + t] = t < impulses                    ? VAR_IMPULSE
+                                   : p->kind[i] == CS_ROW_FRICTION ? VAR_FRICTION_SLACK
+                                                                   : VAR_BOX_SLACK;
+            // Second impulse variable of a row (z⁻), or the only one of a (−∞, h] row: λ moves down.
+            bool down = t == 1 || (count == 1 && p->kind[i] == CS_ROW_BOX && !isfinite(p->lo[i]));
+            map->var_sign[k + t] = down ? -1 : 1;
+        }
+        k += count;
+    }
+    map->n = k;
+}
+
+// Column k of M (lemke.h's callback): how ζ changes with z_k.
+static void map_column(const void* data, int k, double* out)
+{
+    const blcp_map* map = data;
+    const cs_lcp* p = map->p;
+    int n = map->n;
+    int r = map->var_row[k];
+    if (map->var_kind[k] != VAR_IMPULSE)
+    {
+        // A slack enters the ζ of its row's impulse variables with coefficient 1.
+        memset(out, 0, (size_t)n * sizeof(double));
+        int first = map->row_var[r];
+        out[first] = 1.0;
+        if (map->var_kind[k] == VAR_FRICTION_SLACK)
+        {
+            out[first + 1] = 1.0;
+        }
+        return;
+    }
+    double t = map->var_sign[k];
+    const double* a_col = map->A + (size_t)r * map->m; // A is symmetric: row r is column r
+    for (int j = 0; j < n; ++j)
+    {
+        int row = map->var_row[j];
+        switch (map->var_kind[j])
+        {
+            case VAR_IMPULSE:
+                out[j] = map->var_sign[j] * t * (row == r ? (1.0 + map->reg) * a_col[row] : a_col[row]);
+                break;
+            case VAR_FRICTION_SLACK:
+                out[j] = (p->link[row] == r ? p->mu[row] * t : 0.0) - (row == r ? 1.0 : 0.0);
+                break;
+            default:
+                out[j] = row == r ? -1.0 : 0.0;
+                break;
+        }
+    }
+}
+
+// Carves the method's arrays out of one block of doubles (work->dense): nothing is allocated once the
+// block is large enough (the steady state of a viewer running lemke every step).
+typedef struct lemke_arrays
+{
+    blcp_map map;
+    cs_lemke lemke;
+    double* dense_a; // map.A, writable
+    double* rhs;
+} lemke_arrays;
+
+static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs_error* err)
+{
+    int m = p->row_count;
+    int n = 0;
+    for (int i = 0; i < m; ++i)
+    {
+        double c0;
+        bool slack;
+        n += row_layout(p, i, &c0, &slack);
+    }
+    if (m > LEMKE_MAX_VARIABLES || n > LEMKE_MAX_VARIABLES)
+    {
+        return cs_fail(err, CS_ERR_USAGE,
+                       "lemke: %d rows reformulate to %d LCP variables; the dense method's limit is %d", m, n,
+                       LEMKE_MAX_VARIABLES);
+    }
+    size_t nn = (size_t)n, mm = (size_t)m;
+    size_t doubles = mm * mm + nn * nn + 6 * nn + mm;
+    size_t ints = 8 * nn + 1 + 2 * mm;
+    size_t total = doubles + (ints + 1) / 2 + 1;
+    cs_status s = cs_grow_doubles(&w->dense, &w->dense_capacity, (int)total, err);
+    if (s != CS_OK)
+    {
+        return s;
+    }
+    double* d = w->dense;
+    lemke_arrays a = {0};
+    a.map.p = p;
+    a.map.m = m;
+    a.dense_a = d;
+    a.map.A = d, d += mm * mm;
+    a.lemke.binv = d, d += nn * nn;
+    a.lemke.xb = d, d += nn;
+    a.lemke.d = d, d += nn;
+    a.lemke.col = d, d += nn;
+    a.lemke.z = d, d += nn;
+    a.rhs = d, d += nn;
+    d += nn; // spare
+    a.map.c0 = d, d += mm;
+    int* q = (int*)d; // the rest of the block holds the integer arrays
+    a.lemke.basis = q, q += nn;
+    a.lemke.touched = q, q += nn;
+    a.lemke.tlist = q, q += nn;
+    a.lemke.where = q, q += 2 * nn + 1;
+    a.map.var_kind = q, q += nn;
+    a.map.var_row = q, q += nn;
+    a.map.var_sign = q, q += nn;
+    a.map.row_var = q, q += mm;
+    a.map.row_slack = q;
+    *out = a;
+    return CS_OK;
+}
+
+// ζ at z = 0: the impulse rows see w(λ = c0) with their sign, β sees μ·c0 of its normal row (0), a box
+// slack sees h − l.
+static void build_rhs(const blcp_map* map, double* v, double* rhs)
+{
+    const cs_lcp* p = map->p;
+    cs_lcp_velocity(p, map->c0, v);
+    for (int k = 0; k < map->n; ++k)
+    {
+        int i = map->var_row[k];
+        switch (map->var_kind[k])
+        {
+            case VAR_IMPULSE:
+                rhs[k] = map->var_sign[k] *
+                         (cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i]);
+                break;
+            case VAR_FRICTION_SLACK:
+                rhs[k] = p->mu[i] * map->c0[p->link[i]];
+                break;
+            default:
+                rhs[k] = p->hi[i] - p->lo[i];
+                break;
+        }
+    }
+}
+
+// Lemke runs here, in begin, so that a failure is an error the caller sees; the solution waits in work->x
+// and the first sweep makes it the iterate (the driver's history then shows the start point, then the
+// answer at iteration 1). method[0] = pivots, method[1] = 1 once the first sweep ran, method[2] = n.
+cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
+{
+    const cs_lcp* p = ctx->p;
+    cs_solver_work* w = ctx->work;
+    int m = p->row_count;
+    ctx->method[0] = ctx->method[1] = ctx->method[2] = 0.0;
+    cs_status s = cs_problem_check(p, "lemke", err);
+    lemke_arrays a;
+    if (s == CS_OK)
+    {
+        s = carve(w, p, &a, err);
+    }
+    if (s != CS_OK)
+    {
+        return s;
+    }
+    build_map(&a.map);
+    for (int i = 0; i < m; ++i)
+    {
+        for (int j = 0; j < m; ++j)
+        {
+            a.dense_a[(size_t)i * m + j] = cs_dense_entry(p, w->mjt, i, j);
+        }
+    }
+
+    build_rhs(&a.map, w->v, a.rhs);
+    a.lemke.n = a.map.n;
+    a.lemke.r = a.rhs;
+    a.lemke.column = map_column;
+    a.lemke.data = &a.map;
+    a.lemke.max_pivots = 20 * a.map.n + 100;
+    // With friction, A is singular as soon as rows outnumber 3 × bodies, and on this reduced (Schur
+    // complement) LCP Lemke can then end on a secondary ray although a solution exists (Stewart and
+    // Trinkle's guarantee is for the formulation with the velocities). After a ray the pivoting runs once
+    // more on A + reg·diag(A), which is positive definite, and its final basis is refined against the true
+    // A (cs_lemke_refine: x_B ← x_B + B_reg⁻¹(r − B x_B), a proximal-point iteration on the fixed basis).
+    // Either way the answer is accepted only if it solves the true problem (accept()).
+    double pivots = 0.0;
+    cs_lemke_outcome outcome = CS_LEMKE_RAY;
+    for (int attempt = 0; attempt < 2 && outcome == CS_LEMKE_RAY; ++attempt)
+    {
+        a.map.reg = attempt == 0 ? 0.0 : LEMKE_REGULARISATION;
+        outcome = cs_lemke_run(&a.lemke);
+        pivots += a.lemke.pivots;
+        if (outcome == CS_LEMKE_SOLVED)
+        {
+            a.map.reg = 0.0;
+            cs_lemke_refine(&a.lemke, 30);
+        }
+    }
+    ctx->method[0] = pivots;
+    ctx->method[2] = a.map.n;
+    if (outcome == CS_LEMKE_RAY)
+    {
+        int var = a.lemke.entering;
+        int k = var >= a.map.n ? var - a.map.n : var;
+        return cs_fail(
+            err, CS_ERR_VALUE,
+            "lemke: ray termination after %.0f pivots (row %d's variable cannot enter, also with A "
+            "regularised): no solution Lemke can reach",
+            pivots, a.map.var_row[k]);
+    }
+    if (outcome == CS_LEMKE_PIVOT_CAP)
+    {
+        return cs_fail(err, CS_ERR_VALUE, "lemke: pivot cap %d reached on %d variables: the pivots cycle",
+                       a.lemke.max_pivots, a.map.n);
+    }
+    // λ = c0 + Σ sign_k z_k, kept in work->x until the first sweep.
+    memcpy(w->x, a.map.c0, (size_t)m * sizeof(double));
+    for (int k = 0; k < a.map.n; ++k)
+    {
+        if (a.map.var_kind[k] == VAR_IMPULSE)
+        {
+            w->x[a.map.var_row[k]] += a.map.var_sign[k] * a.lemke.z[k];
+        }
+    }
+    cs_lcp_velocity(p, w->x, w->v);
+    double res_lcp, res_nat, scale = 1.0;
+    cs_residuals(p, w->v, w->x, &res_lcp, &res_nat);
+    for (int k = 0; k < a.map.n; ++k)
+    {
+        scale = fmax(scale, fabs(a.rhs[k]));
+    }
+    if (!(res_nat <= LEMKE_ACCEPT * scale))
+    {
+        return cs_fail(err, CS_ERR_VALUE,
+                       "lemke: the final basis (%.0f pivots) leaves residual %.3g on the true problem: A is "
+                       "singular along it (redundant contacts) and the pivoting did not find an exact answer",
+                       pivots, res_nat);
+    }
+    // Until the first sweep the iterate is the start point: v back to its velocities (the driver's history
+    // entry 0 and every residual are computed from λ and v together).
+    cs_lcp_velocity(p, ctx->lambda, w->v);
+    return CS_OK;
+}
+
+void cs_lemke_sweep(cs_solve_ctx* ctx)
+{
+    if (ctx->method[1] != 0.0)
+    {
+        return; // the answer is exact: later iterations have nothing to do
+    }
+    ctx->method[1] = 1.0;
+    memcpy(ctx->lambda, ctx->work->x, (size_t)ctx->p->row_count * sizeof(double));
+    cs_lcp_velocity(ctx->p, ctx->lambda, ctx->work->v);
+}
+
+cs_status cs_lemke_solve(const cs_lcp* p, cs_solver_work* work, double* lambda, cs_lemke_stats* stats,
+                         cs_error* err)
+{
+    cs_solver_params params = cs_solver_params_default();
+    params.iterations = 1;
+    params.warm_start = false;
+    params.simd = false;
+    cs_solve_run run;
+    bool history = work->record_history;
+    work->record_history = false;
+    cs_status s = cs_solve_start(p, cs_solver_find("lemke"), &params, work, lambda, &run, err);
+    if (s == CS_OK)
+    {
+        cs_solver_stats st;
+        cs_solve_finish(&run, &st);
+        if (stats != NULL)
+        {
+            stats->pivots = (int)run.ctx.method[0];
+            stats->variables = (int)run.ctx.method[2];
+            stats->res_lcp = st.res_lcp;
+            stats->res_nat = st.res_nat;
+            stats->seconds = st.seconds;
+        }
+    }
+    work->record_history = history;
+    return s;
+}

@@ -1,0 +1,130 @@
+// A = J M⁻¹ Jᵀ as an operator: dense entries, matrix-free products, and the input check (operator.h).
+#include "solver/operator.h"
+
+#include <math.h>
+#include <string.h>
+
+double cs_dense_entry(const cs_lcp* p, const double* mjt, int i, int j)
+{
+    const double* ji = p->jac + 6 * i;
+    const double* mj = mjt + 6 * j;
+    const int bi[2] = {p->body_a[i], p->body_b[i]};
+    const int bj[2] = {p->body_a[j], p->body_b[j]};
+    double s = 0.0;
+    for (int hi = 0; hi < 2; ++hi)
+    {
+        for (int hj = 0; hj < 2; ++hj)
+        {
+            if (bi[hi] >= 0 && bi[hi] == bj[hj])
+            {
+                s += ji[3 * hi] * mj[3 * hj] + ji[3 * hi + 1] * mj[3 * hj + 1] +
+                     ji[3 * hi + 2] * mj[3 * hj + 2];
+            }
+        }
+    }
+    return s;
+}
+
+void cs_apply_a(const cs_lcp* p, const double* x, double* u, double* out)
+{
+    memset(u, 0, 3 * (size_t)p->body_count * sizeof(double));
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        const double* j = p->jac + 6 * i;
+        int a = p->body_a[i], b = p->body_b[i];
+        double l = x[i];
+        if (l == 0.0)
+        {
+            continue;
+        }
+        if (a >= 0)
+        {
+            u[3 * a + 0] += p->inv_mass[a] * j[0] * l;
+            u[3 * a + 1] += p->inv_mass[a] * j[1] * l;
+            u[3 * a + 2] += p->inv_inertia[a] * j[2] * l;
+        }
+        if (b >= 0)
+        {
+            u[3 * b + 0] += p->inv_mass[b] * j[3] * l;
+            u[3 * b + 1] += p->inv_mass[b] * j[4] * l;
+            u[3 * b + 2] += p->inv_inertia[b] * j[5] * l;
+        }
+    }
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        out[i] = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], u);
+    }
+}
+
+cs_status cs_problem_check(const cs_lcp* p, const char* method, cs_error* err)
+{
+    for (int b = 0; b < p->body_count; ++b)
+    {
+        double im = p->inv_mass[b], ii = p->inv_inertia[b];
+        if (!isfinite(im) || !isfinite(ii) || im < 0.0 || ii < 0.0)
+        {
+            return cs_fail(err, CS_ERR_VALUE,
+                           "%s: body %d: inverse mass %g, inverse inertia %g (need finite, >= 0)", method, b,
+                           im, ii);
+        }
+        for (int k = 0; k < 3; ++k)
+        {
+            if (!isfinite(p->v[3 * b + k]))
+            {
+                return cs_fail(err, CS_ERR_VALUE, "%s: body %d: non-finite velocity", method, b);
+            }
+        }
+    }
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        for (int k = 0; k < 6; ++k)
+        {
+            if (!isfinite(p->jac[6 * i + k]))
+            {
+                return cs_fail(err, CS_ERR_VALUE, "%s: row %d: non-finite Jacobian entry", method, i);
+            }
+        }
+        if (!isfinite(p->bias[i]))
+        {
+            return cs_fail(err, CS_ERR_VALUE, "%s: row %d: non-finite bias", method, i);
+        }
+        if (p->body_a[i] >= p->body_count || p->body_b[i] >= p->body_count || p->body_a[i] < -1 ||
+            p->body_b[i] < -1)
+        {
+            return cs_fail(err, CS_ERR_VALUE, "%s: row %d: body index out of range", method, i);
+        }
+        switch (p->kind[i])
+        {
+            case CS_ROW_NORMAL:
+                break;
+            case CS_ROW_FRICTION:
+            {
+                int n = p->link[i];
+                if (n < 0 || n >= p->row_count || p->kind[n] != CS_ROW_NORMAL)
+                {
+                    return cs_fail(err, CS_ERR_VALUE, "%s: row %d: friction link %d is not a normal row",
+                                   method, i, n);
+                }
+                if (!(p->mu[i] >= 0.0) || !isfinite(p->mu[i]))
+                {
+                    return cs_fail(err, CS_ERR_VALUE,
+                                   "%s: row %d: friction coefficient %g (need finite, >= 0)", method, i,
+                                   p->mu[i]);
+                }
+                break;
+            }
+            case CS_ROW_BOX:
+                if (isnan(p->lo[i]) || isnan(p->hi[i]) || p->lo[i] > p->hi[i] || p->lo[i] == INFINITY ||
+                    p->hi[i] == -INFINITY)
+                {
+                    return cs_fail(err, CS_ERR_VALUE, "%s: row %d: empty box: lo %g > hi %g", method, i,
+                                   p->lo[i], p->hi[i]);
+                }
+                break;
+            default:
+                return cs_fail(err, CS_ERR_VALUE, "%s: row %d: unknown row kind %d", method, i,
+                               (int)p->kind[i]);
+        }
+    }
+    return CS_OK;
+}

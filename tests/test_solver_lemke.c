@@ -1,0 +1,214 @@
+// `lemke`: the pivoting ground truth against the brute-force enumeration of active sets (solver_fixtures.h)
+// on small random problems with and without friction, box rows, the driver's history, and the failures it
+// must report (ray termination on an infeasible problem, malformed input, a problem too large).
+#include "solver_fixtures.h"
+
+#include "circlesim/lemke.h"
+
+static int lemke(void)
+{
+    int index = cs_solver_find("lemke");
+    assert_true(index >= 0);
+    return index;
+}
+
+// On every random problem with a unique solution, lemke's λ is the enumeration's to 1e-9.
+static void check_against_enumeration(bool friction)
+{
+    int checked = 0;
+    for (int t = 0; t < 150; ++t)
+    {
+        cs_lcp p = {0};
+        int contacts = friction ? 1 + rng_int(4) : 1 + rng_int(8);
+        random_contacts(&p, 2 + rng_int(5), contacts, friction);
+        double A[MAXR][MAXR], q[MAXR], expected[MAXR];
+        dense_problem(&p, A, q);
+        int solutions = enumerate_solutions(&p, A, q, expected);
+        cs_solver_work work = {0};
+        double lambda[MAXR];
+        cs_lemke_stats stats;
+        cs_error err = {0};
+        cs_status s = cs_lemke_solve(&p, &work, lambda, &stats, &err);
+        if (s != CS_OK)
+        {
+            fail_msg("problem %d (%d rows): %s", t, p.row_count, err.message);
+        }
+        assert_true(stats.pivots <= 20 * stats.variables + 100);
+        double w[MAXR];
+        dense_w(p.row_count, A, q, lambda, w);
+        assert_true(blcp_holds(&p, lambda, w, 1e-9));
+        if (solutions == 1)
+        {
+            for (int i = 0; i < p.row_count; ++i)
+            {
+                assert_near(lambda[i], expected[i], 1e-9 * (1.0 + fabs(expected[i])));
+            }
+            checked += 1;
+        }
+        cs_solver_work_free(&work);
+        cs_lcp_free(&p);
+    }
+    assert_true(checked >= 100);
+}
+
+static void test_frictionless_matches_enumeration(void** state)
+{
+    (void)state;
+    check_against_enumeration(false);
+}
+
+static void test_friction_matches_enumeration(void** state)
+{
+    (void)state;
+    check_against_enumeration(true);
+}
+
+// Box rows of every shape: [l, h], [l, ∞), (−∞, h], (−∞, ∞) and [l, l], on one body pushed along x by
+// rows with J = (1, 0, 0) (so A = inverse mass, coupled), checked against the BLCP conditions.
+static void test_box_rows(void** state)
+{
+    (void)state;
+    const double lo[5] = {-0.5, 0.2, -INFINITY, -INFINITY, 0.3};
+    const double hi[5] = {0.5, INFINITY, -0.1, INFINITY, 0.3};
+    for (int shape = 0; shape < 5; ++shape)
+    {
+        for (int sign = -1; sign <= 1; sign += 2)
+        {
+            cs_lcp p = {0};
+            cs_error err = {0};
+            assert_int_equal(cs_lcp_reserve(&p, 1, 2, &err), CS_OK);
+            p.body_count = 1;
+            p.row_count = 2;
+            p.inv_mass[0] = 0.5;
+            p.inv_inertia[0] = 1.0;
+            p.v[0] = sign * 3.0, p.v[1] = -1.0, p.v[2] = 0.0;
+            for (int i = 0; i < 2; ++i)
+            {
+                double j[6] = {i == 0 ? 1.0 : 0.6, i == 0 ? 0.0 : 0.8, 0.0, 0.0, 0.0, 0.0};
+                memcpy(p.jac + 6 * i, j, sizeof j);
+                p.body_a[i] = 0;
+                p.body_b[i] = -1;
+                p.bias[i] = 0.1;
+                p.link[i] = -1;
+                p.mu[i] = 0.0;
+                p.lambda0[i] = 0.0;
+            }
+            p.kind[0] = CS_ROW_BOX, p.lo[0] = lo[shape], p.hi[0] = hi[shape];
+            p.kind[1] = CS_ROW_NORMAL, p.lo[1] = 0.0, p.hi[1] = INFINITY;
+            cs_solver_work work = {0};
+            double lambda[2], A[MAXR][MAXR], q[MAXR], w[MAXR];
+            cs_lemke_stats stats;
+            assert_int_equal(cs_lemke_solve(&p, &work, lambda, &stats, &err), CS_OK);
+            dense_problem(&p, A, q);
+            dense_w(2, A, q, lambda, w);
+            if (!blcp_holds(&p, lambda, w, 1e-12))
+            {
+                fail_msg("shape %d sign %d: lambda (%g, %g), w (%g, %g)", shape, sign, lambda[0], lambda[1],
+                         w[0], w[1]);
+            }
+            cs_solver_work_free(&work);
+            cs_lcp_free(&p);
+        }
+    }
+}
+
+// Through cs_solve: history entry 0 is the start point, entry 1 the answer; later sweeps keep it.
+static void test_history_and_driver(void** state)
+{
+    (void)state;
+    cs_lcp p = {0};
+    random_contacts(&p, 4, 4, true);
+    cs_solver_work work = {0};
+    cs_error err = {0};
+    assert_int_equal(cs_solver_work_set_history(&work, true, 5, &err), CS_OK);
+    cs_solver_params params = cs_solver_params_default();
+    params.iterations = 5;
+    double lambda[MAXR];
+    cs_solver_stats stats;
+    assert_int_equal(cs_solve(&p, lemke(), &params, &work, lambda, &stats, &err), CS_OK);
+    assert_int_equal(stats.history_count, 6);
+    // Entry 0 is the start point's residual, computed from λ⁰ and its own velocities.
+    double v0[3 * MAXB], res_lcp0, res_nat0;
+    cs_lcp_velocity(&p, p.lambda0, v0);
+    res_lcp0 = cs_residual_lcp(&p, v0, p.lambda0);
+    res_nat0 = cs_residual_nat(&p, v0, p.lambda0);
+    assert_near(work.history_nat[0], res_nat0, 1e-14);
+    assert_near(work.history_lcp[0], res_lcp0, 1e-14);
+    assert_true(res_nat0 > 1e-3);
+    for (int k = 1; k < 6; ++k)
+    {
+        assert_true(work.history_nat[k] <= 1e-12);
+    }
+    // The velocities are v* + M⁻¹Jᵀλ of the answer.
+    double v[3 * MAXB];
+    cs_lcp_velocity(&p, lambda, v);
+    for (int k = 0; k < 3 * p.body_count; ++k)
+    {
+        assert_near(work.v[k], v[k], 1e-14);
+    }
+    cs_solver_work_free(&work);
+    cs_lcp_free(&p);
+}
+
+// A disc of infinite mass (M⁻¹ = 0, so A = 0) asked to separate (q < 0): no λ ≥ 0 makes w ≥ 0.
+static void test_infeasible_problem_is_a_ray(void** state)
+{
+    (void)state;
+    cs_lcp p = {0};
+    cs_error err = {0};
+    infeasible_problem(&p);
+    cs_solver_work work = {0};
+    double lambda[1];
+    cs_lemke_stats stats;
+    assert_int_equal(cs_lemke_solve(&p, &work, lambda, &stats, &err), CS_ERR_VALUE);
+    assert_non_null(strstr(err.message, "ray termination"));
+    cs_solver_work_free(&work);
+    cs_lcp_free(&p);
+}
+
+static void expect_rejected(cs_lcp* p, const char* what)
+{
+    cs_solver_work work = {0};
+    double lambda[MAXR];
+    cs_lemke_stats stats;
+    cs_error err = {0};
+    assert_int_equal(cs_lemke_solve(p, &work, lambda, &stats, &err), CS_ERR_VALUE);
+    if (strstr(err.message, what) == NULL)
+    {
+        fail_msg("expected '%s' in: %s", what, err.message);
+    }
+    cs_solver_work_free(&work);
+}
+
+static void test_bad_problems_are_rejected(void** state)
+{
+    (void)state;
+    cs_lcp p = {0};
+    random_contacts(&p, 3, 2, true);
+    p.bias[0] = NAN;
+    expect_rejected(&p, "row 0: non-finite bias");
+    p.bias[0] = -0.5;
+    p.kind[0] = CS_ROW_BOX, p.lo[0] = 1.0, p.hi[0] = -1.0;
+    expect_rejected(&p, "row 0: empty box");
+    p.kind[0] = CS_ROW_NORMAL, p.lo[0] = 0.0, p.hi[0] = INFINITY;
+    p.mu[1] = -0.3;
+    expect_rejected(&p, "friction coefficient");
+    p.mu[1] = 0.3;
+    p.inv_mass[1] = NAN;
+    expect_rejected(&p, "body 1");
+    cs_lcp_free(&p);
+}
+
+int main(void)
+{
+    cs_test_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_frictionless_matches_enumeration),
+        cmocka_unit_test(test_friction_matches_enumeration),
+        cmocka_unit_test(test_box_rows),
+        cmocka_unit_test(test_history_and_driver),
+        cmocka_unit_test(test_infeasible_problem_is_a_ray),
+        cmocka_unit_test(test_bad_problems_are_rejected),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
