@@ -245,7 +245,7 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
     cs_solver_work* w = ctx->work;
     int m = p->row_count;
     ctx->method[0] = ctx->method[1] = ctx->method[2] = 0.0;
-    cs_status s = cs_problem_check(p, "lemke", err);
+    cs_status s = cs_operator_check(p, "lemke", err);
     lemke_arrays a;
     if (s == CS_OK)
     {

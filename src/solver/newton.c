@@ -74,7 +74,7 @@ static newton_arrays carve(cs_solver_work* work, int m, int bodies)
 
 static cs_status newton_begin(cs_solve_ctx* ctx, int merit, const char* name, cs_error* err)
 {
-    cs_status s = cs_problem_check(ctx->p, name, err);
+    cs_status s = cs_operator_check(ctx->p, name, err);
     if (s != CS_OK)
     {
         return s;

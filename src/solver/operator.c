@@ -56,7 +56,7 @@ void cs_apply_a(const cs_lcp* p, const double* x, double* u, double* out)
     }
 }
 
-cs_status cs_problem_check(const cs_lcp* p, const char* method, cs_error* err)
+cs_status cs_operator_check(const cs_lcp* p, const char* method, cs_error* err)
 {
     for (int b = 0; b < p->body_count; ++b)
     {

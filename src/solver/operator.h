@@ -15,7 +15,7 @@ void cs_apply_a(const cs_lcp* p, const double* x, double* u, double* out);
 
 // Rejects what no method can solve: non-finite data, a negative mass, an empty box (lo > hi), a friction
 // row whose link is not a normal row, a negative μ. `method` names the caller in the message.
-cs_status cs_problem_check(const cs_lcp* p, const char* method, cs_error* err);
+cs_status cs_operator_check(const cs_lcp* p, const char* method, cs_error* err);
 
 // lemke.c, lemke_blcp.c
 cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err);
