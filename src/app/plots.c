@@ -43,9 +43,14 @@ static int describe_race(app* a, render_plot_desc* out, int max)
     const char* y = a->race.on_lcp ? "RES_lcp (eq. 24)" : "res_nat";
     out[0] = (render_plot_desc){.title = titles[0], .x_label = "iteration", .y_label = y, .log_y = true};
     out[1] = (render_plot_desc){.title = titles[1], .x_label = "ms", .y_label = y, .log_y = true};
-    static const uint32_t colors[] = {RENDER_RGBA(30, 100, 220, 255), RENDER_RGBA(240, 140, 0, 255),
-                                      RENDER_RGBA(20, 150, 70, 255),  RENDER_RGBA(150, 60, 190, 255),
-                                      RENDER_RGBA(200, 40, 120, 255), RENDER_RGBA(90, 90, 90, 255)};
+    // Sixteen distinct colours (the registry holds more methods than six): one per solver of the race.
+    static const uint32_t colors[] = {
+        RENDER_RGBA(30, 100, 220, 255),  RENDER_RGBA(240, 140, 0, 255),   RENDER_RGBA(20, 150, 70, 255),
+        RENDER_RGBA(150, 60, 190, 255),  RENDER_RGBA(200, 40, 120, 255),  RENDER_RGBA(90, 90, 90, 255),
+        RENDER_RGBA(0, 170, 190, 255),   RENDER_RGBA(190, 170, 0, 255),   RENDER_RGBA(220, 30, 30, 255),
+        RENDER_RGBA(120, 80, 30, 255),   RENDER_RGBA(120, 160, 255, 255), RENDER_RGBA(255, 150, 200, 255),
+        RENDER_RGBA(100, 200, 100, 255), RENDER_RGBA(40, 40, 120, 255),   RENDER_RGBA(255, 200, 120, 255),
+        RENDER_RGBA(160, 160, 160, 255)};
     for (int k = 0; k < race_count(a) && out[0].series_count < RENDER_PLOT_MAX_SERIES; ++k)
     {
         const app_race_entry* e = race_entry(a, k);

@@ -113,7 +113,7 @@ float render_ui_line_height(const render_context* r);
 void render_ui_flush(render_context* r);
 
 // Plot panel ----------------------------------------------------------------------------------------
-#define RENDER_PLOT_MAX_SERIES 6
+#define RENDER_PLOT_MAX_SERIES 24 // the frozen-step race draws one curve per registered solver
 
 typedef struct render_series
 {

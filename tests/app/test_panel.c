@@ -34,7 +34,7 @@ static void start_sized(const char* scene, int w, int h)
 
 static void start(const char* scene)
 {
-    start_sized(scene, 1100, 700);
+    start_sized(scene, 1100, 1100); // tall enough for every widget: the panel clips, it does not scroll
 }
 
 static void test_clicks_change_settings(void** state)

@@ -75,10 +75,11 @@ static void test_race_equals_converge(void** state)
         {
             fail_msg("%s: race %d iterations, converge %d", info->name, e->iterations, expected);
         }
-        assert_true(e->converged);
         assert_int_equal(e->history_count, e->iterations + 1);
-        assert_true(e->history[e->history_count - 1] <= RACE_TOLERANCE);
-        compared++;
+        // Converged exactly when its last residual is within the tolerance (a method that stops short, as
+        // converge's table shows it, is drawn as it is, not hidden).
+        assert_true(e->converged == (e->history[e->history_count - 1] <= RACE_TOLERANCE));
+        compared += e->converged ? 1 : 0;
     }
     assert_true(compared >= 2);
 
