@@ -25,8 +25,15 @@ for scene in "${scenes[@]}"; do
   "$cli" run "scenes/$scene.json" --steps "$step" --quiet --dump-lcp "$step:$out/$scene.lcp"
   for s in "${solvers[@]}"; do
     # Exit 3 (not converged: the status says why) is a result here, not a failure.
+    # Exit 1 (the method refused the problem, e.g. lemke's pivoting on a singular pile) is reported too.
+    code=0
     line=$("$cli" lcp solve "$out/$scene.lcp" --solver "$s" --tol "$tol" --max-iterations "$max" \
-      --history "$out/history-$scene-$s.csv" 2>/dev/null) || [ $? -eq 3 ]
+      --history "$out/history-$scene-$s.csv" 2>"$out/error-$scene-$s.txt") || code=$?
+    if [ "$code" -ne 0 ] && [ "$code" -ne 3 ]; then
+      echo "$scene $s: refused (exit $code): $(head -n 1 "$out/error-$scene-$s.txt")"
+      rm -f "$out/history-$scene-$s.csv"
+      continue
+    fi
     echo "$scene $s: $line"
     echo "$line" | sed -E 's/iterations=([^ ]*) res_lcp=[^ ]* res_nat=([^ ]*) seconds=([^ ]*) status=(.*)/'"$scene,$s"',\1,\3,\2,\4/' \
       >> "$out/summary.csv"
