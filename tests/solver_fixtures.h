@@ -215,6 +215,16 @@ static inline void random_contacts(cs_lcp* p, int bodies, int contacts, bool fri
     }
 }
 
+// A random problem of the size the enumeration handles: 2-4 discs and as many contacts as J's rank allows,
+// at most 4 with friction (8 rows) and 8 without.
+static inline void random_small_contacts(cs_lcp* p, bool friction)
+{
+    int bodies = 2 + rng_int(3);
+    int most = friction ? 3 * bodies / 2 : 2 * bodies;
+    int cap = friction ? 4 : 8;
+    random_contacts(p, bodies, 1 + rng_int(most < cap ? most : cap), friction);
+}
+
 static inline void dense_w(int m, double A[MAXR][MAXR], const double q[MAXR], const double* lambda, double* w)
 {
     for (int i = 0; i < m; ++i)

@@ -100,10 +100,7 @@ static void agrees_with_enumeration(const char* name, double omega, bool frictio
     for (int trial = 0; trial < trials; ++trial)
     {
         cs_lcp p = {0};
-        int bodies = 2 + rng_int(3);
-        int most = friction ? 3 * bodies / 2 : 2 * bodies;
-        int cap = friction ? 4 : 8;
-        random_contacts(&p, bodies, 1 + rng_int(most < cap ? most : cap), friction);
+        random_small_contacts(&p, friction);
         double A[MAXR][MAXR], q[MAXR], w[MAXR], expected[MAXR], lambda[MAXR];
         dense_problem(&p, A, q);
         cs_solver_work work = {0};

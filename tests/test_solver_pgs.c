@@ -27,12 +27,7 @@ static void check_against_enumeration(bool friction, int trials)
     for (int trial = 0; trial < trials; ++trial)
     {
         cs_lcp p = {0};
-        int bodies = 2 + rng_int(3);
-        // Within the rank J can have: normal rows see 2 dof per disc, friction rows also the spin.
-        int most = friction ? 3 * bodies / 2 : 2 * bodies;
-        int cap = friction ? 4 : 8;
-        int contacts = 1 + rng_int(most < cap ? most : cap);
-        random_contacts(&p, bodies, contacts, friction);
+        random_small_contacts(&p, friction);
         double A[MAXR][MAXR], q[MAXR];
         dense_problem(&p, A, q);
         cs_solver_work work = {0};

@@ -11,7 +11,8 @@
 
 #include "circlesim/solver.h"
 
-// A_ij over the bodies rows i and j share.
+// A_ij over the bodies rows i and j share, plus ε_i on the diagonal of a regularised row: the matrix the
+// solvers work on is A + Σ (Lacoursière eq. (3); the same A_ii as the solve's diag, which `lcp info` prints).
 static double entry(const cs_lcp* p, int i, int j)
 {
     const int bi[2] = {p->body_a[i], p->body_b[i]};
@@ -30,7 +31,7 @@ static double entry(const cs_lcp* p, int i, int j)
             }
         }
     }
-    return s;
+    return i == j && p->reg != NULL ? s + p->reg[i] : s;
 }
 
 // The rows `rows[0..n)` of A as a dense n × n matrix.

@@ -37,7 +37,10 @@ void cs_amgs_adaptive_sweep(cs_solve_ctx* ctx)
     }
     int m = ctx->p->row_count;
     double* previous = ctx->work->scratch; // unused by AMGS with Ω = αD
-    memcpy(previous, ctx->lambda, (size_t)m * sizeof(double));
+    if (m > 0) // (lambda may be NULL for an empty problem: memcpy from NULL is undefined)
+    {
+        memcpy(previous, ctx->lambda, (size_t)m * sizeof(double));
+    }
     cs_amgs_sweep(ctx);
     double d2 = 0.0;
     for (int i = 0; i < m; ++i)

@@ -53,7 +53,7 @@ void cs_apgd_sweep(cs_solve_ctx* ctx)
     // x⁺ = clamp(y − D̃⁻¹ g(y)), normal and box rows first so that friction rows see the new λ_n.
     for (int i = 0; i < m; ++i)
     {
-        steps[i] = cs_pack_step(rows + i, rows[i].bias, vy); // g_i(y) / A_ii
+        steps[i] = cs_pack_step_reg(rows + i, rows[i].bias, vy, y[i]); // g_i(y) / A_ii
     }
     cs_split_project(ctx, y, steps, y, next, 0);
     cs_split_project(ctx, y, steps, next, next, 1);

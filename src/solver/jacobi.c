@@ -8,6 +8,8 @@
 // diverges as soon as the rows on a body add up (three contacts pushing one disc the same way: D⁻¹A has the
 // eigenvalue 3, so I − D⁻¹A has −2). Friction bounds come from the
 // previous iterate's λ_n (a Jacobi step: no theorem covers moving bounds). ω = --relaxation, default 1.
+// Regularised rows (cs_lcp.reg): the step is that of (A + Σ)λ + q with A_ii + ε_i in place of A_ii, and
+// A + Σ ⪯ diag(n_i A_ii) + Σ ⪯ diag(n_i (A_ii + ε_i)) since n_i >= 1, so the same damping stays safe.
 // This is the mass splitting of Tonge et al. (2012) written as a projected iteration; `apgd` (apgd.c)
 // accelerates the same step. Cost per iteration O(nnz(J)) + O(bodies).
 #include "solver/solver_internal.h"
@@ -109,7 +111,7 @@ void cs_jacobi_sweep(cs_solve_ctx* ctx)
     double* steps = w->scratch;
     for (int i = 0; i < m; ++i)
     {
-        steps[i] = cs_pack_step(rows + i, rows[i].bias, w->v); // w_i / A_ii, all from the same v
+        steps[i] = cs_pack_step_reg(rows + i, rows[i].bias, w->v, ctx->lambda[i]); // w_i / A_ii, one v
     }
     // Bounds from the previous iterate: friction rows see the old λ_n.
     cs_split_project(ctx, ctx->lambda, steps, ctx->lambda, next, 0);

@@ -128,7 +128,7 @@ static void pgs_row(const cs_lcp* p, const cs_packed_row* r, int i, double* v, d
     double lo, hi;
     cs_pack_bounds(r, p, lambda, i, &lo, &hi);
     double old = lambda[i];
-    double next = cs_clamp(old - cs_pack_step(r, r->bias, v), lo, hi);
+    double next = cs_clamp(old - cs_pack_step_reg(r, r->bias, v, old), lo, hi);
     lambda[i] = next;
     cs_pack_apply(r, next - old, v);
 }
@@ -153,11 +153,13 @@ void cs_pgs_block_sweep(cs_solve_ctx* ctx)
             continue;
         }
         int f = (int)role;
-        // Algorithm 3.1 lines 6–9: the local residual from the current velocities (w = A_ii·step).
+        // Algorithm 3.1 lines 6–9: the local residual from the current velocities (w = A_ii·step). A
+        // regularised normal row's d_nn includes ε (solve.c) and its w the ε λ_n of eq. (14), so the block is
+        // that of A + Σ; friction rows are never regularised.
         double dnn = w->diag[i], dtt = w->diag[f], dnt = w->x[i];
-        double wn = dnn * cs_pack_step(rows + i, rows[i].bias, v);
-        double wt = dtt * cs_pack_step(rows + f, rows[f].bias, v);
         double ln = lambda[i], lt = lambda[f];
+        double wn = dnn * cs_pack_step_reg(rows + i, rows[i].bias, v, ln);
+        double wt = dtt * cs_pack_step_reg(rows + f, rows[f].bias, v, lt);
         double cn = wn - (dnn * ln + dnt * lt);
         double ct = wt - (dnt * ln + dtt * lt);
         double zn, zt;

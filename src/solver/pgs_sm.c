@@ -18,8 +18,9 @@
 // the subspace phase solves the box LCP of the current friction bounds, and the outer iteration is the
 // usual fixed point on them (their fixed point is the contact problem's solution).
 //
-// Every quantity comes from the velocities: w_i = J_i·v + b_i, φ(z) = ½ Σ z_i (w_i + q_i) with
-// q = J v* + b; A itself is assembled only for the CHOLMOD solve (subspace_matrix.c).
+// Every quantity comes from the velocities: w_i = J_i·v + b_i (+ ε_i z_i on a regularised row, so that the
+// phase minimises ½zᵀ(A + Σ)z + qᵀz: docs/SOLVERS.md, "Regularised rows"), φ(z) = ½ Σ z_i (w_i + q_i) with
+// q = J v* + b; A + Σ itself is assembled only for the CHOLMOD solve (subspace_matrix.c).
 #include "solver/subspace.h"
 
 #include "core/array.h"
@@ -246,7 +247,7 @@ static double free_set(const cs_solve_ctx* ctx, cs_subspace* s)
             int f = s->free_count++;
             s->slot[i] = f;
             s->free[f] = i;
-            s->rhs[f] = -(cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i]);
+            s->rhs[f] = -cs_row_w(p, v, l, i); // w of A + Σ (eq. (14) of Lacoursière)
             largest = fmax(largest, fabs(s->rhs[f]));
         }
     }
@@ -300,7 +301,8 @@ static bool project(const cs_solve_ctx* ctx, cs_subspace* s)
     return clipped;
 }
 
-// φ(z) = ½zᵀAz + qᵀz = ½ Σ z_i (w_i + q_i), w from the velocities v of z.
+// φ(z) = ½zᵀ(A + Σ)z + qᵀz = ½ Σ z_i (w_i + q_i), w from the velocities v of z (and ε_i z_i on a
+// regularised row: Σ is part of the quadratic that the subspace step minimises).
 static double phi(const cs_lcp* p, const cs_subspace* s, const double* z, const double* v)
 {
     double sum = 0.0;
@@ -308,8 +310,7 @@ static double phi(const cs_lcp* p, const cs_subspace* s, const double* z, const 
     {
         if (z[i] != 0.0)
         {
-            double w = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i];
-            sum += z[i] * (w + s->q[i]);
+            sum += z[i] * (cs_row_w(p, v, z[i], i) + s->q[i]); // w of (A + Σ)z + q
         }
     }
     return 0.5 * sum;

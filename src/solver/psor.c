@@ -55,7 +55,8 @@ static void backward_sweep(const cs_rule_state* st, const cs_lcp* p, const cs_pa
         double lo, hi;
         cs_pack_bounds(r, p, lambda, i, &lo, &hi);
         double old = lambda[i];
-        double next = cs_rule_apply(CS_RULE_PSOR, st, i, cs_pack_step(r, r->bias, v), old, lo, hi, false);
+        double next =
+            cs_rule_apply(CS_RULE_PSOR, st, i, cs_pack_step_reg(r, r->bias, v, old), old, lo, hi, false);
         lambda[i] = next;
         cs_pack_apply(r, next - old, v);
     }

@@ -36,13 +36,6 @@ void cs_lcp_velocity(const cs_lcp* p, const double* lambda, double* v)
     }
 }
 
-// w_i = J_i v + b_i (+ ε_i λ_i for a regularised row).
-static inline double row_w(const cs_lcp* p, const double* v, const double* lambda, int i)
-{
-    double w = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i];
-    return p->reg != NULL ? w + p->reg[i] * lambda[i] : w;
-}
-
 // Paper eq. (24): RES(λ) = ‖min(λ, Aλ + q)‖₂, over the normal rows (the LCP part).
 double cs_residual_lcp(const cs_lcp* p, const double* v, const double* lambda)
 {
@@ -53,7 +46,7 @@ double cs_residual_lcp(const cs_lcp* p, const double* v, const double* lambda)
         {
             continue;
         }
-        double w = row_w(p, v, lambda, i);
+        double w = cs_row_w(p, v, lambda[i], i);
         double m = lambda[i] < w ? lambda[i] : w;
         sum += m * m;
     }
@@ -67,7 +60,7 @@ double cs_residual_nat(const cs_lcp* p, const double* v, const double* lambda)
     double sum = 0.0;
     for (int i = 0; i < p->row_count; ++i)
     {
-        double w = row_w(p, v, lambda, i);
+        double w = cs_row_w(p, v, lambda[i], i);
         double lo, hi;
         cs_row_bounds(p, lambda, i, &lo, &hi);
         double r = lambda[i] - cs_clamp(lambda[i] - w, lo, hi);
@@ -82,7 +75,7 @@ void cs_residuals(const cs_lcp* p, const double* v, const double* lambda, double
     double sum_lcp = 0.0, sum_nat = 0.0;
     for (int i = 0; i < p->row_count; ++i)
     {
-        double w = row_w(p, v, lambda, i);
+        double w = cs_row_w(p, v, lambda[i], i);
         double lo, hi;
         cs_row_bounds(p, lambda, i, &lo, &hi);
         double r = lambda[i] - cs_clamp(lambda[i] - w, lo, hi);

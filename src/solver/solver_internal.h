@@ -228,6 +228,14 @@ static inline double cs_row_jv(const double* jac6, int a, int b, const double* v
     return s;
 }
 
+// w_i of the regularised problem, (J_i·v + b_i) + ε_i λ_i (Lacoursière eq. (14); ε_i = 0 without cs_lcp.reg),
+// with λ_i the row's impulse and v = v* + M⁻¹Jᵀλ: (A + Σ)λ + q read from the velocities.
+static inline double cs_row_w(const cs_lcp* p, const double* v, double lambda_i, int i)
+{
+    double w = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i];
+    return p->reg != NULL ? w + p->reg[i] * lambda_i : w;
+}
+
 // v += mjt_i · delta: applies an impulse change of row i to its bodies.
 static inline void cs_row_apply(const double* mjt6, int a, int b, double delta, double* v)
 {
@@ -473,6 +481,20 @@ static inline double cs_pack_step(const cs_packed_row* r, double bias, const dou
            ((r->ja[0] * va[0] + r->ja[1] * va[1]) + r->jw[1] * va[2]);
 }
 
+// The step of the regularised problem (A + Σ)λ + q through memory: cs_pack_step plus, on a regularised row
+// (CS_PACK_SOFT), ε_i λ_i / A_ii (kept in mu), λ_i the row's current impulse: the w_i = (J_i·v + b_i) + ε_i
+// λ_i of Lacoursière's residual, eq. (14). Every method that reads a row's w from the packed records reads it
+// here, so that no method solves the hard problem A λ + q on rows that are soft (docs/SOLVERS.md).
+static inline double cs_pack_step_reg(const cs_packed_row* r, double bias, const double* v, double lambda_i)
+{
+    double step = cs_pack_step(r, bias, v);
+    if (r->kind & CS_PACK_SOFT)
+    {
+        step += r->mu * lambda_i;
+    }
+    return step;
+}
+
 static inline void cs_pack_apply(const cs_packed_row* r, double delta, double* v)
 {
     double* va = v + r->a;
@@ -623,11 +645,7 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
                 double lo, hi;
                 cs_pack_bounds(r, p, lambda, i, &lo, &hi);
                 double old = lambda[i];
-                double step = cs_pack_step(r, r->bias, v);
-                if (r->kind & CS_PACK_SOFT)
-                {
-                    step += r->mu * old; // (A + Σ)λ: Lacoursière eq. (13)
-                }
+                double step = cs_pack_step_reg(r, r->bias, v, old);
                 double next = cs_rule_apply(rule, st, i, step, old, lo, hi, false);
                 lambda[i] = next;
                 cs_pack_apply(r, next - old, v);

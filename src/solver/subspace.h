@@ -7,8 +7,9 @@
 
 #include "solver/solver_internal.h"
 
-// The upper triangle of A = J M⁻¹ Jᵀ, diagonal included, in compressed columns (CHOLMOD's stype = 1
-// layout): column j holds A_kj for the rows k <= j that share a body with row j, sorted by k.
+// The upper triangle of A = J M⁻¹ Jᵀ, diagonal included (plus ε_j of a regularised row: A + Σ), in compressed
+// columns (CHOLMOD's stype = 1 layout): column j holds A_kj for the rows k <= j that share a body with row j,
+// sorted by k.
 typedef struct cs_amatrix
 {
     int rows;

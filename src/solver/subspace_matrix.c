@@ -184,7 +184,7 @@ cs_status cs_amatrix_build(cs_amatrix* a, const cs_lcp* p, cs_error* err)
         a->col_start[j] = nnz;
         a->mark[j] = j; // the diagonal, always present (0 for a row without dynamic bodies)
         a->row_index[nnz] = j;
-        a->value[nnz] = entry(p, j, j);
+        a->value[nnz] = entry(p, j, j) + (p->reg != NULL ? p->reg[j] : 0.0); // A + Σ (Lacoursière eq. (3))
         nnz += 1;
         const int halves[2] = {p->body_a[j], p->body_b[j]};
         for (int h = 0; h < 2; ++h)

@@ -1,5 +1,6 @@
-// pgs-sm's reduced system without forming A: conjugate gradients on A_FF δ = r_F with the Jacobi
-// preconditioner D_FF = diag(A_FF). A product A_FF p costs two passes over the free rows' packed records,
+// pgs-sm's reduced system without forming A (A + Σ on regularised rows, see product): conjugate gradients
+// on A_FF δ = r_F with the Jacobi preconditioner D_FF = diag(A_FF). A product A_FF p costs two passes over
+// the free rows' packed records,
 //     u = M⁻¹ J_Fᵀ p   (scatter into the bodies),   (A_FF p)_i = J_i · u   (gather),
 // about one PGS sweep's work, so stats.cg_iterations counts PGS-sweep equivalents.
 //
@@ -45,11 +46,12 @@ static void product(cs_subspace* s, const cs_solver_work* w, int bodies, const d
     {
         cs_pack_apply(rows + s->free[f], p[f], s->u);
     }
-    // The packed J is J_i / A_ii (solve.c), so (A p)_i = A_ii · (packed J_i · u).
+    // The packed J is J_i / A_ii (solve.c), so (A p)_i = A_ii · (packed J_i · u); on a regularised row A_ii
+    // includes ε_i and the step its ε_i p_i / A_ii, so this is ((A + Σ) p)_i.
     for (int f = 0; f < s->free_count; ++f)
     {
         int i = s->free[f];
-        ap[f] = w->diag[i] * (cs_pack_step(rows + i, 0.0, s->u) + cg_beta * p[f]);
+        ap[f] = w->diag[i] * (cs_pack_step_reg(rows + i, 0.0, s->u, p[f]) + cg_beta * p[f]);
     }
 }
 
