@@ -36,7 +36,10 @@ static int variants(variant* out, int capacity, bool friction)
     int n = 0;
     for (int k = 0; k < cs_solver_count() && n < capacity; ++k)
     {
-        out[n++] = (variant){cs_solver_at(k)->name, 0.0, -1, true, 0, false};
+        // The Newton methods can stall on singular frictional rows (no theorem there; test_solver_agreement
+        // reports where): held to the frictionless problems here.
+        bool newton = strncmp(cs_solver_at(k)->name, "newton-", 7) == 0;
+        out[n++] = (variant){cs_solver_at(k)->name, 0.0, -1, !newton, 0, false};
     }
     // Over-relaxation with moving friction bounds is not covered by theory (tests/test_solver_lab.c).
     const variant extra[] = {{"psor", friction ? 0.8 : 1.5, -1, true, 0, false},

@@ -262,6 +262,7 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
         {
             a.dense_a[(size_t)i * m + j] = cs_dense_entry(p, w->mjt, i, j);
         }
+        a.dense_a[(size_t)i * m + i] += p->reg != NULL ? p->reg[i] : 0.0; // A + Σ on SPOOK rows
     }
 
     build_rhs(&a.map, w->v, a.rhs);

@@ -181,7 +181,9 @@ static double evaluate(const cs_lcp* p, int merit, const double* lambda, const d
     double sum = 0.0, big = 0.0;
     for (int i = 0; i < p->row_count; ++i)
     {
-        double wi = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i];
+        // w of the regularised problem (A + Σ)λ + q on SPOOK rows (docs/SOLVERS.md).
+        double wi = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i] +
+                    (p->reg != NULL ? p->reg[i] * lambda[i] : 0.0);
         double l, u, dl, du, pp, qq, cc;
         row_bounds(p, lambda, i, &l, &u, &dl, &du);
         double phi = merit_row(merit, lambda[i], wi, l, u, dl, du, &pp, &qq, &cc);

@@ -53,6 +53,7 @@ void cs_apply_a(const cs_lcp* p, const double* x, double* u, double* out)
     for (int i = 0; i < p->row_count; ++i)
     {
         out[i] = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], u);
+        out[i] += p->reg != NULL ? p->reg[i] * x[i] : 0.0; // (A + Σ)x on SPOOK rows
     }
 }
 
