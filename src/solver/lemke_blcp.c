@@ -343,7 +343,10 @@ void cs_lemke_sweep(cs_solve_ctx* ctx)
         return; // the answer is exact: later iterations have nothing to do
     }
     ctx->method[1] = 1.0;
-    memcpy(ctx->lambda, ctx->work->x, (size_t)ctx->p->row_count * sizeof(double));
+    if (ctx->p->row_count > 0) // an empty problem may have no arrays (memcpy from NULL is undefined)
+    {
+        memcpy(ctx->lambda, ctx->work->x, (size_t)ctx->p->row_count * sizeof(double));
+    }
     cs_lcp_velocity(ctx->p, ctx->lambda, ctx->work->v);
 }
 
