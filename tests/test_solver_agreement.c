@@ -1,7 +1,8 @@
 // Every registered method against `lemke` (issue 11): ≥ 100 seeded random problems built by the world from
 // random circle piles (so A = J M⁻¹ Jᵀ has the real contact structure), frictionless and with friction, well
-// and badly conditioned (mass ratios up to 1e4), plus frozen Pool 1 and Stacking steps. The registry is
-// iterated, so a method registered later is covered without editing this file.
+// and badly conditioned (mass ratios up to 1e4), plus frozen Stacking 30 and 150 steps (Pool 1:
+// test_siconos_referee). The registry is iterated, so a method registered later is covered without editing
+// this file.
 //
 // Per method and problem: solve from λ = 0 to res_nat <= TOL. Where it gets there:
 //   frictionless (w is unique): contact velocities w = Jv + b agree with lemke's to 1e-8 and
@@ -306,9 +307,12 @@ static void test_random_piles(void** state)
 static void test_frozen_scenes(void** state)
 {
     (void)state;
-    const char* scenes[] = {"scenes/pool1.json", "scenes/stacking.json", "scenes/stacking150.json"};
-    const int steps[] = {300, 300, 100};
-    for (int k = 0; k < 3; ++k)
+    // Pool 1 (1 208 rows) is refereed for every method by test_siconos_referee at steps 10 and 100; here its
+    // step 300 took minutes (lemke's pivot cap on 2 416 variables, every sweep method to 1e-12) and, under
+    // the contact-instant physics, has no exact reference (REFERENCE FAILED): the stacks stay.
+    const char* scenes[] = {"scenes/stacking.json", "scenes/stacking150.json"};
+    const int steps[] = {300, 100};
+    for (int k = 0; k < 2; ++k)
     {
         for (int friction = 0; friction <= 1; ++friction)
         {
@@ -333,7 +337,7 @@ static void test_print_table(void** state)
     print_message("%-14s", "method");
     for (int c = 0; c <= CLASS_COUNT; ++c)
     {
-        print_message(" | %-30s", c < CLASS_COUNT ? class_names[c] : "frozen Pool 1 / Stacking");
+        print_message(" | %-30s", c < CLASS_COUNT ? class_names[c] : "frozen Stacking 30 / 150");
     }
     print_message("\n");
     for (int s = 0; s < cs_solver_count() && s < MAX_METHODS; ++s)
