@@ -43,10 +43,22 @@ extern "C"
         // with Υ = 1/(1 + 4τ/h), from a stiffness k and a damping time τ. Position correction is then
         // made of impulses (momentum is kept), and no second solve runs.
         CS_FORMULATION_SPOOK,
+        // Box2D v3's soft step on SPOOK rows: the velocity solve on SPOOK rows (the biased solve), positions
+        // move with its velocities, then a relax solve of hard rows re-measured at the new positions takes
+        // the correction's velocity back out. Every correction is an impulse at a contact point of the
+        // configuration it acts in, so linear and angular momentum are kept; the relax keeps the
+        // correction from turning into kinetic energy (docs/PHYSICS.md).
+        CS_FORMULATION_SOFT,
+        // Split impulses made of impulses: the position solve's λ is applied as an impulse at the step's
+        // start (positions move with it, as with split), and taken back at the end along the contact normals
+        // re-measured at the new positions. Only the turn of each normal during the step is left in v
+        // (second order in h; it opposes the pair's sliding), and linear and angular momentum are kept
+        // exactly (docs/PHYSICS.md).
+        CS_FORMULATION_RELAX,
         CS_FORMULATION_COUNT
     } cs_formulation;
 
-    // "split" / "spook"; NULL for a value out of range.
+    // "split" / "spook" / "soft" / "relax"; NULL for a value out of range.
     const char* cs_formulation_name(cs_formulation formulation);
     // The formulation named `name`, or -1.
     int cs_formulation_find(const char* name);

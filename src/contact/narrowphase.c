@@ -87,3 +87,25 @@ bool cs_collide_wall(const cs_wall* wall, int wall_index, int b, double bx, doub
     c->rb = br + 0.5 * gap; // to the contact point, as for two circles
     return true;
 }
+
+void cs_contact_refresh(cs_contact* c, const cs_wall* walls, const double* px, const double* py,
+                        const double* radius)
+{
+    cs_contact now = *c; // (kept when a position is not finite: the health check reports that)
+    int b = c->b;
+    if (c->a >= 0)
+    {
+        cs_collide_circles(c->a, b, px[c->a], py[c->a], radius[c->a], px[b], py[b], radius[b], INFINITY, &now);
+    }
+    else
+    {
+        cs_collide_wall(walls + c->wall, c->wall, b, px[b], py[b], radius[b], INFINITY, &now);
+    }
+    c->nx = now.nx;
+    c->ny = now.ny;
+    c->px = now.px;
+    c->py = now.py;
+    c->gap = now.gap;
+    c->ra = now.ra;
+    c->rb = now.rb;
+}

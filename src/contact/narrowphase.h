@@ -14,4 +14,10 @@ bool cs_collide_circles(int a, int b, double ax, double ay, double ar, double bx
 bool cs_collide_wall(const cs_wall* wall, int wall_index, int b, double bx, double by, double br,
                      double margin, cs_contact* c);
 
+// Re-measures c's geometry (normal, gap, contact point, lever arms) with the circles at (px, py); its key,
+// bodies, impulses and contact instant stay. Impulses along the refreshed normals and arms act at one
+// point of the new configuration, so they keep angular momentum about any origin there.
+void cs_contact_refresh(cs_contact* c, const cs_wall* walls, const double* px, const double* py,
+                        const double* radius);
+
 #endif

@@ -80,7 +80,7 @@ static bool read_row_order(cs_scene_loader* l, const cs_jval* world, cs_row_orde
     return true;
 }
 
-// "formulation": "split" | "spook" (cs_formulation).
+// "formulation": "split" | "spook" | "soft" | "relax" (cs_formulation).
 static bool read_formulation(cs_scene_loader* l, const cs_jval* world, cs_formulation* formulation)
 {
     cs_jval at;
@@ -88,7 +88,7 @@ static bool read_formulation(cs_scene_loader* l, const cs_jval* world, cs_formul
     {
         return true;
     }
-    if (!cs_jcheck_type(&l->c, &at, cJSON_String, "a formulation (\"split\" or \"spook\")"))
+    if (!cs_jcheck_type(&l->c, &at, cJSON_String, "a formulation (\"split\", \"spook\", \"soft\" or \"relax\")"))
     {
         return false;
     }
@@ -97,7 +97,7 @@ static bool read_formulation(cs_scene_loader* l, const cs_jval* world, cs_formul
     {
         char quoted[64];
         cs_json_quote(at.json->valuestring, quoted, sizeof quoted);
-        return cs_jfail(&l->c, &at, "unknown formulation %s (split, spook)", quoted);
+        return cs_jfail(&l->c, &at, "unknown formulation %s (split, spook, soft, relax)", quoted);
     }
     *formulation = (cs_formulation)index;
     return true;

@@ -330,7 +330,8 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
                         .baumgarte = w->def.baumgarte,
                         .max_correction = w->def.max_correction,
                         .frictionless = w->def.frictionless,
-                        .spook = w->def.formulation == CS_FORMULATION_SPOOK,
+                        .spook = w->def.formulation == CS_FORMULATION_SPOOK ||
+                                 w->def.formulation == CS_FORMULATION_SOFT,
                         .spook_stiffness = w->def.spook_stiffness,
                         .spook_damping_time = w->def.spook_damping_time,
                         .v_pre = w->v_pre};
@@ -410,7 +411,7 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
         return st;
     }
     // SPOOK corrects positions with the velocity solve's impulses: no split solve.
-    bool split = w->def.formulation == CS_FORMULATION_SPLIT;
+    bool split = cs_formulation_splits(w->def.formulation);
     bool parallel = split && w->threads > 1 &&
                     (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
                     helper_post(&w->helper, job);
@@ -438,7 +439,7 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
 // velocity plus the pseudo-velocity, and go back by s*·M⁻¹Jᵀλ for contacts whose impulse acted at s* > 0.
 // Returns a bound on how far any body moved: the queries look that far beyond the broad phase's grid
 // (query.c). The shifts back add at most Σ s*·(|λn| + |λt|)·max(1/m) over the contacts that hit.
-static double integrate(cs_world* w)
+static double integrate(cs_world* w, const int* order)
 {
     const double h = w->def.time_step;
     const int n = w->body_count;
@@ -446,7 +447,7 @@ static double integrate(cs_world* w)
     cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, w->def.solver_params.iterations,
                            w->def.frictionless, w->v);
     // (SPOOK has no pseudo-velocity: its correction is in v.)
-    const double* vp_pseudo = w->def.formulation == CS_FORMULATION_SPLIT ? w->pseudo_v : NULL;
+    const double* vp_pseudo = cs_formulation_splits(w->def.formulation) ? w->pseudo_v : NULL;
     double move2 = 0.0;
     for (int i = 0; i < n; ++i)
     {
@@ -461,6 +462,10 @@ static double integrate(cs_world* w)
     }
     cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless, w->px, w->py,
                             w->angle);
+    if (w->def.formulation == CS_FORMULATION_RELAX)
+    {
+        cs_relax_split(w, order); // relax.c: the split impulses taken back at the new normals
+    }
     double shift = 0.0;
     for (int k = 0; k < w->contacts.count; ++k)
     {
@@ -576,7 +581,11 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
-    w->query_slack = integrate(w);
+    w->query_slack = integrate(w, order);
+    if (w->def.formulation == CS_FORMULATION_SOFT && (st = cs_relax_step(w, order, &job.seconds, err)) != CS_OK)
+    {
+        return st; // (out of memory only)
+    }
     if (w->joint_count > 0)
     {
         w->query_slack += cs_joint_project(w); // joint.c: joint drift, at the position level

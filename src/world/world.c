@@ -24,7 +24,7 @@ cs_world_def cs_world_def_default(void)
     d.contact_events = true;
     d.frictionless = false;
     d.row_order = CS_ROW_ORDER_COLOURED;
-    d.formulation = CS_FORMULATION_SPLIT;
+    d.formulation = CS_FORMULATION_RELAX;
     d.spook_stiffness = 3e4;
     d.spook_damping_time = 0.05;
     d.solver = cs_solver_find("pgs");
@@ -33,7 +33,7 @@ cs_world_def cs_world_def_default(void)
 }
 
 static const char* const row_order_names[CS_ROW_ORDER_COUNT] = {"coloured", "key"};
-static const char* const formulation_names[CS_FORMULATION_COUNT] = {"split", "spook"};
+static const char* const formulation_names[CS_FORMULATION_COUNT] = {"split", "spook", "soft", "relax"};
 
 const char* cs_formulation_name(cs_formulation formulation)
 {
@@ -104,7 +104,7 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
         !(isfinite(d.spook_damping_time) && d.spook_damping_time >= 0.0))
     {
         cs_fail(err, CS_ERR_VALUE,
-                "world: formulation must be split or spook, spook_stiffness finite and > 0, "
+                "world: formulation must be split, spook, soft or relax, spook_stiffness finite and > 0, "
                 "spook_damping_time finite and >= 0");
         return NULL;
     }
@@ -162,6 +162,9 @@ void cs_world_destroy(cs_world* w)
     cs_contact_order_free(&w->order);
     free(w->previous.items);
     cs_lcp_free(&w->velocity_problem);
+    free(w->relax_contacts.items);
+    cs_lcp_free(&w->relax_problem);
+    free(w->relax_lambda);
     free(w->lambda);
     cs_solver_work_free(&w->work);
     free(w->position_bias);

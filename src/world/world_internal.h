@@ -101,6 +101,11 @@ struct cs_world
     int position_capacity;
     double* pseudo_v; // 3 per body + the zero slot: the position problem's velocities
     int pseudo_v_capacity;
+    // The soft formulation's relax solve (relax.c): the contacts re-measured after integration, its rows, λ.
+    cs_contact_list relax_contacts;
+    cs_lcp relax_problem;
+    double* relax_lambda;
+    int relax_lambda_capacity;
     int threads; // 1, or 2: the position solve runs on `helper` when it is big enough
     cs_helper helper;
 
@@ -215,6 +220,16 @@ cs_status cs_events_update(cs_world* w, cs_error* err);
 // joint.c: appends a row per alive joint to p (after the contact rows); stores their λ after the solve;
 // ends the joints of a removed slot; whether two slots are joined by a joint that forbids their contact.
 cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err);
+// relax.c: the soft formulation's relax solve after integration (updates v, the contacts' and joints' λ;
+// *seconds: its time).
+cs_status cs_relax_step(cs_world* w, const int* order, double* seconds, cs_error* err);
+// relax.c: the relax formulation after integration: v += M⁻¹(J_start − J_end)ᵀλ_p for the split solve's λ_p.
+void cs_relax_split(cs_world* w, const int* order);
+// Formulations whose position correction is the split-impulse solve (split, relax).
+static inline bool cs_formulation_splits(cs_formulation f)
+{
+    return f == CS_FORMULATION_SPLIT || f == CS_FORMULATION_RELAX;
+}
 void cs_joint_store(cs_world* w, const double* lambda);
 void cs_joint_remove_body(cs_world* w, int slot);
 bool cs_joined_without_contact(const cs_world* w, int a, int b);
