@@ -102,7 +102,7 @@ static void usage_errors_exit_2(void** state)
     (void)state;
     const char* cases[][2] = {
         {"--row-order zigzag", "--row-order: unknown row order 'zigzag'"},
-        {"--formulation soft", "--formulation: unknown formulation 'soft'"},
+        {"--formulation baumgarte", "--formulation: unknown formulation 'baumgarte'"},
         {"--suite huge", "--suite: expected paper or scale"},
         {"--threads 3", "--threads"},
         {"--solvers pgz", "unknown solver 'pgz'"},

@@ -72,7 +72,7 @@ static double cluster(double mu, cs_formulation formulation)
         touching = cs_world_stats(w)->contacts > touching ? cs_world_stats(w)->contacts : touching;
         deepest = fmax(deepest, cs_world_stats(w)->max_penetration);
     }
-    assert_true(touching > 60);   // it really was a colliding cluster
+    assert_true(touching > 60);                   // it really was a colliding cluster
     assert_true(deepest > 1.5 * def.linear_slop); // overlapping beyond the slop: the correction worked
     cs_world_destroy(w);
     return worst;

@@ -334,7 +334,7 @@ static void documented_defaults(void** state)
     assert_int_equal(d.row_order, CS_ROW_ORDER_COLOURED);
     assert_int_equal(d.solver, cs_solver_find("pgs"));
     assert_int_equal(d.solver_params.iterations, 10);
-    assert_int_equal(d.formulation, CS_FORMULATION_SPLIT);
+    assert_int_equal(d.formulation, CS_FORMULATION_RELAX);
     assert_true(d.spook_stiffness == 3e4 && d.spook_damping_time == 0.05);
     cs_circle_def c = cs_circle_def_default();
     assert_true(c.radius == 0.5 && c.mass == 1.0 && c.friction == 0.1 && c.restitution == 0.2);

@@ -161,11 +161,12 @@ static void scene_key_formulation(void** state)
     assert_int_equal(d->formulation, CS_FORMULATION_SPOOK);
     assert_true(d->spook_stiffness == 2e5 && d->spook_damping_time == 0.1);
     cs_world_destroy(w);
-    assert_null(cs_scene_load_string("{\"world\": {\"formulation\": \"soft\"}, \"bodies\": [{\"position\": "
-                                     "[0, 1], \"radius\": 0.5, \"mass\": 1}]}",
-                                     "bad.json", &info, &err));
+    assert_null(
+        cs_scene_load_string("{\"world\": {\"formulation\": \"baumgarte\"}, \"bodies\": [{\"position\": "
+                             "[0, 1], \"radius\": 0.5, \"mass\": 1}]}",
+                             "bad.json", &info, &err));
     assert_non_null(strstr(err.message, "bad.json:1:"));
-    assert_non_null(strstr(err.message, "unknown formulation \"soft\" (split, spook)"));
+    assert_non_null(strstr(err.message, "unknown formulation \"baumgarte\" (split, spook, soft, relax)"));
     assert_null(cs_scene_load_string("{\"world\": {\"spook_stiffness\": 0}, \"bodies\": [{\"position\": [0, "
                                      "1], \"radius\": 0.5, \"mass\": 1}]}",
                                      "bad.json", &info, &err));

@@ -34,9 +34,10 @@ extern "C"
     // How contacts are kept apart (docs/PHYSICS.md "Position correction").
     typedef enum cs_formulation
     {
-        // Default. Hard rows; penetration beyond the slop is removed by split impulses (a second solve of
+        // Hard rows; penetration beyond the slop is removed by split impulses (a second solve of
         // pseudo-velocities that move positions and are forgotten): no energy is added, but the moves are
-        // not impulses, so angular momentum is not kept exactly. The paper's tables use it.
+        // not impulses, so angular momentum is not kept exactly. The paper's tables (and its four scene
+        // files, which pin it) use it.
         CS_FORMULATION_SPLIT,
         // Lacoursière's SPOOK (eqs. (1)-(3) of his Gauss-Seidel paper): touching contacts are regularised,
         // stabilised rows, ε = 4/(h² k (1 + 4τ/h)) on the diagonal and bias (4Υ/h)(gap + slop) − Υ·vn₀
@@ -49,9 +50,9 @@ extern "C"
         // configuration it acts in, so linear and angular momentum are kept; the relax keeps the
         // correction from turning into kinetic energy (docs/PHYSICS.md).
         CS_FORMULATION_SOFT,
-        // Split impulses made of impulses: the position solve's λ is applied as an impulse at the step's
-        // start (positions move with it, as with split), and taken back at the end along the contact normals
-        // re-measured at the new positions. Only the turn of each normal during the step is left in v
+        // Default. Split impulses made of impulses: the position solve's λ is applied as an impulse at the
+        // step's start (positions move with it, as with split), and taken back at the end along the contact
+        // normals re-measured at the new positions. Only the turn of each normal during the step is left in v
         // (second order in h; it opposes the pair's sliding), and linear and angular momentum are kept
         // exactly (docs/PHYSICS.md).
         CS_FORMULATION_RELAX,
@@ -78,7 +79,7 @@ extern "C"
         bool enable_sleep;            // sleeping islands (cs_world_enable_sleeping); default false
         bool contact_events;          // contact and sensor events (events.h); default true (~3 % of Pool 1)
         cs_row_order row_order;       // default CS_ROW_ORDER_COLOURED
-        cs_formulation formulation;   // default CS_FORMULATION_SPLIT
+        cs_formulation formulation;   // default CS_FORMULATION_RELAX
         double spook_stiffness;       // SPOOK: k of a contact, N/m; default 3e4 (docs/PHYSICS.md)
         double spook_damping_time;    // SPOOK: τ, s; default 0.05 (3 steps of 1/60 s)
         int solver;                   // registry index; default pgs

@@ -125,7 +125,8 @@ bool cs_arg_next_formulation(const char* cmd, int argc, char** argv, int* i, int
     int f = cs_formulation_find(v);
     if (f < 0)
     {
-        fprintf(stderr, "circlesim-cli %s: %s: unknown formulation '%s' (split, spook, soft, relax)\n", cmd, opt, v);
+        fprintf(stderr, "circlesim-cli %s: %s: unknown formulation '%s' (split, spook, soft, relax)\n", cmd,
+                opt, v);
         return false;
     }
     *out = f;

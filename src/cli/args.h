@@ -53,8 +53,8 @@ void cs_world_options_apply(struct cs_world* w, const cs_world_options* options)
     "                      scene's world.row_order, else coloured)\n"
 
 #define CS_ARG_FORMULATION_HELP                                                                              \
-    "  --formulation F     split or spook: position correction by split impulses or SPOOK rows\n"            \
-    "                      (docs/PHYSICS.md; default: the scene's world.formulation, else split)\n"
+    "  --formulation F     relax, split, spook or soft: how contacts are pushed apart (docs/PHYSICS.md;\n"   \
+    "                      default: the scene's world.formulation, else relax)\n"
 
 #define CS_ARG_NO_SIMD_HELP                                                                                  \
     "  --no-simd           sweep one row at a time (no vector lanes; the same results)\n"

@@ -95,7 +95,8 @@ void cs_contact_refresh(cs_contact* c, const cs_wall* walls, const double* px, c
     int b = c->b;
     if (c->a >= 0)
     {
-        cs_collide_circles(c->a, b, px[c->a], py[c->a], radius[c->a], px[b], py[b], radius[b], INFINITY, &now);
+        cs_collide_circles(c->a, b, px[c->a], py[c->a], radius[c->a], px[b], py[b], radius[b], INFINITY,
+                           &now);
     }
     else
     {

@@ -88,7 +88,8 @@ static bool read_formulation(cs_scene_loader* l, const cs_jval* world, cs_formul
     {
         return true;
     }
-    if (!cs_jcheck_type(&l->c, &at, cJSON_String, "a formulation (\"split\", \"spook\", \"soft\" or \"relax\")"))
+    if (!cs_jcheck_type(&l->c, &at, cJSON_String,
+                        "a formulation (\"split\", \"spook\", \"soft\" or \"relax\")"))
     {
         return false;
     }

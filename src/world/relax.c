@@ -6,9 +6,9 @@
 // penetration moves the bodies but leaves no kinetic energy behind to launch a stack.
 //
 // Why it keeps angular momentum about any origin: the biased impulses act at contact points of the step's
-// start (L(x, v) is kept), positions then move by h·v (L(x + h v, v) = L(x, v) since v × v = 0), and the relax
-// impulses act at contact points re-measured at the new positions (cs_contact_refresh), so L is kept again.
-// With the old normals the relax impulses of a pair would miss each other by the distance the line of
+// start (L(x, v) is kept), positions then move by h·v (L(x + h v, v) = L(x, v) since v × v = 0), and the
+// relax impulses act at contact points re-measured at the new positions (cs_contact_refresh), so L is kept
+// again. With the old normals the relax impulses of a pair would miss each other by the distance the line of
 // centres turned, and with positions moved by anything but h·v (split impulses) L changes by
 // h Σ p n × (v_b − v_a).
 //
@@ -87,8 +87,8 @@ static cs_status build_relax(cs_world* w, const int* order, cs_error* err)
     memcpy(p->inv_inertia, w->inv_inertia, (size_t)n * sizeof(double));
     memcpy(p->v, w->v, (size_t)(3 * n) * sizeof(double));
     cs_row_params rp = {.time_step = w->def.time_step, .frictionless = w->def.frictionless, .spook = false};
-    if ((st = cs_contact_rows_velocity(w->relax_contacts.items, order, w->relax_contacts.count, &rp, p, err)) !=
-            CS_OK ||
+    if ((st = cs_contact_rows_velocity(w->relax_contacts.items, order, w->relax_contacts.count, &rp, p,
+                                       err)) != CS_OK ||
         (st = cs_joint_rows(w, p, err)) != CS_OK)
     {
         return st;

@@ -582,7 +582,8 @@ static cs_status step(cs_world* w, cs_error* err)
         return st;
     }
     w->query_slack = integrate(w, order);
-    if (w->def.formulation == CS_FORMULATION_SOFT && (st = cs_relax_step(w, order, &job.seconds, err)) != CS_OK)
+    if (w->def.formulation == CS_FORMULATION_SOFT &&
+        (st = cs_relax_step(w, order, &job.seconds, err)) != CS_OK)
     {
         return st; // (out of memory only)
     }
