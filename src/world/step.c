@@ -432,6 +432,12 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
     {
         run_split_job(job);
     }
+    else
+    {
+        // No pseudo-velocity (spook, soft); the health check reads it (it held garbage: cradle under SPOOK
+        // was refused at step 1).
+        memset(w->pseudo_v, 0, (size_t)(3 * w->body_count + 3) * sizeof(double));
+    }
     return CS_OK;
 }
 
