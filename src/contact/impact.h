@@ -15,6 +15,7 @@ typedef struct cs_impact_bodies
     const double* inv_inertia;
     const double* v_pre;  // 3 per body: the velocity the last step ended with (before forces)
     const double* v_star; // 3 per body: v* = v_pre + h M⁻¹ f
+    double* offset;       // 2 per body: the restitution pass's scratch (position offsets)
 } cs_impact_bodies;
 
 // Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during
@@ -26,15 +27,28 @@ typedef struct cs_impact_bodies
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies, double h,
                         double restitution_threshold);
 
-// After the velocity solve (v holds its velocities; each contact its λ), when some contact that carried
-// impulse bounces: Gauss-Seidel sweeps (`iterations`) over the contacts that carry impulse, driving each
-// bouncing one's normal relative velocity to its rebound and keeping the others' row conditions
-// (vn >= −bias), so a bounce cannot push a body through its neighbours; friction is re-solved within the
-// grown cones. Updates v and the contacts' impulses; returns the number of bouncing contacts.
-// (A contact that only closes because a bounce in the same step sends a body into it collides
-// inelastically: docs/PHYSICS.md, limits.)
-int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies, int iterations,
-                           bool frictionless, double* v);
+// The restitution pass's settings (the world's).
+typedef struct cs_restitution_params
+{
+    double time_step;
+    double threshold;   // restitution applies above this approach speed
+    double linear_slop; // slop/h is the resting tolerance: a velocity change below it carries no load
+    int iterations;     // Gauss-Seidel sweeps
+    bool frictionless;
+} cs_restitution_params;
+
+// After the velocity solve (v holds its velocities; each contact its λ), in a step where some contact
+// bounces: the step's collisions are replayed from their approach, in Gauss-Seidel sweeps over every
+// contact. Bouncing contacts (the solve left them alone: their rows only act against a push faster than the
+// free approach) and pending opening ones (impact.c: only a neighbour's bounce can close them) collide when
+// their gap closes within the step on the bodies' latest motion, at the instant that gives (their impact
+// time, so the shift puts them where such a collision leaves them), and leave with max(0, ρ − e vn) from
+// the approach they have then: a sequence of binary collisions, which gains no energy without forces. The
+// other contacts keep their rows' condition (vn >= −bias), so a bounce cannot push a body through a
+// neighbour; friction is re-solved within the grown cones. Updates v and the contacts' impulses; returns
+// the number of contacts that bounced. docs/PHYSICS.md "Collisions within a step" derives it.
+int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                           const cs_restitution_params* params, double* v);
 
 // Position consistency: a contact whose impulse acted at s* > 0 moved its bodies with their pre-impulse
 // velocities until then, so their positions (already advanced by h·v) go back by s*·M⁻¹Jᵀλ.

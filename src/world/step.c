@@ -284,7 +284,7 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
 
 static cs_impact_bodies impact_bodies(const cs_world* w)
 {
-    cs_impact_bodies b = {w->px, w->py, w->inv_mass, w->inv_inertia, w->v_pre, w->v};
+    cs_impact_bodies b = {w->px, w->py, w->inv_mass, w->inv_inertia, w->v_pre, w->v, w->impact_offset};
     return b;
 }
 
@@ -443,8 +443,9 @@ static double integrate(cs_world* w)
     const double h = w->def.time_step;
     const int n = w->body_count;
     cs_impact_bodies bodies = impact_bodies(w);
-    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, w->def.solver_params.iterations,
-                           w->def.frictionless, w->v);
+    cs_restitution_params rp = {h, w->def.restitution_threshold, w->def.linear_slop,
+                                w->def.solver_params.iterations, w->def.frictionless};
+    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, w->v);
     // (SPOOK has no pseudo-velocity: its correction is in v.)
     const double* vp_pseudo = w->def.formulation == CS_FORMULATION_SPLIT ? w->pseudo_v : NULL;
     double move2 = 0.0;

@@ -168,6 +168,7 @@ void cs_world_destroy(cs_world* w)
     free(w->position_lambda);
     cs_split_work_free(&w->split_work);
     free(w->pseudo_v);
+    free(w->impact_offset);
     free(w);
 }
 
@@ -179,10 +180,11 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
     }
     int cap = cs_grow_capacity(w->body_capacity, needed);
     bool ok = CS_RESIZE(w->px, cap) && CS_RESIZE(w->py, cap) && CS_RESIZE(w->angle, cap) &&
-              CS_RESIZE(w->v, 3 * cap) && CS_RESIZE(w->v_pre, 3 * cap) && CS_RESIZE(w->fx, cap) &&
-              CS_RESIZE(w->fy, cap) && CS_RESIZE(w->radius, cap) && CS_RESIZE(w->reach, cap) &&
-              CS_RESIZE(w->mass, cap) && CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) &&
-              CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
+              CS_RESIZE(w->v, 3 * cap) && CS_RESIZE(w->v_pre, 3 * cap) &&
+              CS_RESIZE(w->impact_offset, 2 * cap) && CS_RESIZE(w->fx, cap) && CS_RESIZE(w->fy, cap) &&
+              CS_RESIZE(w->radius, cap) && CS_RESIZE(w->reach, cap) && CS_RESIZE(w->mass, cap) &&
+              CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) && CS_RESIZE(w->friction, cap) &&
+              CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
               CS_RESIZE(w->body_flags, cap) && CS_RESIZE(w->active, cap) && CS_RESIZE(w->category, cap) &&
               CS_RESIZE(w->mask, cap) && CS_RESIZE(w->group, cap) && CS_RESIZE(w->generation, cap) &&
               CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap) &&
