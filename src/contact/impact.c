@@ -383,7 +383,10 @@ static void sweep(pass* p, cs_contact* contacts, int count, double* v)
         double old = c->normal_impulse;
         double next = normal_update(p, c, normal_velocity(c, v, c->nx, c->ny), 1.0 / (ima + imb));
         c->normal_impulse = next;
-        apply_impulse(c, bd, next - old, 0.0, v, v + 1, v + 2, 3);
+        if (next != old)
+        {
+            apply_impulse(c, bd, next - old, 0.0, v, v + 1, v + 2, 3);
+        }
         double f_old = c->friction_impulse, f = f_old;
         if (!p->frictionless && (next > 0.0 || c->friction_impulse != 0.0))
         {
