@@ -71,8 +71,7 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     memcpy(vbefore, w->v, (size_t)(3 * n) * sizeof(double));
     // integrate(), with the restitution pass measured.
     cs_impact_bodies bodies = impact_bodies(w);
-    cs_restitution_params rpar = {w->def.time_step, w->def.restitution_threshold, w->def.linear_slop,
-                                  w->def.solver_params.iterations, w->def.frictionless};
+    cs_restitution_params rpar = restitution_params(w);
     cs_contact_restitution(w->contacts.items, m, &bodies, &rpar, w->v);
     loads = realloc(loads, (size_t)n * sizeof *loads);
     memset(loads, 0, (size_t)n * sizeof *loads);

@@ -126,7 +126,9 @@ static double rebound_offset(const cs_contact* c, const cs_impact_bodies* bd, do
 }
 
 // A touching contact (s* = 0): its approach speed is the velocity the last step ended with (its constraint
-// held it, so there is no free-flight phase). The common case, kept short: most contacts of a pile.
+// held it, so there is no free-flight phase). The common case, kept short: most contacts of a pile. Its
+// threshold is at least the resting tolerance: a bounce leaves the solve and only pushes in the pass, so a
+// pile whose contacts bounced at their residual approach speeds would be pushed apart step after step.
 static void touching(cs_contact* c, const cs_impact_bodies* bd, double h, double threshold)
 {
     c->impact_time = 0.0;
@@ -189,19 +191,22 @@ static void separated(cs_contact* c, const cs_impact_bodies* bd, double h, doubl
     c->rebound = bounce ? rebound_offset(c, bd, u, acc, s, h) : -c->bias;
 }
 
-void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies, double h,
-                        double restitution_threshold)
+void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                        const cs_restitution_params* params)
 {
+    double h = params->time_step, threshold = params->threshold;
+    double resting = params->linear_slop / h;
+    double touching_threshold = threshold > resting ? threshold : resting;
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
         if (c->gap > 0.0 && !(c->normal_impulse > 0.0))
         {
-            separated(c, bodies, h, restitution_threshold);
+            separated(c, bodies, h, threshold);
         }
         else
         {
-            touching(c, bodies, h, restitution_threshold);
+            touching(c, bodies, h, touching_threshold);
         }
     }
 }

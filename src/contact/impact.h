@@ -18,15 +18,6 @@ typedef struct cs_impact_bodies
     double* offset;       // 2 per body: the restitution pass's scratch (position offsets)
 } cs_impact_bodies;
 
-// Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during
-// the step, the normal at the time of impact). A contact that already carried impulse (its warm start) or
-// overlaps is touching: s* = 0 and its approach speed is the relative normal velocity the last step ended
-// with. A separated contact that the bodies' free motion closes during the step gets its s* and the
-// approach speed at that instant; one it keeps open gets impact_time −1. Restitution applies when the
-// approach speed exceeds the threshold.
-void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies, double h,
-                        double restitution_threshold);
-
 // The restitution pass's settings (the world's).
 typedef struct cs_restitution_params
 {
@@ -36,6 +27,16 @@ typedef struct cs_restitution_params
     int iterations;     // Gauss-Seidel sweeps
     bool frictionless;
 } cs_restitution_params;
+
+// Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during
+// the step, the normal at the time of impact). A contact that already carried impulse (its warm start) or
+// overlaps is touching: s* = 0 and its approach speed is the relative normal velocity the last step ended
+// with. A separated contact that the bodies' free motion closes during the step gets its s* and the
+// approach speed at that instant; one it keeps open gets impact_time −1. Restitution applies when the
+// approach speed exceeds the threshold — for a touching contact, also the resting tolerance slop/h (a
+// pile's contacts approach that slowly from the solver's residual, not from an impact).
+void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                        const cs_restitution_params* params);
 
 // After the velocity solve (v holds its velocities; each contact its λ), in a step where some contact
 // bounces: the step's collisions are replayed from their approach, in Gauss-Seidel sweeps over every
