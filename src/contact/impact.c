@@ -126,9 +126,7 @@ static double rebound_offset(const cs_contact* c, const cs_impact_bodies* bd, do
 }
 
 // A touching contact (s* = 0): its approach speed is the velocity the last step ended with (its constraint
-// held it, so there is no free-flight phase). The common case, kept short: most contacts of a pile. Its
-// threshold is at least the resting tolerance: a bounce leaves the solve and only pushes in the pass, so a
-// pile whose contacts bounced at their residual approach speeds would be pushed apart step after step.
+// held it, so there is no free-flight phase). The common case, kept short: most contacts of a pile.
 static void touching(cs_contact* c, const cs_impact_bodies* bd, double h, double threshold)
 {
     c->impact_time = 0.0;
@@ -191,12 +189,21 @@ static void separated(cs_contact* c, const cs_impact_bodies* bd, double h, doubl
     c->rebound = bounce ? rebound_offset(c, bd, u, acc, s, h) : -c->bias;
 }
 
+// Restitution applies above the threshold and the resting tolerance: one slop per step, or what gravity
+// adds in one step (the integrator's mean and instant velocities differ by that much). A pile's contacts
+// approach that slowly from the solver's residual; counted as impacts they left the solve and only pushed
+// in the pass, and a pile at threshold 0 (Pool 2) was pushed apart step after step.
+static double bounce_threshold(const cs_restitution_params* params)
+{
+    double h = params->time_step, slop = params->linear_slop / h, fall = params->gravity * h;
+    double resting = slop > fall ? slop : fall;
+    return params->threshold > resting ? params->threshold : resting;
+}
+
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params)
 {
-    double h = params->time_step, threshold = params->threshold;
-    double resting = params->linear_slop / h;
-    double touching_threshold = threshold > resting ? threshold : resting;
+    double h = params->time_step, threshold = bounce_threshold(params);
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
@@ -206,7 +213,7 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
         }
         else
         {
-            touching(c, bodies, h, touching_threshold);
+            touching(c, bodies, h, threshold);
         }
     }
 }
@@ -467,7 +474,7 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
     }
     pass p = {.bd = bodies,
               .h = params->time_step,
-              .threshold = params->threshold,
+              .threshold = bounce_threshold(params),
               .resting = params->linear_slop / params->time_step,
               .absorbed = 0.0,
               .frictionless = params->frictionless,

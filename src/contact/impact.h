@@ -23,9 +23,10 @@ typedef struct cs_restitution_params
 {
     double time_step;
     double threshold;   // restitution applies above this approach speed
-    double linear_slop; // slop/h is the resting tolerance: a velocity change below it carries no load
+    double linear_slop; // slop/h: a velocity change below it carries no load (the pass)
     int iterations;     // Gauss-Seidel sweeps
     bool frictionless;
+    double gravity; // |g|: an approach slower than max(slop/h, |g| h) is resting, not an impact
 } cs_restitution_params;
 
 // Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during
@@ -33,8 +34,8 @@ typedef struct cs_restitution_params
 // overlaps is touching: s* = 0 and its approach speed is the relative normal velocity the last step ended
 // with. A separated contact that the bodies' free motion closes during the step gets its s* and the
 // approach speed at that instant; one it keeps open gets impact_time −1. Restitution applies when the
-// approach speed exceeds the threshold — for a touching contact, also the resting tolerance slop/h (a
-// pile's contacts approach that slowly from the solver's residual, not from an impact).
+// approach speed exceeds the threshold and the resting tolerance max(slop/h, |g| h) (a pile's contacts
+// approach that slowly from the solver's residual and one step of gravity, not from an impact).
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params);
 

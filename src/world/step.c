@@ -284,8 +284,9 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
 
 static cs_restitution_params restitution_params(const cs_world* w)
 {
-    cs_restitution_params p = {w->def.time_step, w->def.restitution_threshold, w->def.linear_slop,
-                               w->def.solver_params.iterations, w->def.frictionless};
+    cs_restitution_params p = {w->def.time_step,    w->def.restitution_threshold,
+                               w->def.linear_slop,  w->def.solver_params.iterations,
+                               w->def.frictionless, hypot(w->def.gravity.x, w->def.gravity.y)};
     return p;
 }
 
