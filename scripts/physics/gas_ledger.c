@@ -57,7 +57,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     cs_split_job job;
     job.seconds = 0.0;
     cs_solver_stats vstats;
-    if ((st = build_rows(w, order, &job, err)) != CS_OK || (st = solve(w, order, &job, &vstats, err)) != CS_OK)
+    if ((st = build_rows(w, order, &job, err)) != CS_OK ||
+        (st = solve(w, order, &job, &vstats, err)) != CS_OK)
     {
         return st;
     }
@@ -171,8 +172,8 @@ int main(int argc, char** argv)
         }
         if ((k + 1) % (steps / 6) == 0)
         {
-            printf("t %6.1f  KE/KE0 %.9f  max pen %.4f mean %.5f\n", (k + 1) * def.time_step, kinetic(w, w->v) / ke0,
-                   w->stats.max_penetration, w->stats.mean_penetration);
+            printf("t %6.1f  KE/KE0 %.9f  max pen %.4f mean %.5f\n", (k + 1) * def.time_step,
+                   kinetic(w, w->v) / ke0, w->stats.max_penetration, w->stats.mean_penetration);
         }
     }
     double ke1 = kinetic(w, w->v);
@@ -180,8 +181,8 @@ int main(int argc, char** argv)
     double sum = 0;
     for (int k = 0; k < L_COUNT; ++k)
         sum += ledger[k];
-    printf("N %d box %.3f m  phi %.2f  %s  KE0 %.4f  KE %.4f (%.4f)  sum of ledger %.6f vs dKE %.6f\n", N, L, phi,
-           spook ? "spook" : "split", ke0, ke1, ke1 / ke0, sum, ke1 - ke0);
+    printf("N %d box %.3f m  phi %.2f  %s  KE0 %.4f  KE %.4f (%.4f)  sum of ledger %.6f vs dKE %.6f\n", N, L,
+           phi, spook ? "spook" : "split", ke0, ke1, ke1 / ke0, sum, ke1 - ke0);
     for (int k = 0; k < L_COUNT; ++k)
     {
         if (ledger_n[k] == 0)
