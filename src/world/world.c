@@ -180,16 +180,16 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
     }
     int cap = cs_grow_capacity(w->body_capacity, needed);
     bool ok = CS_RESIZE(w->px, cap) && CS_RESIZE(w->py, cap) && CS_RESIZE(w->angle, cap) &&
-              CS_RESIZE(w->v, 3 * cap) && CS_RESIZE(w->v_pre, 3 * cap) &&
-              CS_RESIZE(w->impact_offset, 2 * cap) && CS_RESIZE(w->fx, cap) && CS_RESIZE(w->fy, cap) &&
-              CS_RESIZE(w->radius, cap) && CS_RESIZE(w->reach, cap) && CS_RESIZE(w->mass, cap) &&
-              CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) && CS_RESIZE(w->friction, cap) &&
-              CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
+              CS_RESIZE(w->v, 3 * cap) && CS_RESIZE(w->v_pre, 3 * cap) && CS_RESIZE(w->fx, cap) &&
+              CS_RESIZE(w->fy, cap) && CS_RESIZE(w->radius, cap) && CS_RESIZE(w->reach, cap) &&
+              CS_RESIZE(w->mass, cap) && CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) &&
+              CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
               CS_RESIZE(w->body_flags, cap) && CS_RESIZE(w->active, cap) && CS_RESIZE(w->category, cap) &&
               CS_RESIZE(w->mask, cap) && CS_RESIZE(w->group, cap) && CS_RESIZE(w->generation, cap) &&
               CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap) &&
               CS_RESIZE(w->asleep, cap) && CS_RESIZE(w->sleep_time, cap) && CS_RESIZE(w->island_next, cap) &&
-              CS_RESIZE(w->island_parent, cap) && CS_RESIZE(w->island_rest, cap);
+              CS_RESIZE(w->island_parent, cap) && CS_RESIZE(w->island_rest, cap) &&
+              CS_RESIZE(w->impact_offset, 2 * cap);
     if (ok)
     {
         w->body_capacity = cap;

@@ -69,13 +69,13 @@ struct cs_world
     double* px;
     double* py;
     double* angle;
-    double* v;             // 3 per body: vx, vy, ω (the layout of cs_lcp.v, so v* is one memcpy)
-    double* v_pre;         // 3 per body: velocity at the start of the step (restitution)
-    double* impact_offset; // 2 per body: the restitution pass's scratch (contact/impact.h)
-    double* fx;            // external force (mouse spring and the like) until cleared
+    double* v;     // 3 per body: vx, vy, ω (the layout of cs_lcp.v, so v* is one memcpy)
+    double* v_pre; // 3 per body: velocity at the start of the step (restitution)
+    double* fx;    // external force (mouse spring and the like) until cleared
     double* fy;
     double* radius;
-    double* reach; // radius + h·|v*|: how far a circle may get this step (speculative contacts)
+    double* reach;         // radius + h·|v*|: how far a circle may get this step (speculative contacts)
+    double* impact_offset; // 2 per body: the restitution pass's scratch (contact/impact.h)
     double* mass;
     double* inv_mass;
     double* inv_inertia;
