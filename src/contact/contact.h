@@ -26,8 +26,15 @@ typedef struct cs_contact
     // The contact instant (contact/impact.h), set before the rows are built.
     double impact_time; // s* in [0, h] when its impulse acts (0: touching already); −1: stays open
     double bias;        // the normal row's bias: the row asks vn >= −bias
-    double rebound;     // the normal relative velocity the restitution pass asks for (−bias unless bounce)
-    bool bounce;        // restitution applies (if it carries impulse)
+    double rebound;     // bounce: ρ, a collision from approach vn leaves with max(0, ρ − e vn) (impact.c)
+    bool bounce;        // restitution applies (if it carries impulse); in the pass: it collides
+    // The restitution pass (impact.c): a pending contact's first collision is still to come. It collides
+    // when `closing` (the distance along n its bodies close before it meets, at their free motion) plus
+    // the bodies' position offsets closes within the step: bouncing impacts, and opening contacts (e > 0,
+    // the free motion keeps them open, so only a neighbour's bounce can close them).
+    bool pending;
+    double closing;
+    double target; // after a collision in the pass: the normal velocity it left with
 } cs_contact;
 
 #endif

@@ -49,7 +49,7 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
 
         double bias = c->bias; // impact.c: row_bias
         double reg = 0.0;
-        if (rp->spook && c->impact_time == 0.0)
+        if (rp->spook && c->impact_time == 0.0 && !c->bounce) // (a bounce is the restitution pass's)
         {
             // Touching: a SPOOK row. The correction of gap + slop comes from real impulses (stabilised
             // over the damping time) and the regularisation makes the contact a stiff spring-damper.

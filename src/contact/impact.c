@@ -82,16 +82,22 @@ static double circles_meet(cs_contact* c, const cs_impact_bodies* bd, double h)
 // speculative one the free motion keeps open at least moves as freely as it would (also when the approach
 // along n alone would close it: a glancing pass), so its row only acts when others push its bodies
 // together; one the free motion closes at s* acts from then on, so after its impulse it may not approach
-// (0). Penetration is removed by the position problem, never by velocity bias, so no energy is injected.
+// (0). A bouncing contact gets the speculative rule too: its collision is the restitution pass's, so the
+// solve must not make it plastic (nor, through it, its neighbours). Penetration is removed by the position
+// problem, never by velocity bias, so no energy is injected.
+static double free_bias(const cs_contact* c, const cs_impact_bodies* bd, double h)
+{
+    double free_vn = -normal_velocity(c, bd->v_star, c->nx, c->ny);
+    return c->gap / h > free_vn ? c->gap / h : free_vn;
+}
+
 static double row_bias(const cs_contact* c, const cs_impact_bodies* bd, double h)
 {
-    double bias = c->gap > 0.0 && c->impact_time == 0.0 ? c->gap / h : 0.0;
     if (c->impact_time < 0.0)
     {
-        double free_vn = -normal_velocity(c, bd->v_star, c->nx, c->ny);
-        bias = c->gap / h > free_vn ? c->gap / h : free_vn;
+        return free_bias(c, bd, h);
     }
-    return bias;
+    return c->gap > 0.0 && c->impact_time == 0.0 ? c->gap / h : 0.0;
 }
 
 // s* of a separated contact that was not supported last step: when the free motion closes it during this
@@ -107,12 +113,16 @@ static double impact_time(cs_contact* c, const cs_impact_bodies* bd, double h)
     return first_root(c->gap, vn_pre + 0.5 * h * acc, acc, h);
 }
 
-// The rebound of a contact whose approach speed at s* is u: −e u plus the step's remaining force (the mean
-// velocity over the step after the bounce), or 0 when it could not leave within the step (it rests).
-static double rebound_velocity(const cs_contact* c, double u, double acc, double s, double h)
+// The rebound of a contact whose approach speed at s* is u is −e u plus the step's remaining force (the
+// mean velocity over the step after the bounce). The restitution pass replays the bounce from whatever
+// normal velocity vn the contact has when its turn comes (in a cluster, its neighbours' bounces change it),
+// as max(0, ρ − e vn): 0 when it could not leave within the step (it rests). ρ = rebound + e vn* makes the
+// replay from the free motion's vn* exactly the rebound; without forces ρ = 0.
+static double rebound_offset(const cs_contact* c, const cs_impact_bodies* bd, double u, double acc, double s,
+                             double h)
 {
-    double rebound = -c->restitution * u + acc * (0.5 * h - s);
-    return rebound > 0.0 ? rebound : 0.0;
+    double e = c->restitution;
+    return -e * u + acc * (0.5 * h - s) + e * normal_velocity(c, bd->v_star, c->nx, c->ny);
 }
 
 // A touching contact (s* = 0): its approach speed is the velocity the last step ended with (its constraint
@@ -122,15 +132,23 @@ static void touching(cs_contact* c, const cs_impact_bodies* bd, double h, double
     c->impact_time = 0.0;
     c->bias = c->gap > 0.0 ? c->gap / h : 0.0;
     c->bounce = false;
+    c->pending = false;
+    c->closing = c->gap;
     c->rebound = -c->bias;
     if (c->restitution > 0.0)
     {
         double u = normal_velocity(c, bd->v_pre, c->nx, c->ny);
+        double free_vn = normal_velocity(c, bd->v_star, c->nx, c->ny);
         if (u < -threshold)
         {
-            double acc = (normal_velocity(c, bd->v_star, c->nx, c->ny) - u) / h;
             c->bounce = true;
-            c->rebound = rebound_velocity(c, u, acc, 0.0, h);
+            c->pending = true;
+            c->bias = free_bias(c, bd, h); // the solve leaves it to the restitution pass
+            c->rebound = rebound_offset(c, bd, u, (free_vn - u) / h, 0.0, h);
+        }
+        else
+        {
+            c->pending = free_vn > 0.0; // e.g. a pair that bounced last step: only a neighbour closes it
         }
     }
 }
@@ -162,24 +180,40 @@ static void separated(cs_contact* c, const cs_impact_bodies* bd, double h, doubl
         }
     }
     c->impact_time = s; // −1: the free motion keeps it open this step
-    c->bias = row_bias(c, bd, h);
+    c->bias = bounce ? free_bias(c, bd, h) : row_bias(c, bd, h); // a bounce is the pass's
     c->bounce = bounce;
-    c->rebound = bounce ? rebound_velocity(c, u, acc, s, h) : -c->bias;
+    c->pending = bounce || (s < 0.0 && c->restitution > 0.0);
+    // A bounce: the free motion closes s*·(−vn*) along n before s* (so the pass's replay of the free motion
+    // meets at s* exactly); an opening contact must close its gap.
+    c->closing = bounce ? -s * normal_velocity(c, bd->v_star, c->nx, c->ny) : c->gap;
+    c->rebound = bounce ? rebound_offset(c, bd, u, acc, s, h) : -c->bias;
 }
 
-void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies, double h,
-                        double restitution_threshold)
+// Restitution applies above the threshold and the resting tolerance: one slop per step, or what gravity
+// adds in one step (the integrator's mean and instant velocities differ by that much). A pile's contacts
+// approach that slowly from the solver's residual; counted as impacts they left the solve and only pushed
+// in the pass, and a pile at threshold 0 (Pool 2) was pushed apart step after step.
+static double bounce_threshold(const cs_restitution_params* params)
 {
+    double h = params->time_step, slop = params->linear_slop / h, fall = params->gravity * h;
+    double resting = slop > fall ? slop : fall;
+    return params->threshold > resting ? params->threshold : resting;
+}
+
+void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                        const cs_restitution_params* params)
+{
+    double h = params->time_step, threshold = bounce_threshold(params);
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
         if (c->gap > 0.0 && !(c->normal_impulse > 0.0))
         {
-            separated(c, bodies, h, restitution_threshold);
+            separated(c, bodies, h, threshold);
         }
         else
         {
-            touching(c, bodies, h, restitution_threshold);
+            touching(c, bodies, h, threshold);
         }
     }
 }
@@ -216,58 +250,244 @@ static void apply_impulse(const cs_contact* c, const cs_impact_bodies* bd, doubl
     }
 }
 
-// One Gauss-Seidel sweep of the restitution pass over the contacts that carry impulse or bounce: the
-// bouncing ones are driven to their rebound, the others keep their rows' condition vn >= −bias, on the
-// total normal impulses (the bounces happen at the velocity solve's instant, so it may also take back
-// what the solve did). Friction is re-solved within the cone of the new normal impulse.
-static void sweep(cs_contact* contacts, int count, const cs_impact_bodies* bd, bool frictionless, double* v)
+// The restitution pass: the bodies, the step, and each body's position offset so far, o = −Σ s M⁻¹JᵀΔλ
+// over the impulses that act from s > 0, so that after its last collision a body is at x₀ + o + t v at
+// time t into the step (the impact shift, accumulated as the pass goes).
+typedef struct pass
 {
+    const cs_impact_bodies* bd;
+    double h;
+    double threshold;
+    double resting;  // slop/h: a velocity change below it is no load
+    double absorbed; // kinetic energy the ordinary rows took in this pass (the bounces' budget)
+    bool frictionless;
+    double* offset; // 2 per body
+} pass;
+
+// o −= s M⁻¹Jᵀ(dn, dt), linear part.
+static void offset_add(const pass* p, const cs_contact* c, double s, double dn, double dt)
+{
+    double tx = -c->ny, ty = c->nx;
+    double jx = s * (c->nx * dn + tx * dt), jy = s * (c->ny * dn + ty * dt);
+    p->offset[2 * c->b] -= p->bd->inv_mass[c->b] * jx;
+    p->offset[2 * c->b + 1] -= p->bd->inv_mass[c->b] * jy;
+    if (c->a >= 0)
+    {
+        p->offset[2 * c->a] += p->bd->inv_mass[c->a] * jx;
+        p->offset[2 * c->a + 1] += p->bd->inv_mass[c->a] * jy;
+    }
+}
+
+// A pending contact's first collision, if it closes within the step on the bodies' latest motion (their
+// velocities now and their offsets along n): at s = closing / (−vn), its impact time from then on (an
+// undisturbed bounce meets at its s* exactly; one whose bodies a collision earlier in the step sped up or
+// turned meets when they really do). A chained contact collides elastically only when faster than the
+// threshold (else it is plastic, an ordinary row from then on). False: no collision (yet).
+static bool first_collision(const pass* p, cs_contact* c, double vn)
+{
+    const double* o = p->offset;
+    double closing = c->closing + c->nx * o[2 * c->b] + c->ny * o[2 * c->b + 1];
+    if (c->a >= 0)
+    {
+        closing -= c->nx * o[2 * c->a] + c->ny * o[2 * c->a + 1];
+    }
+    // (A chained contact also needs vn < −bias: a glancing pair that passes by at its free motion
+    // approaches along n as fast as its bias allows, and the straight line misses.)
+    if (!(vn < 0.0 && closing + p->h * vn < 0.0 && (c->bounce || vn < -c->bias)))
+    {
+        return false;
+    }
+    if (c->impact_time != 0.0) // (a touching contact acts from the step's start)
+    {
+        c->impact_time = closing > 0.0 ? closing / -vn : 0.0;
+    }
+    c->bias = 0.0;
+    c->pending = false;
+    if (!c->bounce)
+    {
+        c->bounce = -vn > p->threshold;
+        c->rebound = 0.0; // ρ: the forces' share over a fraction of the step is left out
+    }
+    return true;
+}
+
+// The kinetic energy an impulse change dl gives a row whose normal velocity is vn: dl (vn + A dl / 2).
+static double work(double dl, double vn, double inv_a)
+{
+    return dl * (vn + 0.5 * dl / inv_a);
+}
+
+// A collision from the approach vn: the contact leaves with max(0, ρ − e vn), its target from then on.
+// It changes the kinetic energy by Δλ (1 − e) vn / 2 <= 0 (without forces: ρ = 0), so a sequence of them
+// never gains energy.
+static double collide(cs_contact* c, double* vn, double inv_a)
+{
+    double out = c->bounce ? c->rebound - c->restitution * *vn : 0.0;
+    out = out > 0.0 ? out : 0.0;
+    double dl = (out - *vn) * inv_a;
+    *vn = out;
+    c->target = out;
+    return dl;
+}
+
+// A contact that collided keeps its target velocity against the resting links around it (a striker
+// against a touching row bounces off the row as one block, the simultaneous answer), but may give the
+// bodies back no more kinetic energy than those links (ordinary rows) took so far in this pass: a bounce
+// whose approach a later collision in the step took away (a chain) is not bounced again. It only pushes
+// (what a collision gave is never taken back); approaching again, it collides again.
+static double bounce_update(pass* p, cs_contact* c, double vn, double inv_a)
+{
+    double lambda = c->normal_impulse;
+    if (vn < 0.0)
+    {
+        lambda += collide(c, &vn, inv_a);
+    }
+    double dl = (c->target - vn) * inv_a;
+    if (!(dl > 0.0))
+    {
+        return lambda; // a collision only pushes
+    }
+    double dw = work(dl, vn, inv_a);
+    if (dw > p->absorbed)
+    {
+        // The largest push within the budget: ½ A dl² + vn dl = absorbed.
+        double budget = p->absorbed > 0.0 ? p->absorbed : 0.0;
+        dl = (sqrt(vn * vn + 2.0 * budget / inv_a) - vn) * inv_a;
+        dw = work(dl, vn, inv_a);
+    }
+    p->absorbed -= dw;
+    return lambda + dl;
+}
+
+// The normal impulse of one contact after its turn in a sweep (vn: its normal velocity now, inv_a =
+// 1/A_nn). A pending contact collides when its gap closes; a bouncing one as bounce_update says; any other
+// keeps its row's condition vn >= −bias on the total impulse (it may give back what the solve did), and the
+// energy it takes is the budget of the bounces' targets.
+static double normal_update(pass* p, cs_contact* c, double vn, double inv_a)
+{
+    double old = c->normal_impulse;
+    if (c->pending)
+    {
+        return first_collision(p, c, vn) ? old + collide(c, &vn, inv_a) : old;
+    }
+    if (c->bounce)
+    {
+        return bounce_update(p, c, vn, inv_a);
+    }
+    double next = old - (vn + c->bias) * inv_a;
+    next = next > 0.0 ? next : 0.0;
+    p->absorbed -= next > old ? work(next - old, vn, inv_a) : 0.0;
+    return next;
+}
+
+// One Gauss-Seidel sweep over every contact (key order): a bounce may send a body into any neighbour, loaded
+// or not. Friction is re-solved within the cone of the new normal impulse.
+static void sweep(pass* p, cs_contact* contacts, int count, double* v)
+{
+    const cs_impact_bodies* bd = p->bd;
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
-        if (!(c->bounce || c->normal_impulse > 0.0))
-        {
-            continue;
-        }
         double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
         double iia = c->a >= 0 ? bd->inv_inertia[c->a] : 0.0;
         double imb = bd->inv_mass[c->b], iib = bd->inv_inertia[c->b];
         // Normal row: A_nn = m_a⁻¹ + m_b⁻¹ (no angular terms for circles).
-        double vn = normal_velocity(c, v, c->nx, c->ny);
         double old = c->normal_impulse;
-        double next = old - (vn - c->rebound) / (ima + imb);
-        next = next > 0.0 ? next : 0.0;
+        double next = normal_update(p, c, normal_velocity(c, v, c->nx, c->ny), 1.0 / (ima + imb));
         c->normal_impulse = next;
-        apply_impulse(c, bd, next - old, 0.0, v, v + 1, v + 2, 3);
-        if (!frictionless && (next > 0.0 || c->friction_impulse != 0.0))
+        if (next != old)
+        {
+            apply_impulse(c, bd, next - old, 0.0, v, v + 1, v + 2, 3);
+        }
+        double f_old = c->friction_impulse, f = f_old;
+        if (!p->frictionless && (next > 0.0 || c->friction_impulse != 0.0))
         {
             double att = ima + imb + iia * c->ra * c->ra + iib * c->rb * c->rb;
             double limit = c->friction * next;
-            double f_old = c->friction_impulse;
-            double f = f_old - tangent_velocity(c, v) / att;
+            f = f_old - tangent_velocity(c, v) / att;
             f = f < -limit ? -limit : (f > limit ? limit : f);
             c->friction_impulse = f;
             apply_impulse(c, bd, 0.0, f - f_old, v, v + 1, v + 2, 3);
         }
+        if (c->impact_time > 0.0)
+        {
+            offset_add(p, c, c->impact_time, next - old, f - f_old);
+        }
     }
 }
 
-int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies, int iterations,
-                           bool frictionless, double* v)
+// Whether a contact's solve impulse goes back at the start of the pass. A bouncing one's always: the solve
+// only touched it if neighbours pushed its bodies together faster than their free approach; its collision
+// is replayed from the approach. A pending one's only when it is no load, its own impulse changing its
+// normal velocity by less than the resting tolerance (slop/h: a row at its limit with a rounding-error λ);
+// one that carries load (a pile's) is an ordinary row from then on.
+static bool released(const pass* p, cs_contact* c)
 {
-    int bounced = 0;
+    if (c->bounce || !(c->pending && c->normal_impulse > 0.0))
+    {
+        return c->bounce;
+    }
+    double ima = c->a >= 0 ? p->bd->inv_mass[c->a] : 0.0;
+    c->pending = (ima + p->bd->inv_mass[c->b]) * c->normal_impulse < p->resting;
+    return c->pending;
+}
+
+// The replay starts from the approach: the released contacts' solve impulses go back; the offsets start
+// from the impulses left that act from s > 0.
+static void release(const pass* p, cs_contact* contacts, int count, double* v)
+{
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_contact* c = contacts + k;
+        p->offset[2 * c->b] = p->offset[2 * c->b + 1] = 0.0;
+        if (c->a >= 0)
+        {
+            p->offset[2 * c->a] = p->offset[2 * c->a + 1] = 0.0;
+        }
+    }
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
-        if (c->bounce)
+        if (released(p, c))
         {
-            c->bounce = c->normal_impulse > 0.0; // only contacts that carried impulse bounce
-            bounced += c->bounce ? 1 : 0;
+            apply_impulse(c, p->bd, -c->normal_impulse, 0.0, v, v + 1, v + 2, 3);
+            c->normal_impulse = 0.0;
+        }
+        if (c->impact_time > 0.0)
+        {
+            offset_add(p, c, c->impact_time, c->normal_impulse, p->frictionless ? 0.0 : c->friction_impulse);
         }
     }
-    for (int it = 0; bounced > 0 && it < (iterations > 0 ? iterations : 1); ++it)
+}
+
+int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                           const cs_restitution_params* params, double* v)
+{
+    bool any = false;
+    for (int k = 0; k < count && !any; ++k)
     {
-        sweep(contacts, count, bodies, frictionless, v);
+        any = contacts[k].bounce;
+    }
+    if (!any)
+    {
+        return 0;
+    }
+    pass p = {.bd = bodies,
+              .h = params->time_step,
+              .threshold = bounce_threshold(params),
+              .resting = params->linear_slop / params->time_step,
+              .absorbed = 0.0,
+              .frictionless = params->frictionless,
+              .offset = bodies->offset};
+    release(&p, contacts, count, v);
+    for (int it = 0; it < (params->iterations > 0 ? params->iterations : 1); ++it)
+    {
+        sweep(&p, contacts, count, v);
+    }
+    int bounced = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        bounced += contacts[k].bounce && contacts[k].normal_impulse > 0.0 ? 1 : 0;
     }
     return bounced;
 }

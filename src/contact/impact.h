@@ -15,26 +15,42 @@ typedef struct cs_impact_bodies
     const double* inv_inertia;
     const double* v_pre;  // 3 per body: the velocity the last step ended with (before forces)
     const double* v_star; // 3 per body: v* = v_pre + h M⁻¹ f
+    double* offset;       // 2 per body: the restitution pass's scratch (position offsets)
 } cs_impact_bodies;
+
+// The restitution pass's settings (the world's).
+typedef struct cs_restitution_params
+{
+    double time_step;
+    double threshold;   // restitution applies above this approach speed
+    double linear_slop; // slop/h: a velocity change below it carries no load (the pass)
+    int iterations;     // Gauss-Seidel sweeps
+    bool frictionless;
+    double gravity; // |g|: an approach slower than max(slop/h, |g| h) is resting, not an impact
+} cs_restitution_params;
 
 // Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during
 // the step, the normal at the time of impact). A contact that already carried impulse (its warm start) or
 // overlaps is touching: s* = 0 and its approach speed is the relative normal velocity the last step ended
 // with. A separated contact that the bodies' free motion closes during the step gets its s* and the
 // approach speed at that instant; one it keeps open gets impact_time −1. Restitution applies when the
-// approach speed exceeds the threshold.
-void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies, double h,
-                        double restitution_threshold);
+// approach speed exceeds the threshold and the resting tolerance max(slop/h, |g| h) (a pile's contacts
+// approach that slowly from the solver's residual and one step of gravity, not from an impact).
+void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                        const cs_restitution_params* params);
 
-// After the velocity solve (v holds its velocities; each contact its λ), when some contact that carried
-// impulse bounces: Gauss-Seidel sweeps (`iterations`) over the contacts that carry impulse, driving each
-// bouncing one's normal relative velocity to its rebound and keeping the others' row conditions
-// (vn >= −bias), so a bounce cannot push a body through its neighbours; friction is re-solved within the
-// grown cones. Updates v and the contacts' impulses; returns the number of bouncing contacts.
-// (A contact that only closes because a bounce in the same step sends a body into it collides
-// inelastically: docs/PHYSICS.md, limits.)
-int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies, int iterations,
-                           bool frictionless, double* v);
+// After the velocity solve (v holds its velocities; each contact its λ), in a step where some contact
+// bounces: the step's collisions are replayed from their approach, in Gauss-Seidel sweeps over every
+// contact. Bouncing contacts (the solve left them alone: their rows only act against a push faster than the
+// free approach) and pending opening ones (impact.c: only a neighbour's bounce can close them) collide when
+// their gap closes within the step on the bodies' latest motion, at the instant that gives (their impact
+// time, so the shift puts them where such a collision leaves them), and leave with max(0, ρ − e vn) from
+// the approach they have then: a sequence of binary collisions, which gains no energy without forces. The
+// other contacts keep their rows' condition (vn >= −bias), so a bounce cannot push a body through a
+// neighbour; friction is re-solved within the grown cones. Updates v and the contacts' impulses; returns
+// the number of contacts that bounced. docs/PHYSICS.md "Collisions within a step" derives it.
+int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                           const cs_restitution_params* params, double* v);
 
 // Position consistency: a contact whose impulse acted at s* > 0 moved its bodies with their pre-impulse
 // velocities until then, so their positions (already advanced by h·v) go back by s*·M⁻¹Jᵀλ.

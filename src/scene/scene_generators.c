@@ -186,14 +186,14 @@ static bool pile_free(const pile_grid* p, double x, double y, double r)
 
 static bool pile(cs_scene_loader* l, const cs_jval* g)
 {
-    static const char* const keys[] = {"type",         "seed",     "count",   "region",   "radius",
-                                       "radius_range", "mass",     "density", "material", "friction",
-                                       "restitution",  "velocity", NULL};
+    static const char* const keys[] = {"type",         "seed",     "count",       "region",   "radius",
+                                       "radius_range", "mass",     "density",     "material", "friction",
+                                       "restitution",  "velocity", "speed_range", NULL};
     static const char* const radius_keys[] = {"radius", "radius_range", NULL};
     static const char* const mass_keys[] = {"mass", "density", NULL};
     const cs_jctx* c = &l->c;
     cs_circle_def d;
-    double region[4] = {0, 0, 0, 0}, radius_range[2] = {0, 0};
+    double region[4] = {0, 0, 0, 0}, radius_range[2] = {0, 0}, speed_range[2] = {0, 0};
     double radius = 0.0, mass = 0.0, density = 0.0;
     int count = 0;
     uint64_t seed = 0;
@@ -203,9 +203,18 @@ static bool pile(cs_scene_loader* l, const cs_jval* g)
         !cs_jread_number(c, g, "radius", false, CS_JR_POSITIVE, &radius) ||
         !cs_jread_numbers(c, g, "radius_range", false, 2, CS_JR_POSITIVE, radius_range) ||
         !cs_jrequire_one(c, g, mass_keys) || !cs_scene_read_mass(l, g, &mass, &density) ||
-        !read_common(l, g, &d) || !cs_scene_check_room(l, g, count))
+        !read_common(l, g, &d) ||
+        !cs_jread_numbers(c, g, "speed_range", false, 2, CS_JR_NONNEG, speed_range) ||
+        !cs_scene_check_room(l, g, count))
     {
         return false;
+    }
+    if (!(speed_range[0] <= speed_range[1]))
+    {
+        cs_jval at;
+        cs_jval_member(g, "speed_range", &at);
+        return cs_jfail(c, &at, "must be [slowest, fastest] with slowest <= fastest, got [%g, %g]",
+                        speed_range[0], speed_range[1]);
     }
     bool ranged = cs_jhas(g, "radius_range");
     if (ranged && !(radius_range[0] <= radius_range[1]))
@@ -288,12 +297,23 @@ static bool pile(cs_scene_loader* l, const cs_jval* g)
                 p.placed, count, CS_PILE_TRIES);
         }
     }
+    // speed_range: each circle also moves in a random direction at a speed uniform in the range (an
+    // elastic gas), from a stream of its own so that positions do not depend on it.
+    uint64_t velocities = seed ^ 0x5DEECE66Dull;
+    cs_vec2 base = d.velocity;
     for (int n = 0; ok && n < p.placed; ++n)
     {
         d.position.x = p.x[n];
         d.position.y = p.y[n];
         d.radius = p.r[n];
         d.mass = cs_scene_disc_mass(mass, density, p.r[n]);
+        if (speed_range[1] > 0.0)
+        {
+            double speed = uniform(&velocities, speed_range[0], speed_range[1]);
+            double angle = uniform(&velocities, 0.0, 6.283185307179586); // 2π
+            d.velocity.x = base.x + speed * cos(angle);
+            d.velocity.y = base.y + speed * sin(angle);
+        }
         ok = cs_scene_add_circle(l, g, &d);
     }
     free(p.head);

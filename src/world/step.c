@@ -282,9 +282,17 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
     return st;
 }
 
+static cs_restitution_params restitution_params(const cs_world* w)
+{
+    cs_restitution_params p = {w->def.time_step,    w->def.restitution_threshold,
+                               w->def.linear_slop,  w->def.solver_params.iterations,
+                               w->def.frictionless, hypot(w->def.gravity.x, w->def.gravity.y)};
+    return p;
+}
+
 static cs_impact_bodies impact_bodies(const cs_world* w)
 {
-    cs_impact_bodies b = {w->px, w->py, w->inv_mass, w->inv_inertia, w->v_pre, w->v};
+    cs_impact_bodies b = {w->px, w->py, w->inv_mass, w->inv_inertia, w->v_pre, w->v, w->impact_offset};
     return b;
 }
 
@@ -303,8 +311,8 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
     }
     warm_start(&w->contacts, &w->previous);
     cs_impact_bodies bodies = impact_bodies(w);
-    cs_contact_impacts(w->contacts.items, w->contacts.count, &bodies, w->def.time_step,
-                       w->def.restitution_threshold);
+    cs_restitution_params rp = restitution_params(w);
+    cs_contact_impacts(w->contacts.items, w->contacts.count, &bodies, &rp);
     *order = NULL;
     if (w->def.row_order == CS_ROW_ORDER_COLOURED)
     {
@@ -450,8 +458,8 @@ static double integrate(cs_world* w, const int* order)
     const double h = w->def.time_step;
     const int n = w->body_count;
     cs_impact_bodies bodies = impact_bodies(w);
-    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, w->def.solver_params.iterations,
-                           w->def.frictionless, w->v);
+    cs_restitution_params rp = restitution_params(w);
+    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, w->v);
     // (SPOOK has no pseudo-velocity: its correction is in v.)
     const double* vp_pseudo = cs_formulation_splits(w->def.formulation) ? w->pseudo_v : NULL;
     double move2 = 0.0;

@@ -171,6 +171,7 @@ void cs_world_destroy(cs_world* w)
     free(w->position_lambda);
     cs_split_work_free(&w->split_work);
     free(w->pseudo_v);
+    free(w->impact_offset);
     free(w);
 }
 
@@ -190,7 +191,8 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
               CS_RESIZE(w->mask, cap) && CS_RESIZE(w->group, cap) && CS_RESIZE(w->generation, cap) &&
               CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap) &&
               CS_RESIZE(w->asleep, cap) && CS_RESIZE(w->sleep_time, cap) && CS_RESIZE(w->island_next, cap) &&
-              CS_RESIZE(w->island_parent, cap) && CS_RESIZE(w->island_rest, cap);
+              CS_RESIZE(w->island_parent, cap) && CS_RESIZE(w->island_rest, cap) &&
+              CS_RESIZE(w->impact_offset, 2 * cap);
     if (ok)
     {
         w->body_capacity = cap;

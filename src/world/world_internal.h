@@ -74,7 +74,8 @@ struct cs_world
     double* fx;    // external force (mouse spring and the like) until cleared
     double* fy;
     double* radius;
-    double* reach; // radius + h·|v*|: how far a circle may get this step (speculative contacts)
+    double* reach;         // radius + h·|v*|: how far a circle may get this step (speculative contacts)
+    double* impact_offset; // 2 per body: the restitution pass's scratch (contact/impact.h)
     double* mass;
     double* inv_mass;
     double* inv_inertia;
