@@ -248,6 +248,9 @@ extern "C"
     cs_status cs_world_remove_circle(cs_world* world, int id);
     // A zeroed state for an id not alive.
     cs_body_state cs_world_body(const cs_world* world, int id);
+    // The largest linear speed |v| (m/s) of the bodies alive (kinematic ones included: they move), 0 for
+    // a world without bodies. Iterates live ids, so it stays right after removals.
+    double cs_world_max_speed(const cs_world* world);
     // CS_BODY_DYNAMIC for an id not alive (check cs_world_body_alive first when it matters).
     cs_body_type cs_world_body_type(const cs_world* world, int id);
     // Dynamic and kinematic bodies (a static body keeps zero velocity: the call changes nothing for it).

@@ -331,6 +331,7 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
                         .max_correction = w->def.max_correction,
                         .frictionless = w->def.frictionless,
                         .spook = w->def.formulation == CS_FORMULATION_SPOOK,
+                        .soft_joints = w->joint_count > 0 && cs_joint_any_soft(w),
                         .spook_stiffness = w->def.spook_stiffness,
                         .spook_damping_time = w->def.spook_damping_time,
                         .v_pre = w->v_pre};

@@ -47,9 +47,11 @@ typedef struct cs_joint
     bool rope;
     bool collide;
     bool alive;
-    double impulse;     // warm start, and the last step's λ
-    double stretch;     // C after the last integration, before the position projection
-    int next_a, next_b; // the next joint on body a / b (lists headed by cs_world.joint_head)
+    double hertz, damping_ratio; // a spring by frequency (hertz > 0), or
+    double stiffness, damping;   // by k and c (stiffness > 0); all 0: rigid
+    double impulse;              // warm start, and the last step's λ
+    double stretch;              // C after the last integration, before the position projection
+    int next_a, next_b;          // the next joint on body a / b (lists headed by cs_world.joint_head)
 } cs_joint;
 
 typedef struct cs_contact_list
@@ -215,6 +217,7 @@ cs_status cs_events_update(cs_world* w, cs_error* err);
 // joint.c: appends a row per alive joint to p (after the contact rows); stores their λ after the solve;
 // ends the joints of a removed slot; whether two slots are joined by a joint that forbids their contact.
 cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err);
+bool cs_joint_any_soft(const cs_world* w); // an alive spring: the velocity problem carries reg
 void cs_joint_store(cs_world* w, const double* lambda);
 void cs_joint_remove_body(cs_world* w, int slot);
 bool cs_joined_without_contact(const cs_world* w, int a, int b);
