@@ -577,6 +577,7 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    cs_continuous_begin(w); // continuous.c: the paths start here
     w->query_slack = integrate(w);
     if (w->joint_count > 0)
     {

@@ -76,7 +76,9 @@ struct cs_world
     double* fx;    // external force (mouse spring and the like) until cleared
     double* fy;
     double* radius;
-    double* reach; // radius + h·|v*|: how far a circle may get this step (speculative contacts)
+    double* reach;   // radius + h·|v*|: how far a circle may get this step (speculative contacts)
+    double* start_x; // positions before integration: the paths continuous collision sweeps (continuous.c)
+    double* start_y;
     double* mass;
     double* inv_mass;
     double* inv_inertia;
@@ -209,6 +211,7 @@ bool cs_ray_circle(cs_vec2 o, cs_vec2 d, double max_t, double cx, double cy, dou
 // continuous.c: after integration, fast circles that crossed a static circle this step (and bullets that
 // crossed any circle) are moved back to the instant of contact.
 void cs_continuous(cs_world* w);
+void cs_continuous_begin(cs_world* w); // before integration: keeps the start of each path
 void cs_query_grid_updated(cs_world* w, int slots);
 
 // events.c: the events of the step just taken (after integration; contacts carry their impulses).
