@@ -264,9 +264,10 @@ extern "C"
     bool cs_world_set_body_force(cs_world* world, int id, cs_vec2 force);
     void cs_world_clear_forces(cs_world* world);
     // Sleeping by islands (off by default): an island of touching or jointed dynamic bodies that has moved
-    // slower than 0.05 m/s and 2°/s for 0.5 s sleeps — its bodies skip the step until something awake
-    // reaches it, or one of them is given a velocity, a force or a joint, or loses a neighbour. Turning it
-    // off wakes everything. A step with every body asleep (and no kinematic body) only advances time.
+    // slower than 0.05 m/s at its rim (|v| + |ω|r) for 0.5 s sleeps — its bodies skip the step until
+    // something awake reaches it, or one of them is given a velocity, a force or a joint, or loses a
+    // neighbour. Turning it off wakes everything. A step with every body asleep (and no kinematic body) only
+    // advances time.
     void cs_world_enable_sleeping(cs_world* world, bool on);
     // Continuous collision (on by default, Box2D v3's enableContinuous): a dynamic circle's path through a
     // step is swept against walls and static circles, a bullet's against every circle, so that a circle
