@@ -162,7 +162,9 @@ void cs_continuous_begin(cs_world* w)
 // there and back: its straight chord is what is swept, not a line along its final velocity).
 void cs_continuous(cs_world* w)
 {
-    if (!continuous_active(w))
+    // query_slack bounds every body's move this step (step.c): when no circle can have moved a quarter of
+    // the smallest radius, none is swept (a settled pool pays only the copy of the start positions).
+    if (!continuous_active(w) || w->query_slack <= 0.25 * w->min_radius)
     {
         return;
     }

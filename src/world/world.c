@@ -228,6 +228,7 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
     w->fx[i] = 0.0;
     w->fy[i] = 0.0;
     w->radius[i] = def->radius;
+    w->min_radius = w->alive_count == 1 || def->radius < w->min_radius ? def->radius : w->min_radius;
     // Static and kinematic circles: infinite mass (the rows never move them; mass reads 0).
     w->mass[i] = dynamic ? def->mass : 0.0;
     w->inv_mass[i] = dynamic ? 1.0 / def->mass : 0.0;

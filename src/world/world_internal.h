@@ -79,6 +79,8 @@ struct cs_world
     double* reach;   // radius + h·|v*|: how far a circle may get this step (speculative contacts)
     double* start_x; // positions before integration: the paths continuous collision sweeps (continuous.c)
     double* start_y;
+    double min_radius; // the smallest radius added since the world last had no body (removals may leave it
+                       // lower)
     double* mass;
     double* inv_mass;
     double* inv_inertia;
