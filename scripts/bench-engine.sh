@@ -51,36 +51,28 @@ rm -f "$dir"/*.values
 echo "machine: $(uname -srm), $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)"
+pool1_time() { "$cli" run "$dir/pool1-sleep.json" | grep -E '^time '; }
+# One measurement: runs the command, keeps its line in $line and the raw log.
+measure() { local what=$1; shift; line=$("$@"); echo "round $round $what: $line" | tee -a "$raw"; }
 for round in $(seq 1 "$repeat"); do
-  line=$("$cli" queries --bodies 2000 --steps 600)
-  echo "round $round cs pile-2000 awake: $line" | tee -a "$raw"
+  measure "cs pile-2000 awake" "$cli" queries --bodies 2000 --steps 600
   record pile_awake "$(field us_per_step_last_tenth "$line")"
-  line=$("$cli" queries --bodies 2000 --steps 600 --sleep)
-  echo "round $round cs pile-2000 sleep: $line" | tee -a "$raw"
+  measure "cs pile-2000 sleep" "$cli" queries --bodies 2000 --steps 600 --sleep
   record pile_asleep "$(field us_per_step_last_tenth "$line")"
   record pile_asleep_awake "$(field awake "$line")"
-  if [ "$have_box2d" = 1 ]; then
-    line=$("$runner" pool-2000 600 4 1 sleep)
-    echo "round $round b2 pool-2000 sleep: $line" | tee -a "$raw"
+  [ "$have_box2d" = 1 ] && measure "b2 pool-2000 sleep" "$runner" pool-2000 600 4 1 sleep &&
     record b2_pile_asleep "$(field us_per_step_last_tenth "$line")"
-  fi
 
-  line=$("$cli" run "$dir/pool1-sleep.json" | grep -E '^time ')
-  echo "round $round cs pool1 sleep: $line" | tee -a "$raw"
+  measure "cs pool1 sleep" pool1_time
   record pool1 "$(sed -n 's/^time *\([0-9.]*\) us\/step.*/\1/p' <<<"$line")"
-  if [ "$have_box2d" = 1 ]; then
-    line=$("$runner" pool1 600 4 1 sleep)
-    echo "round $round b2 pool1 sleep: $line" | tee -a "$raw"
+  [ "$have_box2d" = 1 ] && measure "b2 pool1 sleep" "$runner" pool1 600 4 1 sleep &&
     record b2_pool1 "$(field us_per_step "$line")"
-  fi
 
-  line=$("$cli" queries --bodies 5000 --steps 600)
-  echo "round $round cs pool-5000 rays: $line" | tee -a "$raw"
+  measure "cs pool-5000 rays" "$cli" queries --bodies 5000 --steps 600
   record ray "$(field ns_per_ray "$line")"
   record aabb "$(field ns_per_aabb "$line")"
   if [ "$have_box2d" = 1 ]; then
-    line=$("$runner" pool-5000 600 4 1 rays)
-    echo "round $round b2 pool-5000 rays: $line" | tee -a "$raw"
+    measure "b2 pool-5000 rays" "$runner" pool-5000 600 4 1 rays
     record b2_ray "$(field ns_per_ray "$line")"
     record b2_aabb "$(field ns_per_aabb "$line")"
   fi
