@@ -66,9 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 break;
             }
         }
-        for (int i = 0; i < cs_world_body_count(world); ++i)
+        for (int k = 0; k < cs_world_body_count(world); ++k)
         {
-            cs_body_state b = cs_world_body(world, i);
+            cs_body_state b = cs_world_body(world, cs_world_body_id(world, k));
             if (!isfinite(b.position.x) || !isfinite(b.position.y) || !isfinite(b.velocity.x) ||
                 !isfinite(b.velocity.y) || !isfinite(b.angular_velocity))
             {

@@ -1,8 +1,16 @@
 // Continuous collision (issue 16): 300 m/s circles against a segment, a static circle and (a bullet) a
-// resting dynamic circle never pass through. (On the contact rows of this writing the speculative contacts
-// alone already stop these three — checked by switching continuous.c off — so the tests guard the
-// outcome, whichever part of the step provides it.)
+// resting dynamic circle never pass through.
+//
+// The first three tests shoot a circle at 300 m/s from rest-free flight: the step finds its pair before it
+// moves (its reach is 5 m), and the speculative row's half-plane holds its straight path on the near side
+// of any convex obstacle, so they pass with continuous collision off too — they guard the outcome. The
+// struck_* tests are the cases only continuous collision saves: a resting ball struck by a kinematic paddle
+// at 300 m/s gets its speed inside the solve, after the broad phase saw it at rest (reach = its radius), so
+// it has no row with what lies behind it. Each runs first with cs_world_enable_continuous(false) and asserts
+// that the ball DOES pass through (the case is real), then with it on, and asserts that it does not.
 #include "test_support.h"
+
+#include <string.h>
 
 static cs_world* no_gravity(void)
 {
@@ -60,7 +68,9 @@ static void through_static_circle(void** state)
             assert_true(hypot(b.position.x - 3.0, b.position.y) > 0.3 - 0.01);
             assert_false(b.position.x > 3.0 && fabs(b.position.y) < 0.3);
         }
-        assert_true(cs_world_body(w, ball).velocity.x < 0.0); // bounced back off the peg
+        // Bounced off the peg: moving away from it (straight back head-on, sideways when glancing).
+        cs_body_state b = cs_world_body(w, ball);
+        assert_true((b.position.x - 3.0) * b.velocity.x + b.position.y * b.velocity.y > 0.0);
         assert_near(cs_world_body(w, peg).position.x, 3.0, 0.0);
         cs_world_destroy(w);
     }
@@ -82,6 +92,149 @@ static void bullet_through_resting_circle(void** state)
     cs_world_destroy(w);
 }
 
+// A paddle (kinematic, r 0.2) at the origin moving +x at 300 m/s strikes a resting ball (r 0.05, 0.1 kg,
+// the given bullet flag and restitution) 0.25 m ahead of it: within that one step the ball leaves at
+// (1 + e) 300 m/s.
+typedef struct strike
+{
+    cs_world* world;
+    int paddle, ball;
+} strike;
+
+static strike struck_ball(bool continuous, bool bullet, double restitution)
+{
+    strike s;
+    s.world = no_gravity();
+    cs_world_enable_continuous(s.world, continuous);
+    assert_true(cs_world_continuous_enabled(s.world) == continuous);
+    s.paddle = cs_test_add(s.world, CS_BODY_KINEMATIC, 0.0, 0.0, 0.2, 0.0);
+    assert_true(cs_world_set_body_velocity(s.world, s.paddle, (cs_vec2){300.0, 0.0}, 0.0));
+    cs_circle_def c = cs_circle_def_default();
+    c.position = (cs_vec2){0.5, 0.0};
+    c.radius = 0.05;
+    c.mass = 0.1;
+    c.bullet = bullet;
+    c.restitution = restitution;
+    cs_error err;
+    s.ball = cs_world_add_circle(s.world, &c, &err);
+    assert_true(s.ball >= 0);
+    return s;
+}
+
+// The largest x the ball reaches in `steps` steps.
+static double farthest(const strike* s, int steps)
+{
+    double x = -INFINITY;
+    for (int k = 0; k < steps; ++k)
+    {
+        assert_int_equal(cs_world_step(s->world), CS_OK);
+        x = fmax(x, cs_world_body(s->world, s->ball).position.x);
+    }
+    return x;
+}
+
+// A thin static peg (r 0.05) 3 m ahead: without continuous collision the struck ball ends beyond it in
+// the first step; with it, the ball never passes the peg's near side and keeps off its inside.
+static void struck_through_static_circle(void** state)
+{
+    (void)state;
+    for (int on = 0; on < 2; ++on)
+    {
+        strike s = struck_ball(on, false, 0.2);
+        cs_test_add(s.world, CS_BODY_STATIC, 3.0, 0.0, 0.05, 0.0);
+        double x = farthest(&s, 1);
+        assert_true(cs_world_body(s.world, s.ball).velocity.x > 200.0); // it was struck this step
+        if (!on)
+        {
+            assert_true(x > 3.0 + 0.1); // passed straight through the peg
+        }
+        else
+        {
+            x = fmax(x, farthest(&s, 30));
+            assert_true(x <= 3.0 - 0.1 + 1e-9); // stopped at the first touch
+        }
+        cs_world_destroy(s.world);
+    }
+}
+
+// A segment (x = 3, y in [-1, 1]) and, separately, a half-plane (x <= 3 free): the struck ball passes
+// either without continuous collision and stops at it with.
+static void struck_through_walls(void** state)
+{
+    (void)state;
+    for (int kind = 0; kind < 2; ++kind)
+    {
+        for (int on = 0; on < 2; ++on)
+        {
+            strike s = struck_ball(on, false, 0.2);
+            cs_error err;
+            int wall =
+                kind == 0
+                    ? cs_world_add_segment(s.world, (cs_vec2){3, -1}, (cs_vec2){3, 1}, 0.1, 0.0, &err)
+                    : cs_world_add_half_plane(s.world, (cs_vec2){3, 0}, (cs_vec2){-1, 0}, 0.1, 0.0, &err);
+            assert_int_equal(wall, 0);
+            double x = farthest(&s, 1);
+            assert_true(cs_world_body(s.world, s.ball).velocity.x > 200.0);
+            if (!on)
+            {
+                assert_true(x > 3.0 + 0.05);
+            }
+            else
+            {
+                x = fmax(x, farthest(&s, 30));
+                assert_true(x <= 3.0 - 0.05 + 1e-9);
+            }
+            cs_world_destroy(s.world);
+        }
+    }
+}
+
+// A resting dynamic circle (r 0.1) 6 m ahead, beyond the paddle's reach this step (5 m): the ball, elastic
+// (e = 1), leaves the paddle at 600 m/s and reaches it within the step. Only a bullet's path is swept
+// against dynamic circles, so the ball passes the target unless it is a bullet (with continuous collision
+// on in all three runs but the first, which has it off).
+static void struck_bullet_through_resting_circle(void** state)
+{
+    (void)state;
+    for (int run = 0; run < 3; ++run)
+    {
+        bool on = run > 0, bullet = run != 1;
+        strike s = struck_ball(on, bullet, 1.0);
+        cs_test_add(s.world, CS_BODY_DYNAMIC, 6.0, 0.0, 0.1, 1.0);
+        double x = farthest(&s, 1);
+        assert_true(cs_world_body(s.world, s.ball).velocity.x > 500.0);
+        if (!(on && bullet))
+        {
+            assert_true(x > 6.0 + 0.15); // through the target
+        }
+        else
+        {
+            assert_true(x <= 6.0 - 0.15 + 1e-9); // at the first touch
+        }
+        cs_world_destroy(s.world);
+    }
+}
+
+// The setting comes from scenes too ("world": {"continuous": false}); on by default.
+static void continuous_setting(void** state)
+{
+    (void)state;
+    cs_world* w = no_gravity();
+    assert_true(cs_world_continuous_enabled(w));
+    cs_world_destroy(w);
+    cs_error err;
+    cs_scene_info info;
+    w = cs_scene_load_string("{\"world\": {\"continuous\": false}, \"bodies\": [{\"position\": [0, 1], "
+                             "\"radius\": 0.5, \"mass\": 1}]}",
+                             "ccd.json", &info, &err);
+    assert_non_null(w);
+    assert_false(cs_world_continuous_enabled(w));
+    cs_world_destroy(w);
+    assert_null(
+        cs_scene_load_string("{\"world\": {\"continuous\": 1}, \"bodies\": []}", "ccd.json", &info, &err));
+    assert_non_null(strstr(err.message, "ccd.json:1:"));
+}
+
 int main(void)
 {
     cs_test_init();
@@ -89,6 +242,10 @@ int main(void)
         cmocka_unit_test(through_segment),
         cmocka_unit_test(through_static_circle),
         cmocka_unit_test(bullet_through_resting_circle),
+        cmocka_unit_test(struck_through_static_circle),
+        cmocka_unit_test(struck_through_walls),
+        cmocka_unit_test(struck_bullet_through_resting_circle),
+        cmocka_unit_test(continuous_setting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -243,7 +243,7 @@ static void test_reject_bad_magic(void** state)
 static void test_reject_bad_version(void** state)
 {
     (void)state;
-    expect_reject(1, "circlesim-lcp 2", NULL, 1, "version");
+    expect_reject(1, "circlesim-lcp 3", NULL, 1, "version");
 }
 
 static void test_reject_body_count_too_big(void** state)

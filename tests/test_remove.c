@@ -143,6 +143,34 @@ static void fountain_memory_flat(void** state)
     cs_world_destroy(w);
 }
 
+// cs_world_max_speed iterates the live ids: after removing body 0 of four (speeds 1, 2, 3, 4 m/s) the
+// answer is 4. A loop over ids 0..count-1 (the removed id 0 reads as a zeroed state) would stop at 3; the
+// removed fastest body's speed no longer counts.
+static void max_speed_after_removal(void** state)
+{
+    (void)state;
+    cs_world_def def = cs_world_def_default();
+    def.gravity = (cs_vec2){0.0, 0.0};
+    cs_error err;
+    cs_world* w = cs_world_create(&def, &err);
+    assert_non_null(w);
+    assert_true(cs_world_max_speed(w) == 0.0);
+    int ids[4];
+    for (int i = 0; i < 4; ++i)
+    {
+        ids[i] = cs_test_add(w, CS_BODY_DYNAMIC, 3.0 * i, 0.0, 0.5, 1.0);
+        assert_true(cs_world_set_body_velocity(w, ids[i], (cs_vec2){0.6 * (i + 1), 0.8 * (i + 1)}, 0.0));
+    }
+    assert_near(cs_world_max_speed(w), 4.0, 1e-12);
+    assert_int_equal(cs_world_remove_circle(w, ids[0]), CS_OK);
+    assert_near(cs_world_max_speed(w), 4.0, 1e-12);
+    assert_int_equal(cs_world_remove_circle(w, ids[3]), CS_OK);
+    assert_near(cs_world_max_speed(w), 3.0, 1e-12);
+    assert_int_equal(cs_world_step(w), CS_OK);
+    assert_near(cs_world_max_speed(w), 3.0, 1e-12);
+    cs_world_destroy(w);
+}
+
 int main(void)
 {
     cs_test_init();
@@ -150,6 +178,7 @@ int main(void)
         cmocka_unit_test(others_bit_identical),
         cmocka_unit_test(stale_ids_refused),
         cmocka_unit_test(fountain_memory_flat),
+        cmocka_unit_test(max_speed_after_removal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

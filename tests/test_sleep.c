@@ -131,12 +131,40 @@ static void off_by_default(void** state)
     cs_world_destroy(w);
 }
 
+// The sleep threshold is Box2D v3's: the fastest point's speed |v| + |ω| r <= 0.05 m/s for 0.5 s. A free
+// circle of r = 1 m in zero gravity keeps its motion; it sleeps within 1 s when the rim is slower (ω 0.04
+// rad/s, 2.3°/s — above a bare 2°/s rate, which kept wide slow-turning circles of a settled pile awake) and
+// never when it is faster (ω 0.03 rad/s with v 0.03 m/s: rim 0.06 m/s; ω 0.06 rad/s alone).
+static void threshold_at_the_rim(void** state)
+{
+    (void)state;
+    const double cases[3][2] = {{0.0, 0.04}, {0.03, 0.03}, {0.0, 0.06}}; // v, ω
+    for (int k = 0; k < 3; ++k)
+    {
+        cs_world_def def = cs_world_def_default();
+        def.gravity = (cs_vec2){0.0, 0.0};
+        def.enable_sleep = true;
+        cs_error err;
+        cs_world* w = cs_world_create(&def, &err);
+        assert_non_null(w);
+        int id = cs_test_add(w, CS_BODY_DYNAMIC, 0.0, 0.0, 1.0, 1.0);
+        assert_true(cs_world_set_body_velocity(w, id, (cs_vec2){cases[k][0], 0.0}, cases[k][1]));
+        for (int s = 0; s < 60; ++s)
+        {
+            assert_int_equal(cs_world_step(w), CS_OK);
+        }
+        assert_int_equal(cs_world_body_asleep(w, id), k == 0);
+        cs_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(piles_sleep_and_wake),
         cmocka_unit_test(off_by_default),
+        cmocka_unit_test(threshold_at_the_rim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,8 @@
 // of impulses, so momentum is kept.
 #include "test_support.h"
 
+#include "circlesim/lcp_fclib.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -139,8 +141,16 @@ static void every_solver_runs_on_spook_rows(void** state)
         }
     }
     assert_int_equal(failed, 0);
-    // LCP-FORMAT version 1 has no field for the regularisation: writing says so.
-    assert_int_equal(cs_lcp_write(p, cs_test_temp_path(".lcp"), &err), CS_ERR_USAGE);
+    // The regularisation goes into LCP-FORMAT version 2's "reg" section and comes back bit for bit.
+    const char* path = cs_test_temp_path(".lcp");
+    assert_int_equal(cs_lcp_write(p, path, &err), CS_OK);
+    cs_lcp back = {0};
+    assert_int_equal(cs_lcp_read(path, &back, &err), CS_OK);
+    assert_non_null(back.reg);
+    cs_test_assert_problems_equal(p, &back);
+    cs_lcp_free(&back);
+    // FCLIB has no field for it: the export refuses rather than drop it.
+    assert_int_equal(cs_lcp_write_fclib(p, cs_test_temp_path(".hdf5"), true, &err), CS_ERR_VALUE);
     assert_non_null(strstr(err.message, "regularised"));
     cs_solver_work_free(&work);
     cs_world_destroy(w);

@@ -77,6 +77,7 @@ extern "C"
         double hit_event_threshold;   // contact events: a begin this fast is also a hit; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)
         bool enable_sleep;            // sleeping islands (cs_world_enable_sleeping); default false
+        bool enable_continuous;       // continuous collision (cs_world_enable_continuous); default true
         bool contact_events;          // contact and sensor events (events.h); default true (~3 % of Pool 1)
         cs_row_order row_order;       // default CS_ROW_ORDER_COLOURED
         cs_formulation formulation;   // default CS_FORMULATION_RELAX
@@ -261,6 +262,9 @@ extern "C"
     cs_status cs_world_remove_circle(cs_world* world, int id);
     // A zeroed state for an id not alive.
     cs_body_state cs_world_body(const cs_world* world, int id);
+    // The largest linear speed |v| (m/s) of the bodies alive (kinematic ones included: they move), 0 for
+    // a world without bodies. Iterates live ids, so it stays right after removals.
+    double cs_world_max_speed(const cs_world* world);
     // CS_BODY_DYNAMIC for an id not alive (check cs_world_body_alive first when it matters).
     cs_body_type cs_world_body_type(const cs_world* world, int id);
     // Dynamic and kinematic bodies (a static body keeps zero velocity: the call changes nothing for it).
@@ -273,10 +277,16 @@ extern "C"
     bool cs_world_set_body_force(cs_world* world, int id, cs_vec2 force);
     void cs_world_clear_forces(cs_world* world);
     // Sleeping by islands (off by default): an island of touching or jointed dynamic bodies that has moved
-    // slower than 0.05 m/s and 2°/s for 0.5 s sleeps — its bodies skip the step until something awake
-    // reaches it, or one of them is given a velocity, a force or a joint, or loses a neighbour. Turning it
-    // off wakes everything. A step with every body asleep (and no kinematic body) only advances time.
+    // slower than 0.05 m/s at its rim (|v| + |ω|r) for 0.5 s sleeps — its bodies skip the step until
+    // something awake reaches it, or one of them is given a velocity, a force or a joint, or loses a
+    // neighbour. Turning it off wakes everything. A step with every body asleep (and no kinematic body) only
+    // advances time.
     void cs_world_enable_sleeping(cs_world* world, bool on);
+    // Continuous collision (on by default, Box2D v3's enableContinuous): a dynamic circle's path through a
+    // step is swept against walls and static circles, a bullet's against every circle, so that a circle
+    // knocked fast within a step never passes through them. Off: speculative contacts only.
+    void cs_world_enable_continuous(cs_world* world, bool on);
+    bool cs_world_continuous_enabled(const cs_world* world);
     bool cs_world_sleeping_enabled(const cs_world* world);
     bool cs_world_body_asleep(const cs_world* world, int id);
     int cs_world_wall_count(const cs_world* world);

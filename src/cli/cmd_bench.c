@@ -196,23 +196,12 @@ static cs_world* make_world(const bench_scene* scene, const cs_variant* variant,
 static double highest_centre(const cs_world* w)
 {
     double top = -INFINITY;
-    for (int i = 0; i < cs_world_body_count(w); ++i)
+    for (int k = 0; k < cs_world_body_count(w); ++k)
     {
-        double y = cs_world_body(w, i).position.y;
+        double y = cs_world_body(w, cs_world_body_id(w, k)).position.y;
         top = y > top ? y : top;
     }
     return top;
-}
-
-static double max_speed(const cs_world* w)
-{
-    double v = 0.0;
-    for (int i = 0; i < cs_world_body_count(w); ++i)
-    {
-        cs_body_state b = cs_world_body(w, i);
-        v = fmax(v, hypot(b.velocity.x, b.velocity.y));
-    }
-    return v;
 }
 
 // One run of `steps` steps from a fresh world; with measure_heap, the heap the world holds afterwards.
@@ -260,7 +249,7 @@ static bool run_once(const bench_scene* scene, const cs_variant* variant, int it
         out->mean_penetration = pen_sum / steps;
         out->ke_drift = cs_world_stats(w)->kinetic_energy - ke_first;
         out->top_error = top0 - highest_centre(w);
-        out->final_max_speed = max_speed(w);
+        out->final_max_speed = cs_world_max_speed(w);
     }
     double n = steps > 0 ? (double)steps : 1.0;
     out->mean_contacts = contacts / n;

@@ -41,17 +41,6 @@ static void help(FILE* out)
         cs_arg_solver_help(), CS_ARG_SUBSPACE_HELP);
 }
 
-static double max_speed(const cs_world* w)
-{
-    double vmax = 0.0;
-    for (int i = 0; i < cs_world_body_count(w); ++i)
-    {
-        cs_body_state b = cs_world_body(w, cs_world_body_id(w, i));
-        vmax = fmax(vmax, hypot(b.velocity.x, b.velocity.y));
-    }
-    return vmax;
-}
-
 int cs_cmd_run(int argc, char** argv)
 {
     const char* cmd = "run";
@@ -301,7 +290,7 @@ int cs_cmd_run(int argc, char** argv)
                     "d,%d\n",
                     (long long)st->step, st->time, st->bodies, st->contacts, st->rows, st->iterations,
                     st->res_lcp, st->res_nat, st->max_penetration, st->mean_penetration, st->kinetic_energy,
-                    max_speed(w), 1e6 * st->broadphase_seconds, 1e6 * st->narrowphase_seconds,
+                    cs_world_max_speed(w), 1e6 * st->broadphase_seconds, 1e6 * st->narrowphase_seconds,
                     1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds,
                     cs_solve_stop_name((cs_solve_stop)st->solve_stop), ev.begin_count, ev.end_count,
                     ev.hit_count, cs_world_awake_count(w));
@@ -364,7 +353,8 @@ int cs_cmd_run(int argc, char** argv)
         printf("mean rows    %.1f\n", st->step > 0 ? sum_rows / (double)st->step : 0.0);
         printf("penetration  max over run %.3f mm, last step max %.3f mm mean %.3f mm\n",
                1e3 * worst_penetration, 1e3 * st->max_penetration, 1e3 * st->mean_penetration);
-        printf("motion       kinetic energy %.6g J, max speed %.4g m/s\n", st->kinetic_energy, max_speed(w));
+        printf("motion       kinetic energy %.6g J, max speed %.4g m/s\n", st->kinetic_energy,
+               cs_world_max_speed(w));
         printf("time         %.1f us/step, solver %.1f us/step\n",
                st->step > 0 ? 1e6 * total_step / (double)st->step : 0.0,
                st->step > 0 ? 1e6 * total_solver / (double)st->step : 0.0);

@@ -33,7 +33,7 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
                                    const cs_row_params* rp, cs_lcp* p, cs_error* err)
 {
     int per = rp->frictionless ? 1 : 2;
-    cs_status st = cs_lcp_reserve_reg(p, rp->spook, err);
+    cs_status st = cs_lcp_reserve_reg(p, rp->spook || rp->soft_joints, err);
     if (st != CS_OK || (st = cs_lcp_reserve(p, p->body_count, count * per, err)) != CS_OK)
     {
         return st;

@@ -17,6 +17,7 @@ typedef struct cs_row_params
     // ε = 4/(h² k (1 + 4τ/h)) in p->reg and bias (4Υ/h)(gap + slop) − Υ·vn₀, Υ = 1/(1 + 4τ/h). Off: p->reg
     // is dropped and every row is hard.
     bool spook;
+    bool soft_joints;          // springs follow: the problem keeps its reg (0 on hard contact rows)
     double spook_stiffness;    // k
     double spook_damping_time; // τ
     const double* v_pre;       // 3 per body: v₀, the velocity the last step ended with (SPOOK's Υ G v₀)

@@ -24,11 +24,44 @@ static bool read_body_index(cs_scene_loader* l, const cs_jval* j, const char* ke
     return true;
 }
 
+static bool fail_at(const cs_jctx* c, const cs_jval* j, const char* key, const char* message)
+{
+    cs_jval at;
+    cs_jval_member(j, key, &at);
+    return cs_jfail(c, &at, "%s", message);
+}
+
+// A spring: "hertz" (with "damping_ratio") or "stiffness" (with "damping"), each finite and >= 0.
+static bool read_spring(const cs_jctx* c, const cs_jval* j, cs_distance_joint_def* d)
+{
+    if (!cs_jread_number(c, j, "hertz", false, CS_JR_NONNEG, &d->hertz) ||
+        !cs_jread_number(c, j, "damping_ratio", false, CS_JR_NONNEG, &d->damping_ratio) ||
+        !cs_jread_number(c, j, "stiffness", false, CS_JR_NONNEG, &d->stiffness) ||
+        !cs_jread_number(c, j, "damping", false, CS_JR_NONNEG, &d->damping))
+    {
+        return false;
+    }
+    if (d->hertz > 0.0 && d->stiffness > 0.0)
+    {
+        return fail_at(c, j, "stiffness", "a spring is given by \"hertz\" or by \"stiffness\", not both");
+    }
+    if (d->damping_ratio > 0.0 && !(d->hertz > 0.0))
+    {
+        return fail_at(c, j, "damping_ratio", "\"damping_ratio\" needs \"hertz\" > 0");
+    }
+    if (d->damping > 0.0 && !(d->stiffness > 0.0))
+    {
+        return fail_at(c, j, "damping", "\"damping\" needs \"stiffness\" > 0");
+    }
+    return true;
+}
+
 bool cs_scene_read_joint(cs_scene_loader* l, const cs_jval* j)
 {
     const cs_jctx* c = &l->c;
     static const char* const keys[] = {
-        "type", "body_a", "body_b", "anchor_a", "anchor_b", "length", "rope", "collide_connected", NULL};
+        "type",  "body_a",        "body_b",    "anchor_a", "anchor_b", "length", "rope", "collide_connected",
+        "hertz", "damping_ratio", "stiffness", "damping",  NULL};
     const char* type = "distance";
     cs_distance_joint_def d = cs_distance_joint_def_default();
     if (!cs_jcheck_type(c, j, cJSON_Object, NULL) || !cs_jcheck_object(c, j, keys) ||
@@ -81,6 +114,10 @@ bool cs_scene_read_joint(cs_scene_loader* l, const cs_jval* j)
     if (!(d.length > 0.0) || !isfinite(d.length))
     {
         return cs_jfail(c, j, "the anchors coincide: give a \"length\" > 0");
+    }
+    if (!read_spring(c, j, &d))
+    {
+        return false;
     }
     cs_error world_err = {CS_OK, ""};
     if (cs_world_add_distance_joint(l->world, &d, &world_err) < 0)

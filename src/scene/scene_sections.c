@@ -121,6 +121,7 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
                                        "restitution_threshold",
                                        "hit_event_threshold",
                                        "sleep",
+                                       "continuous",
                                        "frictionless",
                                        "row_order",
                                        "formulation",
@@ -143,7 +144,8 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
                            &def->restitution_threshold) &&
            cs_jread_number(c, &w, "hit_event_threshold", false, CS_JR_NONNEG, &def->hit_event_threshold) &&
            cs_jread_bool(c, &w, "frictionless", &def->frictionless) &&
-           cs_jread_bool(c, &w, "sleep", &def->enable_sleep);
+           cs_jread_bool(c, &w, "sleep", &def->enable_sleep) &&
+           cs_jread_bool(c, &w, "continuous", &def->enable_continuous);
 }
 
 static bool check_solver_name(cs_scene_loader* l, const cs_jval* at, int* solver)

@@ -28,6 +28,13 @@ cs_status cs_fclib_columns(const cs_lcp* p, const char* path, int* column, int* 
                            "cannot be written as FCLIB",
                            path, i);
         }
+        if (p->reg != NULL && p->reg[i] != 0.0)
+        {
+            return cs_fail(err, CS_ERR_VALUE,
+                           "%s: row %d is regularised (reg %g, SPOOK): FCLIB has no field for it (write the "
+                           ".lcp, version 2, instead)",
+                           path, i, p->reg[i]);
+        }
         column[i] = p->kind[i] == CS_ROW_NORMAL ? CS_FCLIB_DIM * count++ : -1;
     }
     for (int i = 0; i < p->row_count; ++i)

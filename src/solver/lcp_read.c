@@ -239,9 +239,47 @@ static cs_status parse_rows(cs_lcp_reader* r, cs_lcp* out, int** row_line)
     return s;
 }
 
+// Version 2's "reg K" (the current record) and its K lines "ROW EPS": the regularised rows, each once, EPS
+// finite and > 0 on a normal or box row (w = (A + diag(reg))λ + q; rows not listed have 0).
+static cs_status parse_reg(cs_lcp_reader* r, cs_lcp* out)
+{
+    int count = 0;
+    cs_status s = cs_lcp_parse_count(r, "reg", &count);
+    if (s == CS_OK && (s = cs_lcp_reserve_reg(out, true, r->err)) == CS_OK)
+    {
+        memset(out->reg, 0, (size_t)out->row_count * sizeof(double));
+    }
+    for (int k = 0; k < count && s == CS_OK; ++k)
+    {
+        int got = cs_lcp_next_record(r);
+        if (got <= 0)
+        {
+            return got < 0 ? r->err->status : cs_lcp_truncated(r, "reg lines", count, k);
+        }
+        int row = 0;
+        double eps = 0.0;
+        if ((s = cs_lcp_expect_fields(r, 2, "reg line")) != CS_OK ||
+            (s = cs_lcp_parse_int(r, 0, "row", 0, out->row_count - 1, &row)) != CS_OK ||
+            (s = cs_lcp_parse_double(r, 1, "reg", true, &eps)) != CS_OK)
+        {
+            return s;
+        }
+        if (!(eps > 0.0) || out->kind[row] == CS_ROW_FRICTION || out->reg[row] != 0.0)
+        {
+            return cs_lcp_fail(r, CS_ERR_VALUE, "row %d: %s", row,
+                               !(eps > 0.0)           ? "reg must be > 0"
+                               : out->reg[row] != 0.0 ? "listed twice"
+                                                      : "a friction row cannot be regularised");
+        }
+        out->reg[row] = eps;
+    }
+    return s;
+}
+
 static cs_status parse_lcp(cs_lcp_reader* r, cs_lcp* out, int** row_line)
 {
-    cs_status s = cs_lcp_expect_magic(r, "circlesim-lcp");
+    int version = 1;
+    cs_status s = cs_lcp_expect_magic_version(r, "circlesim-lcp", 2, &version);
     if (s != CS_OK)
     {
         return s;
@@ -273,7 +311,7 @@ static cs_status parse_lcp(cs_lcp_reader* r, cs_lcp* out, int** row_line)
     {
         return cs_lcp_fail(r, CS_ERR_PARSE, "counts do not match: more body lines than 'bodies %d'", bodies);
     }
-    if ((s = parse_rows(r, out, row_line)) != CS_OK)
+    if ((s = parse_rows(r, out, row_line)) != CS_OK || (s = cs_lcp_reserve_reg(out, false, r->err)) != CS_OK)
     {
         return s;
     }
@@ -281,6 +319,13 @@ static cs_status parse_lcp(cs_lcp_reader* r, cs_lcp* out, int** row_line)
     if (got < 0)
     {
         return r->err->status;
+    }
+    if (got > 0 && version >= 2 && strcmp(r->tok[0], "reg") == 0)
+    {
+        if ((s = parse_reg(r, out)) != CS_OK || (got = cs_lcp_next_record(r)) < 0)
+        {
+            return got < 0 ? r->err->status : s;
+        }
     }
     if (got > 0)
     {

@@ -155,7 +155,7 @@ int cs_lcp_next_record(cs_lcp_reader* r)
     return 0;
 }
 
-cs_status cs_lcp_expect_magic(cs_lcp_reader* r, const char* magic)
+cs_status cs_lcp_expect_magic_version(cs_lcp_reader* r, const char* magic, int max_version, int* version)
 {
     int got = cs_lcp_next_record(r);
     if (got < 0)
@@ -171,12 +171,30 @@ cs_status cs_lcp_expect_magic(cs_lcp_reader* r, const char* magic)
     {
         return cs_lcp_fail(r, CS_ERR_PARSE, "bad magic '%.40s', expected '%s 1'", r->tok[0], magic);
     }
-    if (r->ntok >= 2 && strcmp(r->tok[1], "1") != 0)
+    *version = 1;
+    if (r->ntok >= 2)
     {
-        return cs_lcp_fail(r, CS_ERR_PARSE, "unsupported version '%.40s' (this reader knows version 1)",
-                           r->tok[1]);
+        const char* v = r->tok[1];
+        *version = v[0] >= '1' && v[0] <= '9' && v[1] == '\0' ? v[0] - '0' : 0;
+        if (*version < 1 || *version > max_version)
+        {
+            if (max_version == 1)
+            {
+                return cs_lcp_fail(r, CS_ERR_PARSE,
+                                   "unsupported version '%.40s' (this reader knows version 1)", v);
+            }
+            return cs_lcp_fail(r, CS_ERR_PARSE,
+                               "unsupported version '%.40s' (this reader knows versions 1 to %d)", v,
+                               max_version);
+        }
     }
     return cs_lcp_expect_fields(r, 2, "magic line");
+}
+
+cs_status cs_lcp_expect_magic(cs_lcp_reader* r, const char* magic)
+{
+    int version;
+    return cs_lcp_expect_magic_version(r, magic, 1, &version);
 }
 
 cs_status cs_lcp_expect_fields(cs_lcp_reader* r, int expected, const char* record)

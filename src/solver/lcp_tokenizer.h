@@ -51,6 +51,8 @@ cs_status cs_lcp_truncated(cs_lcp_reader* r, const char* what, int expected, int
 
 // Reads the first record and checks that it is "MAGIC 1".
 cs_status cs_lcp_expect_magic(cs_lcp_reader* r, const char* magic);
+// The magic line of a format with versions 1..max_version; *version gets the file's.
+cs_status cs_lcp_expect_magic_version(cs_lcp_reader* r, const char* magic, int max_version, int* version);
 // Checks that the current record has exactly `expected` tokens; `record` names it in messages.
 cs_status cs_lcp_expect_fields(cs_lcp_reader* r, int expected, const char* record);
 // Token `index` of the current record as an integer in [min, max]; `key` names it in messages.

@@ -1,4 +1,5 @@
-// Writing LCP snapshot files (.lcp) and solution files (.sol): shared LCP-FORMAT.md, version 1.
+// Writing LCP snapshot files (.lcp) and solution files (.sol): LCP-FORMAT.md version 1, or version 2 (a
+// "reg" section after the rows) when a row is regularised (SPOOK contacts, springs).
 //
 // Every number is written with %.17g, so that reading a file back gives the same doubles bit for bit.
 #include "circlesim/lcp.h"
@@ -40,16 +41,10 @@ cs_status cs_lcp_write(const cs_lcp* p, const char* path, cs_error* err)
     {
         return cs_fail(err, CS_ERR_VALUE, "%s: problem name '%s' is not one token", path, p->name);
     }
+    int regularised = 0;
     for (int i = 0; p->reg != NULL && i < p->row_count; ++i)
     {
-        if (p->reg[i] != 0.0)
-        {
-            return cs_fail(
-                err, CS_ERR_USAGE,
-                "%s: row %d is regularised (reg %g, a SPOOK world): LCP-FORMAT version 1 has no field "
-                "for it",
-                path, i, p->reg[i]);
-        }
+        regularised += p->reg[i] != 0.0;
     }
     FILE* f = fopen(path, "w");
     if (f == NULL)
@@ -57,7 +52,7 @@ cs_status cs_lcp_write(const cs_lcp* p, const char* path, cs_error* err)
         return cs_fail(err, CS_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
     }
     static const char letters[3] = {'n', 'f', 'c'};
-    fprintf(f, "circlesim-lcp 1\n");
+    fprintf(f, "circlesim-lcp %d\n", regularised > 0 ? 2 : 1);
     if (p->name[0] != '\0')
     {
         fprintf(f, "name %s\n", p->name);
@@ -84,6 +79,17 @@ cs_status cs_lcp_write(const cs_lcp* p, const char* path, cs_error* err)
             fprintf(f, " %.17g %.17g", p->lo[i], p->hi[i]);
         }
         fputc('\n', f);
+    }
+    if (regularised > 0)
+    {
+        fprintf(f, "reg %d\n", regularised);
+        for (int i = 0; i < p->row_count; ++i)
+        {
+            if (p->reg[i] != 0.0)
+            {
+                fprintf(f, "%d %.17g\n", i, p->reg[i]);
+            }
+        }
     }
     return finish_write(f, path, err);
 }

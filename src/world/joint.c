@@ -8,6 +8,10 @@
 // works on them, are unchanged. The stretch the velocity solve leaves (and the drift of integrating along
 // tangents) is removed after integration by nonlinear Gauss-Seidel on positions (cs_joint_project, Box2D
 // v2's position solver): like the split impulses of the contacts, it moves bodies without adding energy.
+// A spring is the same row made soft by SPOOK (Lacoursière's eqs. (1)-(3)): reg = Σ = 4Υ/(h²k) and
+// b = (4Υ/h) C − Υ J v⁰ with Υ = 1/(1 + 4τ/h), τ = c/k (v⁰ the velocity before the step's forces), so
+// (A + Σ)λ + J v* + b = 0 is a linearly implicit spring-damper step of stiffness k and damping c; it is
+// not position-projected (its stretch is the spring's).
 #include <math.h>
 #include <string.h>
 
@@ -42,6 +46,54 @@ static void link_joint(cs_world* w, int index)
     w->joint_head[j->b] = index;
 }
 
+static bool spring_value_ok(double x)
+{
+    return isfinite(x) && x >= 0.0;
+}
+
+// The spring fields: finite and >= 0, one way of giving the stiffness, damping only with it.
+static bool check_spring(const cs_distance_joint_def* def, cs_error* err)
+{
+    if (!spring_value_ok(def->hertz) || !spring_value_ok(def->damping_ratio) ||
+        !spring_value_ok(def->stiffness) || !spring_value_ok(def->damping))
+    {
+        cs_fail(err, CS_ERR_VALUE,
+                "joint: hertz, damping_ratio, stiffness and damping must be finite and >= 0 (got %g, %g, %g, "
+                "%g)",
+                def->hertz, def->damping_ratio, def->stiffness, def->damping);
+        return false;
+    }
+    if (def->hertz > 0.0 && def->stiffness > 0.0)
+    {
+        cs_fail(err, CS_ERR_VALUE, "joint: a spring is given by hertz or by stiffness, not both");
+        return false;
+    }
+    if ((def->damping_ratio > 0.0 && !(def->hertz > 0.0)) || (def->damping > 0.0 && !(def->stiffness > 0.0)))
+    {
+        cs_fail(err, CS_ERR_VALUE, "joint: %s",
+                def->damping_ratio > 0.0 ? "damping_ratio needs hertz > 0" : "damping needs stiffness > 0");
+        return false;
+    }
+    return true;
+}
+
+static bool is_spring(const cs_joint* j)
+{
+    return j->hertz > 0.0 || j->stiffness > 0.0;
+}
+
+bool cs_joint_any_soft(const cs_world* w)
+{
+    for (int k = 0; k < w->joint_count; ++k)
+    {
+        if (w->joints[k].alive && is_spring(w->joints + k))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 int cs_world_add_distance_joint(cs_world* w, const cs_distance_joint_def* def, cs_error* err)
 {
     int a = def->body_a < 0 ? -1 : cs_world_slot(w, def->body_a);
@@ -67,6 +119,10 @@ int cs_world_add_distance_joint(cs_world* w, const cs_distance_joint_def* def, c
                 def->length);
         return -1;
     }
+    if (!check_spring(def, err))
+    {
+        return -1;
+    }
     if (!CS_GROW(w->joints, w->joint_capacity, w->joint_count + 1))
     {
         cs_fail(err, CS_ERR_MEMORY, "joint: out of memory");
@@ -87,6 +143,10 @@ int cs_world_add_distance_joint(cs_world* w, const cs_distance_joint_def* def, c
     j.length = def->length;
     j.rope = def->rope;
     j.collide = def->collide_connected;
+    j.hertz = def->hertz;
+    j.damping_ratio = def->damping_ratio;
+    j.stiffness = def->stiffness;
+    j.damping = def->damping;
     j.alive = true;
     j.next_a = j.next_b = -1;
     cs_sleep_wake(w, a);
@@ -142,6 +202,38 @@ static bool has_row(const cs_world* w, const cs_joint* j)
     return j->alive && ((j->a >= 0 && w->inv_mass[j->a] > 0.0) || w->inv_mass[j->b] > 0.0);
 }
 
+// A spring's SPOOK row (Lacoursière eqs. (1)-(3), the constants of contact_rows.c's SPOOK contacts):
+// sets *bias to (4Υ/h) C − Υ J v⁰ and returns Σ = 4Υ/(h²k). By frequency, k = m_eff ω² and τ = c/k =
+// 2ζ/ω, with m_eff = 1/(J M⁻¹ Jᵀ) of this row.
+static double spring_row(const cs_world* w, const cs_joint* j, const double jac[6], double C, double* bias)
+{
+    double h = w->def.time_step;
+    double k = j->stiffness, tau = j->stiffness > 0.0 ? j->damping / j->stiffness : 0.0;
+    if (j->hertz > 0.0)
+    {
+        double K = 0.0;
+        if (j->a >= 0)
+        {
+            K += w->inv_mass[j->a] * (jac[0] * jac[0] + jac[1] * jac[1]) +
+                 w->inv_inertia[j->a] * jac[2] * jac[2];
+        }
+        K += w->inv_mass[j->b] * (jac[3] * jac[3] + jac[4] * jac[4]) + w->inv_inertia[j->b] * jac[5] * jac[5];
+        double omega = 2.0 * 3.14159265358979323846 * j->hertz;
+        k = omega * omega / K; // K > 0: the row exists because a side moves
+        tau = 2.0 * j->damping_ratio / omega;
+    }
+    double upsilon = 1.0 / (1.0 + 4.0 * tau / h);
+    double vn0 = 0.0; // J v⁰, the velocity before this step's forces
+    const double* v0 = w->v_pre;
+    if (j->a >= 0)
+    {
+        vn0 += jac[0] * v0[3 * j->a] + jac[1] * v0[3 * j->a + 1] + jac[2] * v0[3 * j->a + 2];
+    }
+    vn0 += jac[3] * v0[3 * j->b] + jac[4] * v0[3 * j->b + 1] + jac[5] * v0[3 * j->b + 2];
+    *bias = 4.0 * upsilon / h * C - upsilon * vn0;
+    return 4.0 * upsilon / (h * h * k);
+}
+
 cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err)
 {
     int first = p->row_count;
@@ -150,6 +242,7 @@ cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err)
     {
         return CS_OK;
     }
+    // (contact_rows.c keeps p->reg when a spring is alive: the contact rows' entries are 0 then)
     cs_status st = cs_lcp_reserve(p, p->body_count, first + w->joint_count, err);
     if (st != CS_OK)
     {
@@ -181,6 +274,10 @@ cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err)
         // at 10 iterations), β C / h pumps energy until the chain explodes; drift is projected out at the
         // position level instead (cs_joint_project).
         p->bias[row] = j->rope && C < 0.0 ? C / h : 0.0;
+        if (p->reg != NULL)
+        {
+            p->reg[row] = is_spring(j) ? spring_row(w, j, jac, C, p->bias + row) : 0.0;
+        }
         p->kind[row] = CS_ROW_BOX;
         p->link[row] = -1;
         p->mu[row] = 0.0;
@@ -268,6 +365,7 @@ cs_joint_info cs_world_joint(const cs_world* w, int index)
     const cs_joint* j = w->joints + index;
     info.alive = j->alive;
     info.rope = j->rope;
+    info.spring = is_spring(j);
     info.length = j->length;
     info.impulse = j->impulse;
     if (!j->alive)
@@ -311,9 +409,9 @@ double cs_joint_project(cs_world* w)
             joint_frame f = frame_of(w, j);
             cs_vec2 ra = f.ra, rb = f.rb;
             double C = f.len - j->length;
-            if (f.len < 1e-12 || (j->rope && C <= 0.0))
+            if (f.len < 1e-12 || (j->rope && C <= 0.0) || is_spring(j))
             {
-                continue;
+                continue; // (a spring's stretch is its force, not an error)
             }
             C = C > cap ? cap : (C < -cap ? -cap : C);
             double nx = f.nx, ny = f.ny;

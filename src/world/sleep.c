@@ -1,11 +1,12 @@
 // Sleeping by islands (off by default: the paper's tables and the LCP export see every body).
 //
 // After each step a union-find over the touching contacts between dynamic bodies and over the joints
-// groups the awake bodies into islands; a body that has moved slower than the thresholds (Box2D v3's:
-// 0.05 m/s, 2°/s) for CS_TIME_TO_SLEEP accumulates sleep time, and an island whose every body has slept
-// that long goes to sleep as a whole: zero velocity, and zero inverse mass, so that the step's loops skip
-// it as they skip static circles (no gravity, no wall contacts, no integration) and no row ever moves it.
-// Contacts between sleeping bodies are not made at all; the events keep them touching (events.c).
+// groups the awake bodies into islands; a body whose fastest point has moved slower than Box2D v3's
+// sleep threshold (|v| + |ω| r <= 0.05 m/s: the rim's speed, not a bare angle rate, so a wide circle
+// turning slowly in a settled pile still counts as still) accumulates sleep time, and an island whose every
+// body has slept that long goes to sleep as a whole: zero velocity, and zero inverse mass, so that the step's
+// loops skip it as they skip static circles (no gravity, no wall contacts, no integration) and no row ever
+// moves it. Contacts between sleeping bodies are not made at all; the events keep them touching (events.c).
 // An island wakes as a whole when an awake body (or a moving kinematic one) comes within a contact of it,
 // when a body of it is given a velocity or force, gets a joint, or loses a neighbour to removal. With
 // every body asleep a step only advances time.
@@ -14,9 +15,8 @@
 
 #include "world/world_internal.h"
 
-#define CS_LINEAR_SLEEP_TOLERANCE  0.05                                   // m/s
-#define CS_ANGULAR_SLEEP_TOLERANCE (2.0 * 3.14159265358979323846 / 180.0) // rad/s
-#define CS_TIME_TO_SLEEP           0.5                                    // s
+#define CS_SLEEP_THRESHOLD 0.05 // m/s, of the fastest point (Box2D v3's b2BodyDef.sleepThreshold)
+#define CS_TIME_TO_SLEEP   0.5  // s
 
 void cs_world_enable_sleeping(cs_world* w, bool on)
 {
@@ -176,8 +176,8 @@ void cs_sleep_update(cs_world* w)
             continue;
         }
         const double* v = w->v + 3 * i;
-        bool slow = v[0] * v[0] + v[1] * v[1] <= CS_LINEAR_SLEEP_TOLERANCE * CS_LINEAR_SLEEP_TOLERANCE &&
-                    fabs(v[2]) <= CS_ANGULAR_SLEEP_TOLERANCE && w->fx[i] == 0.0 && w->fy[i] == 0.0;
+        bool slow = sqrt(v[0] * v[0] + v[1] * v[1]) + fabs(v[2]) * w->radius[i] <= CS_SLEEP_THRESHOLD &&
+                    w->fx[i] == 0.0 && w->fy[i] == 0.0;
         w->sleep_time[i] = slow ? w->sleep_time[i] + h : 0.0;
     }
     for (int k = 0; k < w->contacts.count; ++k)

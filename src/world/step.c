@@ -340,6 +340,7 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
                         .frictionless = w->def.frictionless,
                         .spook = w->def.formulation == CS_FORMULATION_SPOOK ||
                                  w->def.formulation == CS_FORMULATION_SOFT,
+                        .soft_joints = w->joint_count > 0 && cs_joint_any_soft(w),
                         .spook_stiffness = w->def.spook_stiffness,
                         .spook_damping_time = w->def.spook_damping_time,
                         .v_pre = w->v_pre};
@@ -595,6 +596,7 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    cs_continuous_begin(w); // continuous.c: the paths start here
     w->query_slack = integrate(w, order);
     if (w->def.formulation == CS_FORMULATION_SOFT &&
         (st = cs_relax_step(w, order, &job.seconds, err)) != CS_OK)

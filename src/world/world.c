@@ -22,6 +22,7 @@ cs_world_def cs_world_def_default(void)
     d.restitution_threshold = 1.0;
     d.hit_event_threshold = 1.0;
     d.contact_events = true;
+    d.enable_continuous = true;
     d.frictionless = false;
     d.row_order = CS_ROW_ORDER_COLOURED;
     d.formulation = CS_FORMULATION_RELAX;
@@ -139,9 +140,10 @@ void cs_world_destroy(cs_world* w)
         return;
     }
     cs_helper_stop(&w->helper);
-    double** arrays[] = {&w->px,          &w->py,       &w->angle,       &w->v,    &w->v_pre,
-                         &w->fx,          &w->fy,       &w->radius,      &w->mass, &w->inv_mass,
-                         &w->inv_inertia, &w->friction, &w->restitution, &w->reach};
+    double** arrays[] = {&w->px,          &w->py,       &w->angle,       &w->v,
+                         &w->v_pre,       &w->fx,       &w->fy,          &w->radius,
+                         &w->mass,        &w->inv_mass, &w->inv_inertia, &w->friction,
+                         &w->restitution, &w->reach,    &w->start_x,     &w->start_y};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i)
     {
         free(*arrays[i]);
@@ -185,8 +187,9 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
     bool ok = CS_RESIZE(w->px, cap) && CS_RESIZE(w->py, cap) && CS_RESIZE(w->angle, cap) &&
               CS_RESIZE(w->v, 3 * cap) && CS_RESIZE(w->v_pre, 3 * cap) && CS_RESIZE(w->fx, cap) &&
               CS_RESIZE(w->fy, cap) && CS_RESIZE(w->radius, cap) && CS_RESIZE(w->reach, cap) &&
-              CS_RESIZE(w->mass, cap) && CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) &&
-              CS_RESIZE(w->friction, cap) && CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
+              CS_RESIZE(w->start_x, cap) && CS_RESIZE(w->start_y, cap) && CS_RESIZE(w->mass, cap) &&
+              CS_RESIZE(w->inv_mass, cap) && CS_RESIZE(w->inv_inertia, cap) && CS_RESIZE(w->friction, cap) &&
+              CS_RESIZE(w->restitution, cap) && CS_RESIZE(w->body_type, cap) &&
               CS_RESIZE(w->body_flags, cap) && CS_RESIZE(w->active, cap) && CS_RESIZE(w->category, cap) &&
               CS_RESIZE(w->mask, cap) && CS_RESIZE(w->group, cap) && CS_RESIZE(w->generation, cap) &&
               CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap) &&
@@ -230,6 +233,7 @@ int cs_world_add_circle(cs_world* w, const cs_circle_def* def, cs_error* err)
     w->fx[i] = 0.0;
     w->fy[i] = 0.0;
     w->radius[i] = def->radius;
+    w->min_radius = w->alive_count == 1 || def->radius < w->min_radius ? def->radius : w->min_radius;
     // Static and kinematic circles: infinite mass (the rows never move them; mass reads 0).
     w->mass[i] = dynamic ? def->mass : 0.0;
     w->inv_mass[i] = dynamic ? 1.0 / def->mass : 0.0;

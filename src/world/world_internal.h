@@ -47,9 +47,11 @@ typedef struct cs_joint
     bool rope;
     bool collide;
     bool alive;
-    double impulse;     // warm start, and the last step's λ
-    double stretch;     // C after the last integration, before the position projection
-    int next_a, next_b; // the next joint on body a / b (lists headed by cs_world.joint_head)
+    double hertz, damping_ratio; // a spring by frequency (hertz > 0), or
+    double stiffness, damping;   // by k and c (stiffness > 0); all 0: rigid
+    double impulse;              // warm start, and the last step's λ
+    double stretch;              // C after the last integration, before the position projection
+    int next_a, next_b;          // the next joint on body a / b (lists headed by cs_world.joint_head)
 } cs_joint;
 
 typedef struct cs_contact_list
@@ -76,6 +78,10 @@ struct cs_world
     double* radius;
     double* reach;         // radius + h·|v*|: how far a circle may get this step (speculative contacts)
     double* impact_offset; // 2 per body: the restitution pass's scratch (contact/impact.h)
+    double* start_x; // positions before integration: the paths continuous collision sweeps (continuous.c)
+    double* start_y;
+    double min_radius; // the smallest radius added since the world last had no body (removals may leave it
+                       // lower)
     double* mass;
     double* inv_mass;
     double* inv_inertia;
@@ -213,6 +219,7 @@ bool cs_ray_circle(cs_vec2 o, cs_vec2 d, double max_t, double cx, double cy, dou
 // continuous.c: after integration, fast circles that crossed a static circle this step (and bullets that
 // crossed any circle) are moved back to the instant of contact.
 void cs_continuous(cs_world* w);
+void cs_continuous_begin(cs_world* w); // before integration: keeps the start of each path
 void cs_query_grid_updated(cs_world* w, int slots);
 
 // events.c: the events of the step just taken (after integration; contacts carry their impulses).
@@ -231,6 +238,7 @@ static inline bool cs_formulation_splits(cs_formulation f)
 {
     return f == CS_FORMULATION_SPLIT || f == CS_FORMULATION_RELAX;
 }
+bool cs_joint_any_soft(const cs_world* w); // an alive spring: the velocity problem carries reg
 void cs_joint_store(cs_world* w, const double* lambda);
 void cs_joint_remove_body(cs_world* w, int slot);
 bool cs_joined_without_contact(const cs_world* w, int a, int b);

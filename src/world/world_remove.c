@@ -3,6 +3,7 @@
 // refused even after its slot was reused. Free slots wait in a FIFO ring (oldest reused first), and the
 // slot arrays only grow to the peak number of bodies: a spawn/remove fountain keeps memory flat. Removal
 // and addition are O(1) (the dense list of alive slots swaps its last entry into the hole).
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +155,18 @@ cs_status cs_world_remove_circle(cs_world* w, int id)
 int cs_world_body_id(const cs_world* w, int k)
 {
     return k >= 0 && k < w->alive_count ? cs_world_slot_id(w, w->dense[k]) : -1;
+}
+
+double cs_world_max_speed(const cs_world* w)
+{
+    double vmax = 0.0;
+    for (int k = 0; k < w->alive_count; ++k)
+    {
+        const double* v = w->v + 3 * w->dense[k];
+        double s = hypot(v[0], v[1]);
+        vmax = s > vmax ? s : vmax;
+    }
+    return vmax;
 }
 
 bool cs_world_body_alive(const cs_world* w, int id)

@@ -193,5 +193,8 @@ void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b)
             assert_same_bits(&a->lo[i], &b->lo[i], sizeof(double));
             assert_same_bits(&a->hi[i], &b->hi[i], sizeof(double));
         }
+        // The regularisation, absent (NULL) meaning 0 on every row.
+        double ra = a->reg != NULL ? a->reg[i] : 0.0, rb = b->reg != NULL ? b->reg[i] : 0.0;
+        assert_same_bits(&ra, &rb, sizeof(double));
     }
 }
