@@ -3,8 +3,9 @@
 // world with removed bodies, sleeping islands, joints or events clones like any other. Stepping the copy
 // gives the same bits as stepping the original, which is what the viewer's duels fork from.
 //
-// Cost: the text round trip is ~2 µs per body each way (Pool 1's 350 bodies: under a millisecond), paid
-// once per fork, never per step.
+// Cost: the text round trip (exact %.17g decimals both ways) took 7 ms of CPU for Pool 1 at step 100
+// (221 bodies and their contacts, a 240 kB snapshot) and 11 ms for the 400-body pile: paid once per
+// fork, never per step.
 #include <stdio.h>
 #include <stdlib.h>
 
