@@ -169,7 +169,7 @@ static void test_script_spawn_drag_state(void** state)
              "at 70 save-state %s\nat 80 load-state %s\n",
              snap, snap);
     write_script(script, text);
-    viewer_start_script(&a, "scenes/stacking.json", script, 160, 120, dir);
+    viewer_start_script(&a, "scenes/stacking.json", script, 160, 120, 0.0, dir);
     int bodies = cs_world_body_count(a.world);
     viewer_frames(&a, 2);
     assert_int_equal(cs_world_body_count(a.world), bodies + 1);

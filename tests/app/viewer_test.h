@@ -40,9 +40,9 @@ static inline void viewer_start(app* a, const char* scene, int w, int h, const c
 }
 
 // Starts a headless viewer at w x h running a script (script.h); scene: a path in the source tree, or NULL
-// for the default scene.
+// for the default scene; ui_scale as --ui-scale (0: 1).
 static inline void viewer_start_script(app* a, const char* scene, const char* script, int w, int h,
-                                       const char* capture_dir)
+                                       double ui_scale, const char* capture_dir)
 {
     setenv("SDL_VIDEODRIVER", "offscreen", 0);
     char path[8192];
@@ -53,6 +53,7 @@ static inline void viewer_start_script(app* a, const char* scene, const char* sc
     c.script = script;
     c.width = w;
     c.height = h;
+    c.ui_scale = ui_scale;
     c.alpha = NAN;
     c.capture_dir = capture_dir;
     char err[CS_ERROR_MAX] = "";
