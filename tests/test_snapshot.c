@@ -148,8 +148,10 @@ static void expect_snapshot_error(const char* text, const char* expected)
     }
 }
 
-#define HEAD                                                                                                 \
-    "{\"circlesim_state\": 2, \"step\": 5, \"world\": {}, \"contact_events\": true, \"solver\": \"pgs\",\n"  \
+#define HEAD HEAD_WORLD("{}")
+#define HEAD_WORLD(world)                                                                                    \
+    "{\"circlesim_state\": 2, \"step\": 5, \"world\": " world                                                \
+    ", \"contact_events\": true, \"solver\": \"pgs\",\n"                                                     \
     "\"walls\": [],\n"                                                                                       \
     "\"body_fields\": [\"x\", \"y\", \"angle\", \"vx\", \"vy\", \"omega\", \"radius\", \"mass\", "           \
     "\"friction\", \"restitution\", \"fx\", \"fy\", \"type\", \"alive\", \"generation\", \"sensor\", "       \
@@ -240,11 +242,21 @@ static void snapshots_are_validated_like_scenes(void** state)
             EMPTY_LISTS),
         "bodies[0][20]: only an alive dynamic body sleeps, and it has zero velocity");
     expect_snapshot_error(
-        SNAP("\"bodies\": [" ROW(MOTION, "0, 1, 0, 0, 0, 1, 4294967295, 0, 1, 0.6, 0") ", " ROW(
-                 MOTION, "0, 1, 0, 0, 0, 1, 4294967295, 0, 1, 0.6, 0") "], \"alive_order\": [0, 1], "
-                                                                       "\"free_slots\": [], ",
-             EMPTY_LISTS),
+        HEAD_WORLD("{\"sleep\": true}") "\"bodies\": [" ROW(
+            MOTION,
+            "0, 1, 0, 0, 0, 1, 4294967295, 0, 1, "
+            "0.6, 0") ", " ROW(MOTION,
+                               "0, 1, 0, 0, 0, 1, 4294967295, 0, 1, 0.6, 0") "], \"alive_order\": [0, 1], "
+                                                                             "\"free_slots\": "
+                                                                             "[], " EMPTY_LISTS "}",
         "bodies[1][22]: island_next of a sleeping body is another sleeping slot");
+    expect_snapshot_error(
+        SNAP(
+            "\"bodies\": [" ROW(
+                MOTION,
+                "0, 1, 0, 0, 0, 1, 4294967295, 0, 1, 0.6, 0") "], \"alive_order\": [0], \"free_slots\": [], ",
+            EMPTY_LISTS),
+        "bodies[0][20]: a body sleeps only in a world with \"sleep\": true");
     expect_snapshot_error(
         SNAP("\"bodies\": [" BODY ", " BODY "], \"alive_order\": [0], \"free_slots\": [], ", EMPTY_LISTS),
         "alive_order: lists 1 slots; the bodies have 2 alive ones");

@@ -166,6 +166,10 @@ bool cs_snapshot_read_slot(cs_scene_loader* l, const cs_jval* v)
     {
         return false;
     }
+    if (x[CS_SNAP_ASLEEP] != 0.0 && !w->sleeping)
+    {
+        return cs_snapshot_fail_field(c, v, CS_SNAP_ASLEEP, "a body sleeps only in a world with \"sleep\": true");
+    }
     if (!cs_world_reserve_bodies(w, i + 1))
     {
         cs_fail(c->err, CS_ERR_MEMORY, "%s: out of memory", c->file);
