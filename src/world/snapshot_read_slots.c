@@ -168,7 +168,8 @@ bool cs_snapshot_read_slot(cs_scene_loader* l, const cs_jval* v)
     }
     if (x[CS_SNAP_ASLEEP] != 0.0 && !w->sleeping)
     {
-        return cs_snapshot_fail_field(c, v, CS_SNAP_ASLEEP, "a body sleeps only in a world with \"sleep\": true");
+        return cs_snapshot_fail_field(c, v, CS_SNAP_ASLEEP,
+                                      "a body sleeps only in a world with \"sleep\": true");
     }
     if (!cs_world_reserve_bodies(w, i + 1))
     {
