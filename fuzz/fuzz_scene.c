@@ -1,5 +1,7 @@
 // libFuzzer target: arbitrary bytes through the scene loader, and every world it loads through a few steps
-// (docs/RELIABILITY.md "Fuzzing").
+// (docs/RELIABILITY.md "Fuzzing"). Inputs that name "circlesim_state" go through the snapshot reader
+// instead; a snapshot that loads is also cloned (written and read again in memory) and must clone to the
+// same state.
 //
 // The system cJSON is not instrumented, so the target goes through our own loader, whose position
 // finder, readers and generators are compiled in with the sanitizers. Build and run (fuzz/CMakeLists.txt):
@@ -18,6 +20,70 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
+// The contract of a failed load: one non-empty line starting with the file name.
+static void check_error(const cs_error* err)
+{
+    if (err->status == CS_OK || err->message[0] == '\0' || strchr(err->message, '\n') != NULL ||
+        strncmp(err->message, "fuzz.json:", 10) != 0)
+    {
+        abort();
+    }
+}
+
+// A few steps of every loaded world reach what loading alone cannot: the broad phase at extreme extents,
+// the rows, the solve, the health check. Bounded so that one input stays fast (the body cap is
+// CS_SCENE_MAX_BODIES, below; the iterations are capped here). A step either succeeds or is refused with
+// the world's health saying where; the bodies stay finite either way.
+static void step_and_check(cs_world* world)
+{
+    cs_solver_params params = *cs_world_solver_params(world);
+    params.iterations = params.iterations < 50 ? params.iterations : 50;
+    cs_world_set_solver_params(world, &params);
+    const cs_world_def* def = cs_world_get_def(world);
+    int steps = cs_world_body_count(world) > 256 ? 0 : (def->position_iterations > 100 ? 1 : 4);
+    for (int s = 0; s < steps; ++s)
+    {
+        cs_status st = cs_world_step(world);
+        if (st != CS_OK)
+        {
+            if (st != CS_ERR_VALUE || cs_world_health(world)->ok || cs_world_last_error(world)[0] == '\0')
+            {
+                abort();
+            }
+            break;
+        }
+    }
+    for (int k = 0; k < cs_world_body_count(world); ++k)
+    {
+        cs_body_state b = cs_world_body(world, cs_world_body_id(world, k));
+        if (!isfinite(b.position.x) || !isfinite(b.position.y) || !isfinite(b.velocity.x) ||
+            !isfinite(b.velocity.y) || !isfinite(b.angular_velocity))
+        {
+            abort();
+        }
+    }
+}
+
+static void snapshot_input(const char* text)
+{
+    cs_error err = {CS_OK, ""};
+    cs_world* world = cs_world_load_state_string(text, "fuzz.json", &err);
+    if (world == NULL)
+    {
+        check_error(&err);
+        return;
+    }
+    cs_world* copy = cs_world_clone(world, &err);
+    if (copy == NULL || cs_world_hash(copy) != cs_world_hash(world) ||
+        cs_world_body_count(copy) != cs_world_body_count(world))
+    {
+        abort();
+    }
+    step_and_check(world);
+    cs_world_destroy(copy);
+    cs_world_destroy(world);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     char* text = malloc(size + 1);
@@ -27,17 +93,18 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     }
     memcpy(text, data, size);
     text[size] = '\0';
+    if (strstr(text, "\"circlesim_state\"") != NULL)
+    {
+        snapshot_input(text);
+        free(text);
+        return 0;
+    }
     cs_error err = {CS_OK, ""};
     cs_scene_info info;
     cs_world* world = cs_scene_load_string(text, "fuzz.json", &info, &err);
     if (world == NULL)
     {
-        // The contract: a failure is one non-empty line starting with the file name.
-        if (err.status == CS_OK || err.message[0] == '\0' || strchr(err.message, '\n') != NULL ||
-            strncmp(err.message, "fuzz.json:", 10) != 0)
-        {
-            abort();
-        }
+        check_error(&err);
     }
     else
     {
@@ -45,36 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         {
             abort();
         }
-        // A few steps of every loaded world reach what loading alone cannot: the broad phase at extreme
-        // extents, the rows, the solve, the health check. Bounded so that one input stays fast (the body
-        // cap is CS_SCENE_MAX_BODIES, below; the iterations are capped here). A step either succeeds or is
-        // refused with the world's health saying where; the bodies stay finite either way.
-        cs_solver_params params = *cs_world_solver_params(world);
-        params.iterations = params.iterations < 50 ? params.iterations : 50;
-        cs_world_set_solver_params(world, &params);
-        const cs_world_def* def = cs_world_get_def(world);
-        int steps = cs_world_body_count(world) > 256 ? 0 : (def->position_iterations > 100 ? 1 : 4);
-        for (int s = 0; s < steps; ++s)
-        {
-            cs_status st = cs_world_step(world);
-            if (st != CS_OK)
-            {
-                if (st != CS_ERR_VALUE || cs_world_health(world)->ok || cs_world_last_error(world)[0] == '\0')
-                {
-                    abort();
-                }
-                break;
-            }
-        }
-        for (int k = 0; k < cs_world_body_count(world); ++k)
-        {
-            cs_body_state b = cs_world_body(world, cs_world_body_id(world, k));
-            if (!isfinite(b.position.x) || !isfinite(b.position.y) || !isfinite(b.velocity.x) ||
-                !isfinite(b.velocity.y) || !isfinite(b.angular_velocity))
-            {
-                abort();
-            }
-        }
+        step_and_check(world);
         cs_world_destroy(world);
     }
     free(text);

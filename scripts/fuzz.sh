@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan) in build-fuzz/ and runs each for SECONDS (default 60):
-#   fuzz_scene  scene files through the loader, and every loaded world through a few steps
+#   fuzz_scene  scene files through the loader, and every loaded world through a few steps; snapshots
+#               through the snapshot reader and a clone
 #   fuzz_lcp    LCP files through the reader, and every accepted problem through every registered solver
 # Seeds: scenes/*.json, and problems that build/circlesim-cli dumps from them (run scripts/build.sh first).
 # A crash, a sanitizer report or a broken contract (fuzz/*.c abort()) fails the script and leaves the input
@@ -16,6 +17,10 @@ for scene in stacking newton incline; do
   build/circlesim-cli run "scenes/$scene.json" --steps 20 --quiet --dump-lcp "20:build-fuzz/corpus-lcp/$scene.lcp"
 done
 printf 'circlesim-lcp 1\nbodies 0\nrows 0\n' >build-fuzz/corpus-lcp/empty.lcp
+# Snapshot seeds (fuzz_scene reads inputs naming "circlesim_state" as snapshots): joints, a small pile.
+for scene in cradle newton; do
+  build/circlesim-cli run "scenes/$scene.json" --steps 30 --quiet --state-out "build-fuzz/corpus-scene/$scene-state.json"
+done
 cd build-fuzz
 echo "== fuzz_scene ($seconds s)"
 ./fuzz_scene -dict=../fuzz/scene.dict -max_total_time="$seconds" -max_len=8192 -timeout=20 -print_final_stats=1 \

@@ -151,11 +151,12 @@ static char* substitute(const char* pattern, const char* value)
 
 // Loads and, when it loads, steps: every step either succeeds with finite bodies or is refused (cs_health).
 // Returns 1 when the scene loaded.
-static int load_and_step(const char* key, const char* value, const char* text)
+static int load_and_step_as(bool snapshot, const char* key, const char* value, const char* text)
 {
     cs_error err = {CS_OK, ""};
     cs_scene_info info;
-    cs_world* w = cs_scene_load_string(text, "fault.json", &info, &err);
+    cs_world* w = snapshot ? cs_world_load_state_string(text, "fault.json", &err)
+                           : cs_scene_load_string(text, "fault.json", &info, &err);
     if (w == NULL)
     {
         // An error is one located line naming the file.
@@ -193,6 +194,11 @@ static int load_and_step(const char* key, const char* value, const char* text)
     return 1;
 }
 
+static int load_and_step(const char* key, const char* value, const char* text)
+{
+    return load_and_step_as(false, key, value, text);
+}
+
 static void every_scene_key_at_every_value(void** state)
 {
     (void)state;
@@ -212,6 +218,133 @@ static void every_scene_key_at_every_value(void** state)
         }
     }
     print_message("%d scene cases, %d loaded and stepped\n", total, loaded);
+    assert_true(loaded > 0 && loaded < total);
+}
+
+// Snapshots (docs/RELIABILITY.md "Snapshots"): every number of a small snapshot — two bodies and a removed
+// slot, a wall contact, a joint, a touching entry, the world settings only snapshots write — at every
+// value. The snapshot is assembled from fields so that each case replaces exactly one of them by '@'.
+#define SNAP_BODY_FIELDS 23
+static const char* const snap_bodies[3][SNAP_BODY_FIELDS] = {
+    {"0", "0.5", "0", "0", "0", "0", "0.5",        "1", "0.1", "0.2",  "0", "0",
+     "0", "1",   "0", "0", "0", "1", "4294967295", "0", "0",   "0.25", "-1"},
+    {"0", "2", "0", "0", "0", "0", "0.5",        "1", "0.1", "0.2", "0", "0",
+     "0", "1", "3", "0", "0", "1", "4294967295", "0", "0",   "0",   "-1"},
+    {"4", "1", "0", "0", "0", "0", "0.5",        "0", "0.1", "0.2", "0", "0",
+     "1", "0", "7", "0", "0", "1", "4294967295", "0", "0",   "0",   "-1"}};
+static const char* const snap_contact[14] = {"-1", "0",   "0",   "0",   "1",   "0",   "0",
+                                             "0",  "0.5", "0.5", "0.1", "0.2", "9.8", "0"};
+static const char* const snap_touch[7] = {"2147483648", "0", "-1", "0", "0", "0", "0"};
+static const char* const snap_joint_keys[] = {"a",      "b",       "anchor_a[0]", "anchor_b[1]",
+                                              "length", "impulse", "stretch"};
+static const char* const snap_joint[] = {"0", "1", "0", "0", "1.5", "-0.25", "0"};
+static const char* const snap_settings_keys[] = {"step", "world.hit_event_threshold", "world.spook_stiffness",
+                                                 "world.spook_damping_time", "walls[0].normal[1]"};
+static const char* const snap_settings[] = {"5", "1", "30000", "0.05", "1"};
+
+// Appends the numbers of a row, with field `at` (if >= 0) replaced by '@'.
+static size_t put_row(char* out, size_t used, size_t size, const char* const* fields, int count, int at)
+{
+    used += (size_t)snprintf(out + used, size - used, "[");
+    for (int k = 0; k < count; ++k)
+    {
+        used +=
+            (size_t)snprintf(out + used, size - used, "%s%s", k == 0 ? "" : ", ", k == at ? "@" : fields[k]);
+    }
+    return used + (size_t)snprintf(out + used, size - used, "]");
+}
+
+// The snapshot with one field as '@': section 0 settings, 1..3 body rows, 4 the contact, 5 the touching
+// entry, 6 the joint (field indexes into the section's list); section -1: none.
+static const char* snapshot_template(int section, int field)
+{
+    static char out[8192];
+    const char* settings[5];
+    const char* joint[7];
+    for (int k = 0; k < 5; ++k)
+    {
+        settings[k] = section == 0 && field == k ? "@" : snap_settings[k];
+    }
+    for (int k = 0; k < 7; ++k)
+    {
+        joint[k] = section == 6 && field == k ? "@" : snap_joint[k];
+    }
+    size_t
+        n = sizeof out,
+        used = (size_t)snprintf(
+            out, n,
+            "{\"circlesim_state\": 2, \"step\": %s, \"world\": {\"hit_event_threshold\": %s, \"sleep\": "
+            "true, "
+            "\"spook_stiffness\": %s, \"spook_damping_time\": %s}, \"contact_events\": true, \"solver\": "
+            "\"pgs\", "
+            "\"walls\": [{\"type\": \"half_plane\", \"p0\": [0, 0], \"p1\": [0, 0], \"normal\": [0, %s], "
+            "\"friction\": 0.1, \"restitution\": 0.2}],\n"
+            "\"body_fields\": [\"x\", \"y\", \"angle\", \"vx\", \"vy\", \"omega\", \"radius\", \"mass\", "
+            "\"friction\", \"restitution\", \"fx\", \"fy\", \"type\", \"alive\", \"generation\", \"sensor\", "
+            "\"bullet\", \"category\", \"mask\", \"group\", \"asleep\", \"sleep_time\", \"island_next\"],\n"
+            "\"contact_fields\": [\"a\", \"b\", \"wall\", \"nx\", \"ny\", \"px\", \"py\", \"gap\", \"ra\", "
+            "\"rb\", "
+            "\"friction\", \"restitution\", \"normal_impulse\", \"friction_impulse\"],\n"
+            "\"touch_fields\": [\"key_high\", \"key_low\", \"body_a\", \"body_b\", \"wall\", \"x\", \"y\"],\n"
+            "\"bodies\": [",
+            settings[0], settings[1], settings[2], settings[3], settings[4]);
+    for (int b = 0; b < 3; ++b)
+    {
+        used += (size_t)snprintf(out + used, n - used, b == 0 ? "" : ", ");
+        used = put_row(out, used, n, snap_bodies[b], SNAP_BODY_FIELDS, section == 1 + b ? field : -1);
+    }
+    used += (size_t)snprintf(out + used, n - used,
+                             "],\n\"alive_order\": [0, 1], \"free_slots\": [2],\n\"contacts\": [");
+    used = put_row(out, used, n, snap_contact, 14, section == 4 ? field : -1);
+    used += (size_t)snprintf(out + used, n - used, "],\n\"touching\": [");
+    used = put_row(out, used, n, snap_touch, 7, section == 5 ? field : -1);
+    snprintf(
+        out + used, n - used,
+        "], \"overlaps\": [],\n\"joints\": [{\"a\": %s, \"b\": %s, \"anchor_a\": [%s, 0], \"anchor_b\": [0, "
+        "%s], \"length\": %s, \"rope\": false, \"collide\": false, \"alive\": true, \"impulse\": %s, "
+        "\"stretch\": %s}]}",
+        joint[0], joint[1], joint[2], joint[3], joint[4], joint[5], joint[6]);
+    return out;
+}
+
+static void every_snapshot_number_at_every_value(void** state)
+{
+    (void)state;
+    static const int counts[] = {5, SNAP_BODY_FIELDS, SNAP_BODY_FIELDS, SNAP_BODY_FIELDS, 14, 7, 7};
+    if (!load_and_step_as(true, "snapshot", "as saved", snapshot_template(-1, -1)))
+    {
+        fail_msg("the snapshot template does not load");
+    }
+    int loaded = 0, total = 0;
+    for (int section = 0; section < 7; ++section)
+    {
+        for (int field = 0; field < counts[section]; ++field)
+        {
+            char key[64];
+            if (section == 0 || section == 6)
+            {
+                snprintf(key, sizeof key, "%s",
+                         section == 0 ? snap_settings_keys[field] : snap_joint_keys[field]);
+            }
+            else
+            {
+                snprintf(key, sizeof key, "%s[%d]",
+                         section <= 3   ? "bodies"
+                         : section == 4 ? "contacts"
+                                        : "touching",
+                         section <= 3 ? section - 1 : 0);
+            }
+            char* pattern = strdup(snapshot_template(section, field));
+            assert_non_null(pattern);
+            for (size_t v = 0; v < VALUE_COUNT; ++v)
+            {
+                loaded += load_and_step_as(true, key, values[v], substitute(pattern, values[v]));
+                total += 1;
+            }
+            free(pattern);
+        }
+    }
+    print_message("%d snapshot cases, %d loaded and stepped\n", total, loaded);
     assert_true(loaded > 0 && loaded < total);
 }
 
@@ -426,6 +559,7 @@ int main(void)
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_scene_key_at_every_value),
+        cmocka_unit_test(every_snapshot_number_at_every_value),
         cmocka_unit_test(every_cli_option_at_every_value),
         cmocka_unit_test(hard_but_legal_scenes_stay_finite),
     };

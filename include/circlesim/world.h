@@ -203,9 +203,11 @@ extern "C"
     // Creation and content --------------------------------------------------------------------------
     cs_world* cs_world_create(const cs_world_def* def, cs_error* err);
     void cs_world_destroy(cs_world* world);
-    // A deep copy (world_clone.c): bodies, walls, forces, settings, counters and the last step's contacts
-    // with their impulses (the warm start), so stepping the copy gives the same bits as stepping `world`.
-    // The copy's last problem and history are empty until it steps. NULL with err when memory runs out.
+    // A deep copy (world_clone.c): the world's snapshot written and read back in memory (everything
+    // cs_world_save_state keeps, removed slots, joints and sleep included) plus the settings a file leaves
+    // out (other solvers' parameters, threads, history recording, the last step's stats), so stepping the
+    // copy gives the same bits as stepping `world`. The copy's last problem and history are empty until it
+    // steps. NULL with err when memory runs out.
     cs_world* cs_world_clone(const cs_world* world, cs_error* err);
     // Returns the new body id, or -1 with err set (radius/mass not finite and positive, …).
     int cs_world_add_circle(cs_world* world, const cs_circle_def* def, cs_error* err);
@@ -306,12 +308,14 @@ extern "C"
     const double* cs_world_last_lambda(const cs_world* world);
 
     // Snapshots (docs/RELIABILITY.md "Snapshots") ------------------------------------------------------
-    // A JSON file with everything the next step reads: settings (world, solver and its parameters), walls,
-    // bodies (with their forces), the contacts of the last step with their impulses (the warm start) and
+    // A JSON file with everything the next step reads: settings (world incl. sleep and events, solver and
+    // its parameters), walls, every body slot (removed ones with their generations, types, filters,
+    // sensor/bullet flags, forces, sleep state and islands), the iteration order and free list, joints with
+    // their warm-start impulses, the contacts of the last step with theirs, the events' touching lists and
     // the step count. A world loaded from it steps on bit for bit as the saved one would have (the state
-    // hash of save-at-100 + load + 100 steps is that of 200 steps). Thread count and residual history,
-    // which do not change results, are not kept. Fails (CS_ERR_VALUE) for a world holding a non-finite
-    // number.
+    // hash of save-at-100 + load + 100 steps is that of 200 steps; ids and events match too). Thread count
+    // and residual history, which do not change results, are not kept. Fails (CS_ERR_VALUE) for a world
+    // holding a non-finite number.
     cs_status cs_world_save_state(const cs_world* world, const char* path, cs_error* err);
     // A new world from a snapshot, validated like a scene: errors are one line "FILE:LINE:COL: PATH:
     // message"; files over 512 MiB are refused. NULL on any error; nothing half-loaded is returned.

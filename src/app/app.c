@@ -202,16 +202,23 @@ bool app_load_scene(app* a, const char* path)
         }
         return false;
     }
+    if (path != a->scene_path)
+    {
+        app_format(a->scene_path, sizeof a->scene_path, "%s", path);
+    }
+    a->state_path[0] = '\0';
+    app_install_world(a, world, &info);
+    return true;
+}
+
+void app_install_world(app* a, cs_world* world, const cs_scene_info* info)
+{
     if (a->world != NULL)
     {
         cs_world_destroy(a->world);
     }
     a->world = world;
-    a->info = info;
-    if (path != a->scene_path)
-    {
-        app_format(a->scene_path, sizeof a->scene_path, "%s", path);
-    }
+    a->info = *info;
     a->error[0] = '\0';
     if (a->user_settings)
     {
@@ -234,14 +241,17 @@ bool app_load_scene(app* a, const char* path)
     app_request_fit(a);
     if (a->pane_count > 1)
     {
-        app_fork_panes(a, a->pane_count); // a duel goes on from the new scene's first step
+        app_fork_panes(a, a->pane_count); // a duel goes on from the new world's state
     }
-    return true;
 }
 
 void app_reset(app* a)
 {
-    if (a->scene_path[0] != '\0')
+    if (a->state_path[0] != '\0')
+    {
+        app_load_state(a, a->state_path); // state_actions.c: back to the snapshot
+    }
+    else if (a->scene_path[0] != '\0')
     {
         app_load_scene(a, a->scene_path);
     }

@@ -91,6 +91,7 @@ typedef struct app
     cs_world* world;
     cs_scene_info info;
     char scene_path[APP_PATH_MAX];
+    char state_path[APP_PATH_MAX]; // the snapshot the world came from (R reloads it); empty for a scene
     char error[CS_ERROR_MAX];
 
     // Solver settings as the user sees them (mirrored into the world on every change).
@@ -168,6 +169,13 @@ extern const double app_speeds[APP_SPEED_COUNT];
 
 // Model operations, used by keys, scripts, the panel and tests ----------------------------------------
 bool app_load_scene(app* a, const char* path);
+// Makes `world` (owned from now on) the app's world with its scene info, as a loaded scene is: solver
+// settings (the user's, else the world's), plot, view, and a duel re-forked from it.
+void app_install_world(app* a, cs_world* world, const cs_scene_info* info);
+// Snapshots (state_actions.c): the focused pane's world to a file, and a world from one (R then reloads
+// it). NULL: <capture dir>/snapshot.json. A file that cannot be read is shown and changes nothing.
+bool app_save_state(app* a, const char* path);
+bool app_load_state(app* a, const char* path);
 void app_reset(app* a);
 void app_next_scene(app* a, int direction);
 void app_set_solver(app* a, int index);

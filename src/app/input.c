@@ -41,6 +41,7 @@ static const app_key_help key_help[] = {
     {"F12", "PNG screenshot → captures/"},
     {"F9", "start/stop MP4 recording → captures/"},
     {"L", "dump this step's LCP → captures/"},
+    {"F5 / F8", "save / load a snapshot of the world (captures/snapshot.json)"},
     {"Esc", "quit"},
     {"wheel", "zoom at cursor"},
     {"right drag", "pan"},
@@ -240,6 +241,12 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
         case SDLK_l:
             app_dump_lcp(a);
             break;
+        case SDLK_F5:
+            app_save_state(a, NULL);
+            break;
+        case SDLK_F8:
+            app_load_state(a, NULL);
+            break;
         case SDLK_ESCAPE:
             a->quit = true;
             break;
@@ -267,7 +274,7 @@ static int pick_body(const app* a, cs_vec2 p)
 }
 
 // In a duel the circle appears in every pane: the panes keep the same bodies.
-static void spawn_circle(app* a, cs_vec2 p)
+void app_spawn_circle(app* a, cs_vec2 p)
 {
     if (a->world == NULL)
     {
@@ -304,6 +311,24 @@ static void release_grab(app* a)
         }
     }
     a->grab_body = -1;
+}
+
+void app_release_grab(app* a)
+{
+    release_grab(a);
+}
+
+bool app_grab_at(app* a, cs_vec2 p)
+{
+    release_grab(a);
+    a->grab_body = pick_body(a, p);
+    if (a->grab_body >= 0)
+    {
+        cs_body_state b = cs_world_body(a->world, a->grab_body);
+        a->grab_offset = (cs_vec2){p.x - b.position.x, p.y - b.position.y};
+        a->grab_target = p;
+    }
+    return a->grab_body >= 0;
 }
 
 void app_handle_event(app* a, const SDL_Event* e)
@@ -351,17 +376,10 @@ void app_handle_event(app* a, const SDL_Event* e)
             {
                 if ((SDL_GetModState() & KMOD_SHIFT) != 0)
                 {
-                    spawn_circle(a, p);
+                    app_spawn_circle(a, p);
                     break;
                 }
-                release_grab(a);
-                a->grab_body = pick_body(a, p);
-                if (a->grab_body >= 0)
-                {
-                    cs_body_state b = cs_world_body(a->world, a->grab_body);
-                    a->grab_offset = (cs_vec2){p.x - b.position.x, p.y - b.position.y};
-                    a->grab_target = p;
-                }
+                app_grab_at(a, p);
             }
             break;
         }

@@ -216,8 +216,8 @@ static bool apply_overrides(app* a, const app_config* c, char* err, size_t err_s
     }
     // The first impression: a window opened on the default scene shows a PGS-vs-AMGS duel.
     const char* compare = c->compare;
-    if (compare == NULL && c->scene == NULL && !a->headless && cs_solver_find("pgs") >= 0 &&
-        cs_solver_find("amgs") >= 0)
+    if (compare == NULL && c->scene == NULL && c->state_in == NULL && !a->headless &&
+        cs_solver_find("pgs") >= 0 && cs_solver_find("amgs") >= 0)
     {
         compare = "pgs,amgs";
     }
@@ -283,7 +283,16 @@ bool app_init(app* a, const app_config* c, char* err, size_t err_size)
     }
     char scene[APP_PATH_MAX];
     resolve_scene(a, c->scene, scene, sizeof scene);
-    app_load_scene(a, scene);
+    if (c->state_in != NULL)
+    {
+        // N/P still walk the scenes folder; R goes back to the snapshot.
+        app_format(a->scene_path, sizeof a->scene_path, "%s", scene);
+        app_load_state(a, c->state_in);
+    }
+    else
+    {
+        app_load_scene(a, scene);
+    }
     if (!apply_overrides(a, c, err, err_size))
     {
         app_shutdown(a);

@@ -21,6 +21,7 @@ typedef struct app_config
     const char* script;     // timed actions (script.h)
     double ui_scale;        // HUD/plot/text size factor (0: 1)
     const char* compare;    // "pgs,amgs": start a duel of these solvers (duel.h)
+    const char* state_in;   // a snapshot to start from instead of a scene (app_load_state)
     bool hud_timings;       // wall-clock numbers in the HUD (off: captures are reproducible)
 } app_config;
 

@@ -27,10 +27,13 @@ static void usage(FILE* out)
         "  --record FILE.mp4     record every frame (needs ffmpeg; else PNG frames)\n"
         "  --script FILE         timed actions: 'at FRAME key c', 'at 120 solver amgs', 'at 120 alpha 0.2',\n"
         "                        'at 300 screenshot x.png', iterations K, warmstart on|off, pause, resume,\n"
-        "                        record FILE|stop, scene FILE, quit\n"
+        "                        record FILE|stop, scene FILE, compare S1,S2, csv FILE, spawn X,Y,\n"
+        "                        drag X0,Y0,X1,Y1,FRAMES, save-state FILE, load-state FILE, quit\n"
         "  --capture-dir DIR     where F12/F9/L write (default: captures)\n"
         "  --data-dir DIR        where shaders/, assets/ and scenes/ are (default: the source tree)\n"
         "  --ui-scale S          size of HUD, plot and text (0.5..4, default 1; HiDPI is automatic)\n"
+        "  --state-in FILE       start from a snapshot (F5 or `circlesim-cli run --state-out`) instead of a\n"
+        "                        scene; with --compare the duel forks from it\n"
         "  --compare S1,S2[,…]   duel: 2-4 solvers side by side in lockstep from the same state\n"
         "                        (a window on the default scene starts with pgs,amgs)\n"
         "  --hud-timings         show wall-clock numbers (step/solver ms, FPS) in the HUD and so in\n"
@@ -157,6 +160,10 @@ static int parse_args(int argc, char** argv, app_config* c)
             }
             c->compare = value;
         }
+        else if (strcmp(arg, "--state-in") == 0)
+        {
+            c->state_in = value;
+        }
         else if (strcmp(arg, "--capture-dir") == 0)
         {
             c->capture_dir = value;
@@ -194,6 +201,11 @@ static int parse_args(int argc, char** argv, app_config* c)
         {
             i++;
         }
+    }
+    if (c->state_in != NULL && c->scene != NULL)
+    {
+        fprintf(stderr, "circlesim: --state-in replaces SCENE ('%s' and '%s')\n", c->state_in, c->scene);
+        return 2;
     }
     if (c->headless && c->frames == 0)
     {

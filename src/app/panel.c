@@ -216,6 +216,16 @@ static void lab_rows(app* a, ui* u)
         a->paused = true;
         a->single_steps++;
     }
+    const char* state_buttons[2] = {"save state", "load state"};
+    clicked = ui_buttons(u, state_buttons, 2, -1, "snapshot of the world: captures/snapshot.json (F5 / F8)");
+    if (clicked == 0)
+    {
+        app_save_state(a, NULL);
+    }
+    else if (clicked == 1)
+    {
+        app_load_state(a, NULL);
+    }
     int step = ui_stepper(u, "speed", speed_names[a->speed_index], "time scale");
     int speed = a->speed_index + step;
     a->speed_index = speed < 0 ? 0 : (speed >= APP_SPEED_COUNT ? APP_SPEED_COUNT - 1 : speed);

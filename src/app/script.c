@@ -33,6 +33,10 @@ static const struct
     {"quit", SCRIPT_QUIT, false},
     {"compare", SCRIPT_COMPARE, true},
     {"csv", SCRIPT_CSV, true},
+    {"spawn", SCRIPT_SPAWN, true},
+    {"drag", SCRIPT_DRAG, true},
+    {"save-state", SCRIPT_SAVE_STATE, true},
+    {"load-state", SCRIPT_LOAD_STATE, true},
 };
 #define VERB_COUNT ((int)(sizeof verbs / sizeof verbs[0]))
 
@@ -77,6 +81,26 @@ static bool parse_key(const char* text, script_action* act)
     return key != SDLK_UNKNOWN;
 }
 
+// "X,Y" (spawn) or "X0,Y0,X1,Y1,FRAMES" (drag) into act->values.
+static bool parse_numbers(const char* arg, script_action* act)
+{
+    int want = act->kind == SCRIPT_SPAWN ? 2 : 5;
+    const char* p = arg;
+    for (int k = 0; k < want; ++k)
+    {
+        char* end = NULL;
+        errno = 0;
+        act->values[k] = strtod(p, &end);
+        if (errno != 0 || end == p || !isfinite(act->values[k]) || *end != (k + 1 < want ? ',' : '\0'))
+        {
+            return false;
+        }
+        p = end + 1;
+    }
+    double frames = act->values[4];
+    return act->kind == SCRIPT_SPAWN || (frames >= 1.0 && frames <= 1e9 && frames == floor(frames));
+}
+
 static bool parse_line(char* line, int line_no, const char* path, script_action* act, char* err,
                        size_t err_size)
 {
@@ -114,7 +138,7 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
     {
         app_format(err, err_size,
                    "%s:%d: unknown action '%s' (key, solver, alpha, iterations, warmstart, pause, resume, "
-                   "screenshot, record, scene, compare, csv, quit)",
+                   "screenshot, record, scene, compare, csv, spawn, drag, save-state, load-state, quit)",
                    path, line_no, words[2]);
         return false;
     }
@@ -182,6 +206,16 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
             {
                 app_format(err, err_size, "%s:%d: bad %s '%s' (%s)", path, line_no, words[2], arg,
                            act->kind == SCRIPT_ALPHA ? "0 < alpha <= 2" : "an integer in 1..4096");
+                return false;
+            }
+            break;
+        case SCRIPT_SPAWN:
+        case SCRIPT_DRAG:
+            if (!parse_numbers(arg, act))
+            {
+                app_format(err, err_size, "%s:%d: %s takes %s (finite numbers%s), not '%s'", path, line_no,
+                           words[2], act->kind == SCRIPT_SPAWN ? "X,Y" : "X0,Y0,X1,Y1,FRAMES",
+                           act->kind == SCRIPT_DRAG ? "; FRAMES an integer >= 1" : "", arg);
                 return false;
             }
             break;

@@ -6,6 +6,25 @@
 #include "app/input.h"
 #include "app/script_run.h"
 
+// The scripted drag moves the grab point along its line, one step of it per frame, then lets go.
+static void drag_frame(app* a)
+{
+    app_script* s = &a->script;
+    if (!s->dragging)
+    {
+        return;
+    }
+    double t = (double)(a->frame - s->drag_start) / (double)s->drag_frames;
+    if (t >= 1.0 || a->grab_body < 0)
+    {
+        app_release_grab(a);
+        s->dragging = false;
+        return;
+    }
+    a->grab_target.x = s->drag_from[0] + t * (s->drag_to[0] - s->drag_from[0]);
+    a->grab_target.y = s->drag_from[1] + t * (s->drag_to[1] - s->drag_from[1]);
+}
+
 void script_run_due(app* a)
 {
     app_script* s = &a->script;
@@ -74,9 +93,29 @@ void script_run_due(app* a)
             case SCRIPT_CSV:
                 app_export_plots(a, act->text);
                 break;
+            case SCRIPT_SPAWN:
+                app_spawn_circle(a, (cs_vec2){act->values[0], act->values[1]});
+                break;
+            case SCRIPT_DRAG:
+                // A drag that finds no circle at its start does nothing (as a click on empty space).
+                s->dragging = app_grab_at(a, (cs_vec2){act->values[0], act->values[1]});
+                s->drag_start = a->frame;
+                s->drag_frames = (int64_t)act->values[4];
+                s->drag_from[0] = act->values[0];
+                s->drag_from[1] = act->values[1];
+                s->drag_to[0] = act->values[2];
+                s->drag_to[1] = act->values[3];
+                break;
+            case SCRIPT_SAVE_STATE:
+                app_save_state(a, act->text);
+                break;
+            case SCRIPT_LOAD_STATE:
+                app_load_state(a, act->text);
+                break;
             case SCRIPT_QUIT:
                 a->quit = true;
                 break;
         }
     }
+    drag_frame(a);
 }

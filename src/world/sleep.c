@@ -28,6 +28,7 @@ void cs_world_enable_sleeping(cs_world* w, bool on)
         }
     }
     w->sleeping = on;
+    w->def.enable_sleep = on; // what cs_world_get_def, snapshots and clones report
 }
 
 bool cs_world_sleeping_enabled(const cs_world* w)

@@ -1,7 +1,9 @@
-// Reading a snapshot (cs_world_load_state), validated like a scene: every error is one line
-// "FILE:LINE:COL: PATH: message" (the scene loader's located JSON readers), the file has a size limit, and
-// nothing half-loaded is returned. The settings sections are read by the scene loader's own readers, so
-// a snapshot's "world" and "solver" mean exactly what a scene's do.
+// Reading a snapshot (cs_world_load_state; cs_world_clone reads one from memory), validated like a scene:
+// every error is one line "FILE:LINE:COL: PATH: message" (the scene loader's located JSON readers), the
+// file has a size limit, and nothing half-loaded is returned. The settings sections are read by the scene
+// loader's own readers, so a snapshot's "world" and "solver" mean exactly what a scene's do. The slots
+// are read in snapshot_read_slots.c; what follows from the numbers read is rebuilt in
+// snapshot_restore.c.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,34 +12,12 @@
 #include "contact/contact.h"
 #include "core/array.h"
 #include "core/file.h"
-#include "scene/scene_internal.h"
-#include "world/limits.h"
 #include "world/snapshot.h"
+#include "world/snapshot_read.h"
 #include "world/world_internal.h"
 
-// An array of exactly `count` finite numbers at v, into out.
-static bool read_row(const cs_jctx* c, const cs_jval* v, int count, double* out)
-{
-    if (!cJSON_IsArray(v->json) || cJSON_GetArraySize(v->json) != count)
-    {
-        char expected[64];
-        snprintf(expected, sizeof expected, "an array of %d numbers", count);
-        return cs_jfail_expected(c, v, expected);
-    }
-    int k = 0;
-    for (const cJSON* e = v->json->child; e != NULL && k < count; e = e->next, ++k)
-    {
-        cs_jval element = cs_jval_child(v, e, k);
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
-        {
-            return cs_jfail_expected(c, &element, "a finite number");
-        }
-        out[k] = e->valuedouble;
-    }
-    return true;
-}
-
-// "body_fields" / "contact_fields" must name exactly the fields this reader knows, in order.
+// "body_fields" / "contact_fields" / "touch_fields" must name exactly the fields this reader knows, in
+// order.
 static bool check_fields(const cs_jctx* c, const cs_jval* root, const char* key, const char* const* names,
                          int count)
 {
@@ -109,50 +89,15 @@ static bool read_wall(cs_scene_loader* l, const cs_jval* v)
     return true;
 }
 
-// Radius, mass and surface go through cs_world_add_circle (the load ranges); the motion may be anything a
-// running world holds (up to the explode limits of cs_health), so it is set afterwards.
-static bool read_body(cs_scene_loader* l, const cs_jval* v)
+static bool alive_slot(const cs_world* w, int slot)
 {
-    double x[CS_SNAPSHOT_BODY_FIELDS];
-    if (!read_row(&l->c, v, CS_SNAPSHOT_BODY_FIELDS, x) || !cs_scene_check_room(l, v, 1))
-    {
-        return false;
-    }
-    cs_circle_def d = cs_circle_def_default();
-    d.radius = x[6];
-    d.mass = x[7];
-    d.friction = x[8];
-    d.restitution = x[9];
-    cs_error why = {CS_OK, ""};
-    int i = cs_world_add_circle(l->world, &d, &why);
-    if (i < 0)
-    {
-        return cs_jfail(&l->c, v, "%s", why.message);
-    }
-    for (int k = 0; k < 6; ++k)
-    {
-        double limit = k < 2 ? CS_LIMIT_EXPLODE_COORD : (k == 2 ? INFINITY : CS_LIMIT_EXPLODE_SPEED);
-        if (!(fabs(x[k]) <= limit))
-        {
-            cs_jval element = cs_jval_child(v, cJSON_GetArrayItem(v->json, k), k);
-            return cs_jfail(&l->c, &element, "%s must be within %g, got %g", cs_snapshot_body_fields[k],
-                            limit, x[k]);
-        }
-    }
-    cs_world* w = l->world;
-    w->px[i] = x[0];
-    w->py[i] = x[1];
-    w->angle[i] = x[2];
-    memcpy(w->v + 3 * i, x + 3, 3 * sizeof(double));
-    w->fx[i] = x[10];
-    w->fy[i] = x[11];
-    return true;
+    return slot >= 0 && slot < w->body_count && (w->body_flags[slot] & CS_BODY_ALIVE);
 }
 
 static bool read_contact(cs_scene_loader* l, const cs_jval* v)
 {
     double x[CS_SNAPSHOT_CONTACT_FIELDS];
-    if (!read_row(&l->c, v, CS_SNAPSHOT_CONTACT_FIELDS, x))
+    if (!cs_snapshot_read_row(&l->c, v, CS_SNAPSHOT_CONTACT_FIELDS, x))
     {
         return false;
     }
@@ -166,6 +111,11 @@ static bool read_contact(cs_scene_loader* l, const cs_jval* v)
             &l->c, v,
             "a contact is [a, b, wall, …] with 0 <= a < b < bodies and wall -1, or a -1 and 0 <= wall < "
             "walls");
+    }
+    if (!alive_slot(w, b) || (pair && !alive_slot(w, a)))
+    {
+        return cs_jfail(&l->c, v, "a contact is between alive bodies (slot %d is removed)",
+                        alive_slot(w, b) ? a : b);
     }
     cs_contact c;
     memset(&c, 0, sizeof c);
@@ -200,21 +150,130 @@ static bool read_contact(cs_scene_loader* l, const cs_jval* v)
     return true;
 }
 
-static bool read_snapshot(cs_scene_loader* l, const cs_jval* r)
+// A joint names slots (a may be -1, the world); an alive one joins alive bodies. Its per-body lists are
+// rebuilt afterwards (snapshot_restore.c).
+static bool read_joint(cs_scene_loader* l, const cs_jval* v)
 {
-    static const char* const keys[] = {"circlesim_state", "step",   "world",          "solver",   "walls",
-                                       "body_fields",     "bodies", "contact_fields", "contacts", NULL};
+    static const char* const keys[] = {"a",       "b",     "anchor_a", "anchor_b", "length", "rope",
+                                       "collide", "alive", "impulse",  "stretch",  NULL};
+    const cs_jctx* c = &l->c;
+    cs_world* w = l->world;
+    cs_joint j;
+    memset(&j, 0, sizeof j);
+    cs_vec2 la = {0, 0}, lb = {0, 0};
+    if (!cs_jcheck_type(c, v, cJSON_Object, NULL) || !cs_jcheck_object(c, v, keys) ||
+        !cs_jread_int(c, v, "a", true, -1, w->body_count - 1, &j.a) ||
+        !cs_jread_int(c, v, "b", true, 0, w->body_count - 1, &j.b) ||
+        !cs_jread_vec2(c, v, "anchor_a", true, &la) || !cs_jread_vec2(c, v, "anchor_b", true, &lb) ||
+        !cs_jread_number(c, v, "length", true, CS_JR_POSITIVE, &j.length) || !cs_jrequire(c, v, "rope") ||
+        !cs_jread_bool(c, v, "rope", &j.rope) || !cs_jrequire(c, v, "collide") ||
+        !cs_jread_bool(c, v, "collide", &j.collide) || !cs_jrequire(c, v, "alive") ||
+        !cs_jread_bool(c, v, "alive", &j.alive) ||
+        !cs_jread_number(c, v, "impulse", true, CS_JR_ANY, &j.impulse) ||
+        !cs_jread_number(c, v, "stretch", true, CS_JR_ANY, &j.stretch))
+    {
+        return false;
+    }
+    if (j.a == j.b)
+    {
+        return cs_jfail(c, v, "a joint joins two different slots, got %d twice", j.a);
+    }
+    if (j.alive && (!alive_slot(w, j.b) || (j.a >= 0 && !alive_slot(w, j.a))))
+    {
+        return cs_jfail(c, v, "an alive joint joins alive bodies (slot %d is removed)",
+                        alive_slot(w, j.b) ? j.a : j.b);
+    }
+    j.la_x = la.x;
+    j.la_y = la.y;
+    j.lb_x = lb.x;
+    j.lb_y = lb.y;
+    j.next_a = j.next_b = -1;
+    if (!CS_GROW(w->joints, w->joint_capacity, w->joint_count + 1))
+    {
+        cs_fail(c->err, CS_ERR_MEMORY, "%s: out of memory", c->file);
+        return false;
+    }
+    w->joints[w->joint_count++] = j;
+    return true;
+}
+
+// "touching" / "overlaps": [key high, key low, body_a, body_b, wall, x, y], in strictly increasing key
+// order (the events' merge walks them in order).
+static bool read_touch_list(cs_scene_loader* l, const cs_jval* root, const char* key, cs_touch_list* out)
+{
+    const cs_jctx* c = &l->c;
+    cs_jval list;
+    if (!cs_jrequire(c, root, key) || !cs_jval_member(root, key, &list) ||
+        !cs_jcheck_type(c, &list, cJSON_Array, NULL))
+    {
+        return false;
+    }
+    int count = cJSON_GetArraySize(list.json);
+    if (count > 0 &&
+        (!CS_RESIZE(out->keys, count) || !CS_RESIZE(out->items, count) || !CS_RESIZE(out->source, count)))
+    {
+        cs_fail(c->err, CS_ERR_MEMORY, "%s: out of memory", c->file);
+        return false;
+    }
+    out->capacity = count > out->capacity ? count : out->capacity;
+    int n = 0;
+    for (const cJSON* e = list.json->child; e != NULL; e = e->next, ++n)
+    {
+        cs_jval v = cs_jval_child(&list, e, n);
+        double x[CS_SNAPSHOT_TOUCH_FIELDS];
+        if (!cs_snapshot_read_row(c, &v, CS_SNAPSHOT_TOUCH_FIELDS, x))
+        {
+            return false;
+        }
+        for (int k = 0; k < 5; ++k)
+        {
+            double lo = k < 2 ? 0.0 : -1.0, hi = k < 2 ? 4294967295.0 : 2147483647.0;
+            if (!cs_snapshot_integer(x[k], lo, hi))
+            {
+                return cs_snapshot_fail_field(c, &v, k, "%s must be an integer in [%.0f, %.0f]",
+                                              cs_snapshot_touch_fields[k], lo, hi);
+            }
+        }
+        uint64_t k64 = (uint64_t)x[0] << 32 | (uint64_t)x[1];
+        if (n > 0 && !(out->keys[n - 1] < k64))
+        {
+            return cs_jfail(c, &v, "entries must be in strictly increasing key order");
+        }
+        out->keys[n] = k64;
+        out->source[n] = -1;
+        cs_contact_event ev = {(int)x[2], (int)x[3], (int)x[4], {x[5], x[6]}, 0.0};
+        out->items[n] = ev;
+    }
+    out->count = n;
+    return true;
+}
+
+static bool read_header(cs_scene_loader* l, const cs_jval* r, uint64_t* step, cs_world_def* def)
+{
+    static const char* const keys[] = {
+        "circlesim_state", "step",        "world",  "contact_events", "solver",
+        "walls",           "body_fields", "bodies", "alive_order",    "free_slots",
+        "contact_fields",  "contacts",    "joints", "touch_fields",   "touching",
+        "overlaps",        NULL};
     const cs_jctx* c = &l->c;
     int version = 0;
+    return cs_jcheck_type(c, r, cJSON_Object, "a snapshot object { ... }") && cs_jcheck_object(c, r, keys) &&
+           cs_jread_int(c, r, "circlesim_state", true, CS_SNAPSHOT_VERSION, CS_SNAPSHOT_VERSION, &version) &&
+           cs_jrequire(c, r, "step") && cs_jread_uint53(c, r, "step", step) && cs_jrequire(c, r, "world") &&
+           cs_jrequire(c, r, "solver") && cs_jrequire(c, r, "contact_events") &&
+           cs_scene_read_world(l, r, def) && cs_scene_read_solver(l, r, def) &&
+           cs_jread_bool(c, r, "contact_events", &def->contact_events) && cs_scene_check_world(l, r, def) &&
+           check_fields(c, r, "body_fields", cs_snapshot_body_fields, CS_SNAPSHOT_BODY_FIELDS) &&
+           check_fields(c, r, "contact_fields", cs_snapshot_contact_fields, CS_SNAPSHOT_CONTACT_FIELDS) &&
+           check_fields(c, r, "touch_fields", cs_snapshot_touch_fields, CS_SNAPSHOT_TOUCH_FIELDS);
+}
+
+static bool read_snapshot(cs_scene_loader* l, const cs_jval* r)
+{
+    const cs_jctx* c = &l->c;
     uint64_t step = 0;
     cs_world_def def = cs_world_def_default();
-    if (!cs_jcheck_type(c, r, cJSON_Object, "a snapshot object { ... }") || !cs_jcheck_object(c, r, keys) ||
-        !cs_jread_int(c, r, "circlesim_state", true, CS_SNAPSHOT_VERSION, CS_SNAPSHOT_VERSION, &version) ||
-        !cs_jrequire(c, r, "step") || !cs_jread_uint53(c, r, "step", &step) || !cs_jrequire(c, r, "world") ||
-        !cs_jrequire(c, r, "solver") || !cs_scene_read_world(l, r, &def) ||
-        !cs_scene_read_solver(l, r, &def) || !cs_scene_check_world(l, r, &def) ||
-        !check_fields(c, r, "body_fields", cs_snapshot_body_fields, CS_SNAPSHOT_BODY_FIELDS) ||
-        !check_fields(c, r, "contact_fields", cs_snapshot_contact_fields, CS_SNAPSHOT_CONTACT_FIELDS))
+    if (!read_header(l, r, &step, &def))
     {
         return false;
     }
@@ -224,17 +283,26 @@ static bool read_snapshot(cs_scene_loader* l, const cs_jval* r)
     {
         return cs_jfail(c, r, "cannot create the world: %s", why.message);
     }
+    cs_world* w = l->world;
     if (!cs_scene_read_list(l, r, "walls", true, read_wall) ||
-        !cs_scene_read_list(l, r, "bodies", true, read_body) ||
-        !cs_scene_read_list(l, r, "contacts", true, read_contact))
+        !cs_scene_read_list(l, r, "bodies", true, cs_snapshot_read_slot) ||
+        !cs_snapshot_read_slot_lists(l, r) || !cs_scene_read_list(l, r, "contacts", true, read_contact) ||
+        !cs_scene_read_list(l, r, "joints", true, read_joint) ||
+        !read_touch_list(l, r, "touching", &w->events.touching) ||
+        !read_touch_list(l, r, "overlaps", &w->events.overlaps))
     {
         return false;
     }
-    cs_step_stats* s = &l->world->stats;
+    if (!cs_snapshot_restore_derived(w))
+    {
+        cs_fail(c->err, CS_ERR_MEMORY, "%s: out of memory", c->file);
+        return false;
+    }
+    cs_step_stats* s = &w->stats;
     s->step = (int64_t)step;
     s->time = (double)s->step * def.time_step;
-    s->bodies = l->world->body_count;
-    s->contacts = l->world->contacts.count;
+    s->bodies = w->alive_count;
+    s->contacts = w->contacts.count;
     return true;
 }
 

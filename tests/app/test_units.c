@@ -94,6 +94,21 @@ static void test_script_parsing(void** state)
     assert_string_equal(s.actions[6].text, "x.png");
     script_free(&s);
 
+    path =
+        cs_test_write_temp(".txt", "at 3 drag -1.5,2e-1,4,5,60\nat 2 spawn 1,-2.5\nat 4 load-state s.json\n");
+    assert_true(script_load(&s, path, err, sizeof err));
+    assert_int_equal(s.actions[0].kind, SCRIPT_SPAWN);
+    assert_true(s.actions[0].values[0] == 1.0 && s.actions[0].values[1] == -2.5);
+    assert_int_equal(s.actions[1].kind, SCRIPT_DRAG);
+    double drag[5] = {-1.5, 0.2, 4.0, 5.0, 60.0};
+    for (int k = 0; k < 5; ++k)
+    {
+        assert_true(s.actions[1].values[k] == drag[k]);
+    }
+    assert_int_equal(s.actions[2].kind, SCRIPT_LOAD_STATE);
+    assert_string_equal(s.actions[2].text, "s.json");
+    script_free(&s);
+
     struct
     {
         const char* text;
@@ -110,6 +125,13 @@ static void test_script_parsing(void** state)
         {"at 1 screenshot\n", ":1: 'screenshot' needs an argument"},
         {"key c\n", ":1: expected 'at FRAME"},
         {"at 1 warmstart maybe\n", ":1: warmstart takes on or off"},
+        {"at 1 spawn 1\n", ":1: spawn takes X,Y"},
+        {"at 1 spawn 1,nan\n", ":1: spawn takes X,Y"},
+        {"at 1 spawn 1,2,3\n", ":1: spawn takes X,Y"},
+        {"at 1 drag 0,0,1,1,0\n",
+         ":1: drag takes X0,Y0,X1,Y1,FRAMES (finite numbers; FRAMES an integer >= 1)"},
+        {"at 1 drag 0,0,1,1,2.5\n", ":1: drag takes X0,Y0,X1,Y1,FRAMES"},
+        {"at 1 save-state\n", ":1: 'save-state' needs an argument"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
     {
@@ -200,7 +222,7 @@ static void test_help_lists_keys(void** state)
     assert_true(count >= 20);
     const char* required[] = {"Tab", "+",     "[",          "W",         "Space",       ".",  "R", "N",
                               "C",   "V",     "I",          "G",         "F12",         "F9", "L", "Esc",
-                              "H",   "wheel", "right drag", "left drag", "Shift+click", ","};
+                              "H",   "wheel", "right drag", "left drag", "Shift+click", ",",  "F5"};
     for (size_t i = 0; i < sizeof required / sizeof required[0]; ++i)
     {
         bool found = false;

@@ -39,6 +39,30 @@ static inline void viewer_start(app* a, const char* scene, int w, int h, const c
     }
 }
 
+// Starts a headless viewer at w x h running a script (script.h); scene: a path in the source tree, or NULL
+// for the default scene; ui_scale as --ui-scale (0: 1).
+static inline void viewer_start_script(app* a, const char* scene, const char* script, int w, int h,
+                                       double ui_scale, const char* capture_dir)
+{
+    setenv("SDL_VIDEODRIVER", "offscreen", 0);
+    char path[8192];
+    snprintf(path, sizeof path, "%s", scene != NULL ? cs_test_source_path(scene) : "");
+    app_config c = {0};
+    c.headless = true;
+    c.scene = scene != NULL ? path : NULL;
+    c.script = script;
+    c.width = w;
+    c.height = h;
+    c.ui_scale = ui_scale;
+    c.alpha = NAN;
+    c.capture_dir = capture_dir;
+    char err[CS_ERROR_MAX] = "";
+    if (!app_init(a, &c, err, sizeof err))
+    {
+        fail_msg("app_init: %s", err);
+    }
+}
+
 static inline void viewer_frames(app* a, int n)
 {
     for (int i = 0; i < n; ++i)
