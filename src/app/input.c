@@ -33,6 +33,9 @@ static const app_key_help key_help[] = {
     {"J", "contacts in their row colour (the coloured sweep order's graph colouring)"},
     {"Y", "per-step plot: RES / kinetic energy / penetration"},
     {"K", "control panel on/off (clickable settings, scenes)"},
+    {"Delete / Backspace", "remove the circle under the mouse (in every pane)"},
+    {"A", "sleeping islands on/off"},
+    {"B", "continuous collision on/off"},
     {"E", "export the plotted series as CSV → captures/"},
     {"X",
      "frozen-step race: every solver on this step's LCP to 1e-4, with the active set found (X again closes)"},
@@ -43,9 +46,6 @@ static const app_key_help key_help[] = {
     {"F12", "PNG screenshot → captures/"},
     {"F9", "start/stop MP4 recording → captures/"},
     {"L", "dump this step's LCP → captures/"},
-    {"Delete / Backspace", "remove the circle under the mouse (in every pane)"},
-    {"A", "sleeping islands on/off"},
-    {"B", "continuous collision on/off"},
     {"Esc", "quit"},
     {"wheel", "zoom at cursor (over the panel: scroll it)"},
     {"right drag", "cast a ray: its hit point and normal (a right-click clears it)"},
@@ -103,7 +103,7 @@ static void remove_hovered(app* a)
         return;
     }
     int pane = layout_pane_at(a, a->mouse_x, a->mouse_y);
-    int id = pick_body(app_pane_world(a, pane), layout_to_world(a, a->mouse_x, a->mouse_y));
+    int id = pick_body_at(app_pane_world(a, pane), layout_to_world(a, a->mouse_x, a->mouse_y));
     if (id >= 0)
     {
         app_remove_body(a, id);
@@ -236,6 +236,22 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
         case SDLK_x:
             race_toggle(a);
             break;
+        case SDLK_DELETE:
+        case SDLK_BACKSPACE:
+            remove_hovered(a);
+            break;
+        case SDLK_a:
+            if (app_pane_world(a, a->focus) != NULL)
+            {
+                app_set_sleeping(a, !cs_world_sleeping_enabled(app_pane_world(a, a->focus)));
+            }
+            break;
+        case SDLK_b:
+            if (app_pane_world(a, a->focus) != NULL)
+            {
+                app_set_continuous(a, !cs_world_continuous_enabled(app_pane_world(a, a->focus)));
+            }
+            break;
         case SDLK_e:
             app_export_plots(a, NULL);
             break;
@@ -261,28 +277,18 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
         case SDLK_l:
             app_dump_lcp(a);
             break;
-        case SDLK_DELETE:
-        case SDLK_BACKSPACE:
-            remove_hovered(a);
-            break;
-        case SDLK_a:
-            if (app_pane_world(a, a->focus) != NULL)
-            {
-                app_set_sleeping(a, !cs_world_sleeping_enabled(app_pane_world(a, a->focus)));
-            }
-            break;
-        case SDLK_b:
-            if (app_pane_world(a, a->focus) != NULL)
-            {
-                app_set_continuous(a, !cs_world_continuous_enabled(app_pane_world(a, a->focus)));
-            }
-            break;
         case SDLK_ESCAPE:
             a->quit = true;
             break;
         default:
             break;
     }
+}
+
+// The circle under a world point (the one with the nearest centre), or -1: on the broad phase (pick.c).
+static int pick_body(const app* a, cs_vec2 p)
+{
+    return pick_body_at(a->world, p);
 }
 
 // In a duel the circle appears in every pane: the panes keep the same bodies.
@@ -296,7 +302,7 @@ static void spawn_circle(app* a, cs_vec2 p)
     int n = cs_world_body_count(a->world);
     if (n > 0)
     {
-        // Like the last body alive, so a pool gets more of the same.
+        // Like the most recent body, so a pool gets more of the same.
         cs_body_state last = cs_world_body(a->world, cs_world_body_id(a->world, n - 1));
         def.radius = last.radius;
         def.mass = last.mass;
@@ -388,7 +394,7 @@ void app_handle_event(app* a, const SDL_Event* e)
                     break;
                 }
                 release_grab(a);
-                a->grab_body = pick_body(a->world, p);
+                a->grab_body = pick_body(a, p);
                 if (a->grab_body >= 0)
                 {
                     cs_body_state b = cs_world_body(a->world, a->grab_body);

@@ -59,7 +59,7 @@ bool inspect_text(app* a, double x, double y, char* out, size_t size)
         return app_format(out, size, "%scontact %s  λn %.3e  λt %.3e N·s  gap %.2e m", prefix, who,
                           c.normal_impulse, c.friction_impulse, c.gap);
     }
-    int b = pick_body(w, p);
+    int b = pick_body_at(w, p);
     if (b >= 0)
     {
         cs_body_state s = cs_world_body(w, b);

@@ -6,7 +6,7 @@
 
 #define PICK_MAX 64 // circles overlapping a point: more than a pile ever stacks there
 
-int pick_body(const cs_world* w, cs_vec2 p)
+int pick_body_at(const cs_world* w, cs_vec2 p)
 {
     if (w == NULL)
     {

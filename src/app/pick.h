@@ -7,6 +7,6 @@
 
 // The id of the circle containing p with the nearest centre (ties: the lower id), whatever its filter
 // bits, or -1 (sensors, which queries never see, cannot be picked).
-int pick_body(const cs_world* w, cs_vec2 p);
+int pick_body_at(const cs_world* w, cs_vec2 p);
 
 #endif

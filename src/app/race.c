@@ -55,8 +55,19 @@ static void active_set_progress(app_race_entry* e, const app_race* r, const cs_a
     params.alpha = pane->alpha;
     params.gamma = pane->gamma;
     params.simd = pane->simd;
-    cs_active_set_progress(set, problem, e->solver, &params, cs_active_set_ks, CS_ACTIVE_SET_KS_COUNT, work,
-                           lambda, e->set_found);
+    if ((cs_solver_at(e->solver)->flags & CS_SOLVER_PIVOTING) != 0)
+    {
+        // A pivoting method's first iteration is its answer (seconds of pivots on Pool 1): the race's.
+        for (int k = 0; k < CS_ACTIVE_SET_KS_COUNT; ++k)
+        {
+            e->set_found[k] = e->set_found_end;
+        }
+    }
+    else
+    {
+        cs_active_set_progress(set, problem, e->solver, &params, cs_active_set_ks, CS_ACTIVE_SET_KS_COUNT,
+                               work, lambda, e->set_found);
+    }
     e->set_points = 0;
     for (int k = 0; k < CS_ACTIVE_SET_KS_COUNT; ++k)
     {
