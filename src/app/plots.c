@@ -85,11 +85,11 @@ int plots_describe(app* a, render_plot_desc* out, int max)
     {
         return 0;
     }
-    if (race_count(a) > 0 && max >= 5)
+    if (race_count(a) > 0 && max >= 3)
     {
-        // The race replaces nothing: the running plots stay first.
-        int n = plots_describe(a, out, 2);
-        return n + describe_race(a, out + n, max - n);
+        // While shown, the race has the plot column: one legend line per registered method needs the
+        // height (the running plots come back when it closes; the world keeps recording them).
+        return describe_race(a, out, max);
     }
     plot_data_describe(&a->plot, a->step_plot, &out[0], &out[1]);
     out[1].y_label = "RES_lcp";

@@ -161,19 +161,19 @@ static void test_race_equals_converge(void** state)
         assert_non_null(strstr(e->label, "active set"));
     }
 
-    // Plotted: the residual per iteration and the active-set progress (and residual against time with the
-    // timings on), one curve per solver, the legend on the residual plot.
+    // Plotted, in place of the running plots: the residual per iteration and the active-set progress (and
+    // residual against time with the timings on), one curve per solver, the legend on the residual plot.
     render_plot_desc plots[PLOTS_MAX];
-    assert_int_equal(plots_describe(&a, plots, PLOTS_MAX), 4);
-    assert_int_equal(plots[2].series_count, race_count(&a));
-    assert_int_equal(plots[2].series[0].count, race_entry(&a, 0)->history_count);
-    assert_true(plots[3].log_x);
-    assert_int_equal(plots[3].series_count, race_count(&a));
-    assert_true(plots[3].series[0].x[4] == 50.0);
-    assert_true(plots[3].series[0].rgba == plots[2].series[0].rgba);
+    assert_int_equal(plots_describe(&a, plots, PLOTS_MAX), 2);
+    assert_int_equal(plots[0].series_count, race_count(&a));
+    assert_int_equal(plots[0].series[0].count, race_entry(&a, 0)->history_count);
+    assert_true(plots[1].log_x);
+    assert_int_equal(plots[1].series_count, race_count(&a));
+    assert_true(plots[1].series[0].x[4] == 50.0);
+    assert_true(plots[1].series[0].rgba == plots[0].series[0].rgba);
     a.show_timings = true;
-    assert_int_equal(plots_describe(&a, plots, PLOTS_MAX), 5);
-    assert_true(plots[4].series[0].x[1] > 0.0); // milliseconds
+    assert_int_equal(plots_describe(&a, plots, PLOTS_MAX), 3);
+    assert_true(plots[2].series[0].x[1] > 0.0); // milliseconds
     // X again closes it.
     push_key(SDLK_x, KMOD_NONE);
     app_frame(&a);
