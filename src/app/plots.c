@@ -45,7 +45,7 @@ static int describe_race(app* a, render_plot_desc* out, int max)
     const char* y = a->race.on_lcp ? "RES_lcp (eq. 24)" : "res_nat";
     out[0] = (render_plot_desc){.title = titles[0], .x_label = "iteration", .y_label = y, .log_y = true};
     out[1] = (render_plot_desc){.title = titles[1], .x_label = "ms", .y_label = y, .log_y = true};
-    app_format(titles[2], sizeof titles[2], "Frozen step %lld: optimal active set (%d rows) found by k",
+    app_format(titles[2], sizeof titles[2], "Step %lld: active set (%d rows) found by k",
                (long long)a->race.step, a->race.set_active);
     render_plot_desc set = {
         .title = titles[2], .x_label = "k (iterations, log)", .y_label = "share identified", .log_x = true};
