@@ -12,5 +12,6 @@
 #include "circlesim/query.h"
 #include "circlesim/events.h"
 #include "circlesim/joint.h"
+#include "circlesim/active_set.h"
 
 #endif

@@ -257,6 +257,9 @@ extern "C"
     // The id of the k-th body alive, k in [0, cs_world_body_count), or -1 (iteration; the order changes
     // when a body is removed).
     int cs_world_body_id(const cs_world* world, int k);
+    // The k of a body alive (cs_world_body_id(world, k) == id), or -1: per-body arrays the caller keeps
+    // in iteration order are indexed with it. Valid until the next removal.
+    int cs_world_body_index(const cs_world* world, int id);
     // True for the id of a body alive.
     bool cs_world_body_alive(const cs_world* world, int id);
     // Removes a body (its contacts end: cs_world_contact_events reports them after the next step). The ids

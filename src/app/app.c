@@ -232,6 +232,8 @@ void app_install_world(app* a, cs_world* world, const cs_scene_info* info)
     }
     sync_history(a);
     a->grab_body = -1;
+    a->flash_count = 0;
+    a->has_ray = a->ray_dragging = a->ray_found = false;
     a->accumulator = 0.0;
     a->single_steps = 0;
     char label[PLOT_LABEL_MAX];
@@ -384,7 +386,7 @@ void app_set_show_plot(app* a, bool on)
 // The same spring on the same body of every pane (each computed from that pane's own body state).
 static void apply_grab_force(app* a, cs_world* world)
 {
-    if (a->grab_body < 0 || a->grab_body >= cs_world_body_count(world))
+    if (a->grab_body < 0 || !cs_world_body_alive(world, a->grab_body))
     {
         return;
     }
@@ -406,6 +408,60 @@ static void apply_grab_force(app* a, cs_world* world)
         fy *= limit / f;
     }
     cs_world_set_body_force(world, a->grab_body, (cs_vec2){fx, fy});
+}
+
+// The hit events of pane `pane`'s last step join the flashing ones.
+static void record_hits(app* a, int pane, const cs_world* w)
+{
+    cs_contact_events events = cs_world_contact_events(w);
+    for (int k = 0; k < events.hit_count; ++k)
+    {
+        const cs_contact_event* e = &events.hit[k];
+        double radius = fmax(cs_world_body(w, e->body_b).radius,
+                             e->body_a >= 0 ? cs_world_body(w, e->body_a).radius : 0.0);
+        a->flashes[a->flash_head] = (app_flash){pane, cs_world_stats(w)->step, e->point, radius};
+        a->flash_head = (a->flash_head + 1) % APP_MAX_FLASHES;
+        a->flash_count = a->flash_count < APP_MAX_FLASHES ? a->flash_count + 1 : APP_MAX_FLASHES;
+    }
+}
+
+bool app_remove_body(app* a, int id)
+{
+    if (a->world == NULL || !cs_world_body_alive(a->world, id))
+    {
+        app_message(a, "no body %d to remove", id);
+        return false;
+    }
+    if (a->grab_body == id)
+    {
+        a->grab_body = -1;
+    }
+    for (int i = 0; i < (a->pane_count > 1 ? a->pane_count : 1); ++i)
+    {
+        cs_world_remove_circle(app_pane_world(a, i), id);
+    }
+    app_message(a, "removed body %d (%d left)", id, cs_world_body_count(a->world));
+    return true;
+}
+
+void app_set_sleeping(app* a, bool on)
+{
+    cs_world* w = app_pane_world(a, a->focus);
+    if (w != NULL)
+    {
+        cs_world_enable_sleeping(w, on);
+        app_message(a, "sleeping %s", on ? "on" : "off");
+    }
+}
+
+void app_set_continuous(app* a, bool on)
+{
+    cs_world* w = app_pane_world(a, a->focus);
+    if (w != NULL)
+    {
+        cs_world_enable_continuous(w, on);
+        app_message(a, "continuous collision %s", on ? "on" : "off");
+    }
 }
 
 static double smooth(double old, double value)
@@ -433,6 +489,7 @@ void app_step(app* a)
             app_message(a, "%s", cs_world_last_error(p.world));
             return;
         }
+        record_hits(a, i, p.world);
         const cs_step_stats* s = cs_world_stats(p.world);
         if (i == 0)
         {

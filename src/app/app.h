@@ -28,9 +28,20 @@
 #define APP_STEP_BUDGET         0.05
 #define APP_SPEED_COUNT         5 // ×¼ ×½ ×1 ×2 ×4
 
-#define APP_MAX_PANES  4
-#define APP_RACE_MAX   16 // registered solvers a race runs
-#define APP_MAX_SCENES 24 // scene files the panel lists
+#define APP_MAX_PANES   4
+#define APP_RACE_MAX    16  // registered solvers a race runs
+#define APP_MAX_SCENES  24  // scene files the panel lists
+#define APP_MAX_FLASHES 128 // hit events flashing at once
+#define APP_FLASH_STEPS 20  // a hit flashes for this many steps (1/3 s at 60 Hz: captures stay reproducible)
+
+// A hit event (cs_world_contact_events) of pane `pane` at step `step`, flashed as a fading ring.
+typedef struct app_flash
+{
+    int pane;
+    int64_t step;
+    cs_vec2 point;
+    double radius;
+} app_flash;
 
 // One solver's run in a frozen-step race (race.h).
 typedef struct app_race_entry
@@ -38,13 +49,20 @@ typedef struct app_race_entry
     int solver;
     bool skipped;   // not run (dense solver on a large problem)
     bool converged; // reached the tolerance
+    bool failed;    // the method refused the problem (lemke's ray, …): the label says why
     int iterations;
     double seconds;   // wall time of re-solving with exactly `iterations` and no residual checks
     double residual;  // final, on the race's residual
     double* history;  // residual after each iteration (0 = start point), history_count entries
     double* times_ms; // the same points against time: iteration × the solve's mean time per iteration
     int history_count;
-    char label[PLOT_LABEL_MAX];       // "amgs α=0.2: 279 it"
+    // Rows of the optimal active set it has identified after k = cs_active_set_ks[i] iterations (−1: the
+    // solve failed), and at the end of its race; as fractions against k for the plot.
+    int set_found[CS_ACTIVE_SET_KS_COUNT];
+    int set_found_end;
+    double set_k[CS_ACTIVE_SET_KS_COUNT], set_fraction[CS_ACTIVE_SET_KS_COUNT];
+    int set_points;
+    char label[PLOT_LABEL_MAX];       // "amgs α=0.2: 279 it, active set 100 %"
     char timed_label[PLOT_LABEL_MAX]; // the same with the wall time (only with the timings shown)
 } app_race_entry;
 
@@ -55,6 +73,10 @@ typedef struct app_race
     int rows;
     double tolerance;
     bool on_lcp; // residual: res_lcp (frictionless) or res_nat
+    // The optimal active set (circlesim/active_set.h): set_active rows, from the reference set_source says.
+    bool has_set;
+    int set_active;
+    char set_source[512];
     int count;
     app_race_entry entries[APP_RACE_MAX];
 } app_race;
@@ -102,6 +124,7 @@ typedef struct app
     // What is drawn.
     bool show_contacts, show_normals, show_impulses, show_plot, show_help, show_hud;
     bool show_panel;
+    float panel_scroll;       // pixels the control panel's content is scrolled up (panel.c keeps it in range)
     bool show_row_colours;    // contacts in the colour of their rows in the coloured sweep order (J)
     uint32_t* contact_colors; // per contact, filled for drawing
     int contact_color_capacity;
@@ -135,6 +158,18 @@ typedef struct app
     int grab_body; // -1: none
     cs_vec2 grab_target;
     cs_vec2 grab_offset; // grab point minus body centre, kept so the body does not jump
+
+    // The right-drag's ray (cs_world_ray_cast_closest), cast again every frame: it stays after the drag
+    // until the next right-click (Esc clears it first). ray_hit is what it met in pane 0.
+    bool ray_dragging;
+    bool has_ray;
+    cs_vec2 ray_origin, ray_end;
+    bool ray_found;
+    cs_ray_hit ray_hit;
+
+    // Recent hit events, flashed (a ring of APP_MAX_FLASHES; the oldest make way).
+    app_flash flashes[APP_MAX_FLASHES];
+    int flash_count, flash_head;
 
     app_plot plot;
 
@@ -210,6 +245,11 @@ void app_end_panes(app* a);
 void app_advance(app* a, double dt);
 // One simulation step with the mouse spring, statistics and plot data.
 void app_step(app* a);
+// Removes body `id` from every pane (the panes keep the same ids); false with a message when it is not alive.
+bool app_remove_body(app* a, int id);
+// Sleeping and continuous collision of the focused pane's world (cs_world_enable_sleeping/_continuous).
+void app_set_sleeping(app* a, bool on);
+void app_set_continuous(app* a, bool on);
 // Asks for the view to be fitted to the world again (layout.c does it before the view is next used),
 // unless the user moved it.
 void app_request_fit(app* a);

@@ -106,12 +106,16 @@ void duel_difference(const app* a, double* dx, double* dv)
     const cs_world* w0 = a->world;
     for (int p = 1; p < a->pane_count && w0 != NULL; ++p)
     {
+        // The panes keep the same ids (spawns and removals go to every pane): compare body by id.
         const cs_world* w = app_pane_world(a, p);
-        int n = cs_world_body_count(w) < cs_world_body_count(w0) ? cs_world_body_count(w)
-                                                                 : cs_world_body_count(w0);
-        for (int i = 0; i < n; ++i)
+        for (int k = 0; k < cs_world_body_count(w0); ++k)
         {
-            cs_body_state b0 = cs_world_body(w0, i), b = cs_world_body(w, i);
+            int id = cs_world_body_id(w0, k);
+            if (!cs_world_body_alive(w, id))
+            {
+                continue;
+            }
+            cs_body_state b0 = cs_world_body(w0, id), b = cs_world_body(w, id);
             *dx = fmax(*dx, hypot(b.position.x - b0.position.x, b.position.y - b0.position.y));
             *dv = fmax(*dv, hypot(b.velocity.x - b0.velocity.x, b.velocity.y - b0.velocity.y));
         }
@@ -137,14 +141,15 @@ const double* duel_divergence(app* a)
     }
     for (int i = 0; i < n; ++i)
     {
-        cs_body_state b0 = cs_world_body(a->world, i);
+        int id = cs_world_body_id(a->world, i);
+        cs_body_state b0 = cs_world_body(a->world, id);
         double d = 0.0;
         for (int p = 1; p < a->pane_count; ++p)
         {
             const cs_world* w = app_pane_world(a, p);
-            if (i < cs_world_body_count(w))
+            if (cs_world_body_alive(w, id))
             {
-                cs_body_state b = cs_world_body(w, i);
+                cs_body_state b = cs_world_body(w, id);
                 d = fmax(d, hypot(b.position.x - b0.position.x, b.position.y - b0.position.y));
             }
         }

@@ -77,6 +77,20 @@ int hud_lines(const app* a, char lines[][HUD_LINE_MAX], int max_lines)
         {
             LINE("frictionless");
         }
+        if (cs_world_sleeping_enabled(world) || !cs_world_continuous_enabled(world))
+        {
+            LINE("sleeping %s (%d awake)  continuous %s", cs_world_sleeping_enabled(world) ? "on" : "off",
+                 cs_world_awake_count(world), cs_world_continuous_enabled(world) ? "on" : "off");
+        }
+        if (a->has_ray && a->ray_found)
+        {
+            const cs_ray_hit* h = &a->ray_hit;
+            char what[32];
+            app_format(what, sizeof what, h->body >= 0 ? "body %d" : "wall %d",
+                       h->body >= 0 ? h->body : h->wall);
+            LINE("ray: %s at (%.3f, %.3f)  n (%.2f, %.2f)  f %.3f", what, h->point.x, h->point.y, h->normal.x,
+                 h->normal.y, h->fraction);
+        }
     }
     // Whether real time is kept depends on the machine, so it is a timing too.
     LINE("speed %s%s%s", speed_label(a->speed_index), a->paused ? "  PAUSED" : "",

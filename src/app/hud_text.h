@@ -5,7 +5,7 @@
 #include "app/app.h"
 
 #define HUD_LINE_MAX  160
-#define HUD_MAX_LINES 14
+#define HUD_MAX_LINES 16
 
 // Fills lines; returns the line count. Wall-clock numbers (step and solver ms, FPS, "slower than real
 // time") appear only with a->show_timings, so captures of the same run are the same pixels.

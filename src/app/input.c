@@ -8,6 +8,7 @@
 #include "app/input.h"
 #include "app/layout.h"
 #include "app/panel.h"
+#include "app/pick.h"
 
 static const app_key_help key_help[] = {
     {"1 … 9", "pick solver 1…9 of the registry"},
@@ -32,8 +33,12 @@ static const app_key_help key_help[] = {
     {"J", "contacts in their row colour (the coloured sweep order's graph colouring)"},
     {"Y", "per-step plot: RES / kinetic energy / penetration"},
     {"K", "control panel on/off (clickable settings, scenes)"},
+    {"Delete / Backspace", "remove the circle under the mouse (in every pane)"},
+    {"A", "sleeping islands on/off"},
+    {"B", "continuous collision on/off"},
     {"E", "export the plotted series as CSV → captures/"},
-    {"X", "frozen-step race: every solver on this step's LCP to 1e-4 (X again closes)"},
+    {"X",
+     "frozen-step race: every solver on this step's LCP to 1e-4, with the active set found (X again closes)"},
     {"G", "residual plot on/off"},
     {"U", "HUD on/off"},
     {"Z", "fit scene to window"},
@@ -43,8 +48,9 @@ static const app_key_help key_help[] = {
     {"L", "dump this step's LCP → captures/"},
     {"F5 / F8", "save / load a snapshot of the world (captures/snapshot.json)"},
     {"Esc", "quit"},
-    {"wheel", "zoom at cursor"},
-    {"right drag", "pan"},
+    {"wheel", "zoom at cursor (over the panel: scroll it)"},
+    {"right drag", "cast a ray: its hit point and normal (a right-click clears it)"},
+    {"middle drag / Ctrl+right drag", "pan"},
     {"left drag", "pull a circle with a spring"},
     {"Shift+click", "spawn a circle"},
 };
@@ -88,6 +94,21 @@ static void toggle(app* a, bool* flag, const char* what)
 {
     *flag = !*flag;
     app_message(a, "%s %s", what, *flag ? "on" : "off");
+}
+
+// The circle under the mouse goes, in every pane (nothing happens over a panel).
+static void remove_hovered(app* a)
+{
+    if (a->world == NULL || panel_covers(a, a->mouse_x, a->mouse_y))
+    {
+        return;
+    }
+    int pane = layout_pane_at(a, a->mouse_x, a->mouse_y);
+    int id = pick_body_at(app_pane_world(a, pane), layout_to_world(a, a->mouse_x, a->mouse_y));
+    if (id >= 0)
+    {
+        app_remove_body(a, id);
+    }
 }
 
 void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
@@ -216,6 +237,22 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
         case SDLK_x:
             race_toggle(a);
             break;
+        case SDLK_DELETE:
+        case SDLK_BACKSPACE:
+            remove_hovered(a);
+            break;
+        case SDLK_a:
+            if (app_pane_world(a, a->focus) != NULL)
+            {
+                app_set_sleeping(a, !cs_world_sleeping_enabled(app_pane_world(a, a->focus)));
+            }
+            break;
+        case SDLK_b:
+            if (app_pane_world(a, a->focus) != NULL)
+            {
+                app_set_continuous(a, !cs_world_continuous_enabled(app_pane_world(a, a->focus)));
+            }
+            break;
         case SDLK_e:
             app_export_plots(a, NULL);
             break;
@@ -255,22 +292,10 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
     }
 }
 
-// The circle under a world point (the topmost, i.e. the last drawn), or -1.
+// The circle under a world point (the one with the nearest centre), or -1: on the broad phase (pick.c).
 static int pick_body(const app* a, cs_vec2 p)
 {
-    if (a->world == NULL)
-    {
-        return -1;
-    }
-    for (int i = cs_world_body_count(a->world) - 1; i >= 0; --i)
-    {
-        cs_body_state b = cs_world_body(a->world, i);
-        if (hypot(p.x - b.position.x, p.y - b.position.y) <= b.radius)
-        {
-            return i;
-        }
-    }
-    return -1;
+    return pick_body_at(a->world, p);
 }
 
 // In a duel the circle appears in every pane: the panes keep the same bodies.
@@ -285,7 +310,7 @@ void app_spawn_circle(app* a, cs_vec2 p)
     if (n > 0)
     {
         // Like the most recent body, so a pool gets more of the same.
-        cs_body_state last = cs_world_body(a->world, n - 1);
+        cs_body_state last = cs_world_body(a->world, cs_world_body_id(a->world, n - 1));
         def.radius = last.radius;
         def.mass = last.mass;
     }
@@ -305,7 +330,7 @@ static void release_grab(app* a)
     for (int i = 0; a->grab_body >= 0 && a->world != NULL && (i < a->pane_count || i == 0); ++i)
     {
         cs_world* w = app_pane_world(a, i);
-        if (a->grab_body < cs_world_body_count(w))
+        if (cs_world_body_alive(w, a->grab_body))
         {
             cs_world_set_body_force(w, a->grab_body, (cs_vec2){0.0, 0.0});
         }
@@ -345,11 +370,18 @@ void app_handle_event(app* a, const SDL_Event* e)
             break;
         case SDL_MOUSEWHEEL:
         {
+            double y = e->wheel.preciseY != 0.0f ? e->wheel.preciseY : e->wheel.y;
+            if (layout_contains(layout_panel_rect(a), a->mouse_x, a->mouse_y))
+            {
+                // Three rows a notch, as text views scroll.
+                panel_scroll_by(
+                    a, (float)(-y * 3.0 * (render_ui_line_height(a->renderer) + 6.0f * a->ui_scale)));
+                break;
+            }
             if (panel_covers(a, a->mouse_x, a->mouse_y))
             {
                 break; // the wheel over a panel leaves the world's zoom alone
             }
-            double y = e->wheel.preciseY != 0.0f ? e->wheel.preciseY : e->wheel.y;
             layout_rect pane = layout_pane_rect(a, layout_pane_at(a, a->mouse_x, a->mouse_y));
             render_view_zoom_at(&a->view, a->mouse_x - pane.x, a->mouse_y - pane.y, pow(1.15, y));
             a->view_moved = true;
@@ -368,9 +400,16 @@ void app_handle_event(app* a, const SDL_Event* e)
                 break;
             }
             cs_vec2 p = layout_to_world(a, a->mouse_x, a->mouse_y);
-            if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
+            bool ctrl = (SDL_GetModState() & KMOD_CTRL) != 0;
+            if (e->button.button == SDL_BUTTON_MIDDLE || (e->button.button == SDL_BUTTON_RIGHT && ctrl))
             {
                 a->panning = true;
+            }
+            else if (e->button.button == SDL_BUTTON_RIGHT)
+            {
+                a->ray_dragging = a->has_ray = true;
+                a->ray_origin = a->ray_end = p;
+                a->ray_found = false;
             }
             else if (e->button.button == SDL_BUTTON_LEFT)
             {
@@ -384,6 +423,13 @@ void app_handle_event(app* a, const SDL_Event* e)
             break;
         }
         case SDL_MOUSEBUTTONUP:
+            if (e->button.button == SDL_BUTTON_RIGHT && a->ray_dragging)
+            {
+                a->ray_dragging = false;
+                // A click without a drag clears the ray.
+                double len = hypot(a->ray_end.x - a->ray_origin.x, a->ray_end.y - a->ray_origin.y);
+                a->has_ray = len * a->view.scale >= 3.0;
+            }
             if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
             {
                 a->panning = false;
@@ -407,6 +453,10 @@ void app_handle_event(app* a, const SDL_Event* e)
             if (a->grab_body >= 0)
             {
                 a->grab_target = layout_to_world(a, x, y);
+            }
+            if (a->ray_dragging)
+            {
+                a->ray_end = layout_to_world(a, x, y);
             }
             break;
         }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "app/panel.h"
+#include "app/pick.h"
 
 #define TIP_FILL RENDER_RGBA(255, 250, 225, 240)
 #define TIP_TEXT RENDER_RGBA(20, 20, 20, 255)
@@ -26,19 +27,6 @@ static int pick_contact(const cs_world* w, cs_vec2 p, double reach)
         }
     }
     return best;
-}
-
-static int pick_body(const cs_world* w, cs_vec2 p)
-{
-    for (int i = cs_world_body_count(w) - 1; i >= 0; --i)
-    {
-        cs_body_state b = cs_world_body(w, i);
-        if (hypot(p.x - b.position.x, p.y - b.position.y) <= b.radius)
-        {
-            return i;
-        }
-    }
-    return -1;
 }
 
 bool inspect_text(app* a, double x, double y, char* out, size_t size)
@@ -71,7 +59,7 @@ bool inspect_text(app* a, double x, double y, char* out, size_t size)
         return app_format(out, size, "%scontact %s  λn %.3e  λt %.3e N·s  gap %.2e m", prefix, who,
                           c.normal_impulse, c.friction_impulse, c.gap);
     }
-    int b = pick_body(w, p);
+    int b = pick_body_at(w, p);
     if (b >= 0)
     {
         cs_body_state s = cs_world_body(w, b);

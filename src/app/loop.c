@@ -398,9 +398,48 @@ static const uint32_t* row_colours(app* a, const cs_world* w)
     return a->contact_colors;
 }
 
+// The hit flashes of one pane still young at its world's step.
+static int pane_flashes(const app* a, int pane, render_flash* out)
+{
+    const cs_world* w = app_pane_world(a, pane);
+    int64_t now = w != NULL ? cs_world_stats(w)->step : 0;
+    int n = 0;
+    for (int i = 0; i < a->flash_count; ++i)
+    {
+        const app_flash* f = &a->flashes[i];
+        int64_t age = now - f->step;
+        if (f->pane == pane && age >= 0 && age < APP_FLASH_STEPS)
+        {
+            out[n++] = (render_flash){f->point, f->radius, (double)age / APP_FLASH_STEPS};
+        }
+    }
+    return n;
+}
+
+// The ray of the right-drag, cast in the pane's world (bodies move under it).
+static void pane_ray(app* a, int pane, render_world_options* o)
+{
+    o->has_ray = a->has_ray;
+    o->ray_hit = false;
+    if (!a->has_ray)
+    {
+        return;
+    }
+    o->ray_origin = a->ray_origin;
+    o->ray_end = a->ray_end;
+    cs_vec2 d = {a->ray_end.x - a->ray_origin.x, a->ray_end.y - a->ray_origin.y};
+    o->ray_hit = cs_world_ray_cast_closest(app_pane_world(a, pane), a->ray_origin, d, &o->hit);
+    if (pane == 0)
+    {
+        a->ray_found = o->ray_hit;
+        a->ray_hit = o->hit;
+    }
+}
+
 static void draw(app* a)
 {
     render_begin_frame(a->renderer, a->fb_w, a->fb_h, a->ui_scale);
+    render_flash flashes[APP_MAX_FLASHES];
     render_world_options options = {
         .contacts = a->show_contacts,
         .normals = a->show_normals,
@@ -410,15 +449,19 @@ static void draw(app* a)
         .has_target = a->grab_body >= 0,
         .target = {a->grab_target.x - a->grab_offset.x, a->grab_target.y - a->grab_offset.y},
     };
+    options.flashes = flashes;
     if (a->pane_count < 2)
     {
         options.contact_colors = row_colours(a, a->world);
+        options.flash_count = pane_flashes(a, 0, flashes);
+        pane_ray(a, 0, &options);
         render_world(a->renderer, a->world, &a->view, &options);
     }
     else
     {
         // The same camera in every pane; the world box is the pane.
         options.body_values = a->color_mode == RENDER_COLOR_VALUE ? duel_divergence(a) : NULL;
+        options.body_values_world = a->world; // duel_divergence is in pane 0's order
         for (int i = 0; i < a->pane_count; ++i)
         {
             layout_rect r = layout_pane_rect(a, i);
@@ -430,6 +473,8 @@ static void draw(app* a)
             view.width = (int)r.w;
             view.height = (int)r.h;
             options.contact_colors = row_colours(a, app_pane_world(a, i));
+            options.flash_count = pane_flashes(a, i, flashes);
+            pane_ray(a, i, &options);
             render_world(a->renderer, app_pane_world(a, i), &view, &options);
         }
     }

@@ -9,10 +9,11 @@
 #include "app/scene_list.h"
 #include "app/ui.h"
 
-#define PANEL_FILL RENDER_RGBA(255, 255, 255, 225)
-#define PANEL_EDGE RENDER_RGBA(170, 170, 170, 255)
-#define TIP_FILL   RENDER_RGBA(255, 250, 225, 245)
-#define TIP_TEXT   RENDER_RGBA(20, 20, 20, 255)
+#define PANEL_FILL   RENDER_RGBA(255, 255, 255, 225)
+#define PANEL_EDGE   RENDER_RGBA(170, 170, 170, 255)
+#define TIP_FILL     RENDER_RGBA(255, 250, 225, 245)
+#define TIP_TEXT     RENDER_RGBA(20, 20, 20, 255)
+#define SCROLL_THUMB RENDER_RGBA(150, 150, 150, 200)
 
 static const char* const speed_names[APP_SPEED_COUNT] = {"×¼", "×½", "×1", "×2", "×4"};
 
@@ -147,6 +148,16 @@ static void world_rows(app* a, ui* u)
         {
             app_set_frictionless(a, friction);
         }
+        if (ui_check(u, "sleeping", cs_world_sleeping_enabled(w),
+                     "still islands sleep and cost nothing until touched (A)"))
+        {
+            app_set_sleeping(a, !cs_world_sleeping_enabled(w));
+        }
+        if (ui_check(u, "continuous", cs_world_continuous_enabled(w),
+                     "continuous collision: no fast circle through a static one (B)"))
+        {
+            app_set_continuous(a, !cs_world_continuous_enabled(w));
+        }
         const char* orders[2] = {"coloured", "key order"};
         int order = cs_world_get_def(w)->row_order == CS_ROW_ORDER_KEY ? 1 : 0;
         int clicked = ui_buttons(u, orders, 2, order, "the order the sweeps take the contacts in");
@@ -265,6 +276,12 @@ static void scene_rows(app* a, ui* u)
     }
 }
 
+// Room for the scroll bar (always kept, so the layout does not jump when it appears).
+static float scrollbar_width(const app* a)
+{
+    return 8.0f * a->ui_scale;
+}
+
 static void build(app* a, ui* u)
 {
     char caption[64];
@@ -282,11 +299,45 @@ static void build(app* a, ui* u)
     scene_rows(a, u);
 }
 
+// The panel's content scrolls inside its rectangle: rows wholly inside it are drawn and hit.
 static void begin(app* a, ui* u, ui_pass pass, double x, double y)
 {
     layout_rect r = layout_panel_rect(a);
     float pad = 6.0f * a->ui_scale;
-    ui_begin(u, a->renderer, pass, r.x + pad, r.y + pad, r.w - 2.0f * pad, (float)x, (float)y);
+    ui_begin(u, a->renderer, pass, r.x + pad, r.y + pad - a->panel_scroll,
+             r.w - 2.0f * pad - scrollbar_width(a), (float)x, (float)y);
+    ui_clip(u, r.y + 0.5f * pad, r.y + r.h - 0.5f * pad);
+}
+
+// How far the content may scroll: its height beyond the panel's (0 when it fits).
+static float scroll_range(app* a)
+{
+    layout_rect r = layout_panel_rect(a);
+    if (r.w <= 0.0f)
+    {
+        return 0.0f;
+    }
+    ui u;
+    float pad = 6.0f * a->ui_scale;
+    ui_begin(&u, a->renderer, UI_FIND, r.x + pad, 0.0f, r.w - 2.0f * pad - scrollbar_width(a), -1.0f, -1.0f);
+    build(a, &u); // a FIND pass for no label: lays out, changes nothing
+    float range = u.y + 2.0f * pad - r.h;
+    return range > 0.0f ? range : 0.0f;
+}
+
+void panel_scroll_by(app* a, float dy)
+{
+    float range = scroll_range(a);
+    float s = a->panel_scroll + dy;
+    a->panel_scroll = s < 0.0f ? 0.0f : (s > range ? range : s);
+}
+
+// The scroll bar's track: the panel's right edge, while the content is taller than the panel.
+static layout_rect scrollbar_rect(app* a)
+{
+    layout_rect r = layout_panel_rect(a);
+    float w = scrollbar_width(a);
+    return (layout_rect){r.x + r.w - w, r.y, w, r.h};
 }
 
 bool panel_covers(app* a, double x, double y)
@@ -312,6 +363,14 @@ bool panel_click(app* a, double x, double y)
     }
     if (layout_contains(layout_panel_rect(a), x, y))
     {
+        panel_scroll_by(a, 0.0f); // the content may have shrunk (another solver, scene, window size)
+        layout_rect bar = scrollbar_rect(a);
+        if (layout_contains(bar, x, y))
+        {
+            // The track pages: above the middle up, below it down.
+            panel_scroll_by(a, (y < bar.y + 0.5f * bar.h ? -0.8f : 0.8f) * bar.h);
+            return true;
+        }
         ui u;
         begin(a, &u, UI_HIT, x, y);
         build(a, &u);
@@ -329,6 +388,16 @@ void panel_draw(app* a)
     render_context* rc = a->renderer;
     render_ui_rect(rc, r.x, r.y, r.w, r.h, PANEL_FILL);
     render_ui_line(rc, r.x + r.w, r.y, r.x + r.w, r.y + r.h, 1.0f * a->ui_scale, PANEL_EDGE);
+    panel_scroll_by(a, 0.0f);
+    float range = scroll_range(a);
+    if (range > 0.0f)
+    {
+        // The thumb's share of the track is the visible share of the content.
+        layout_rect bar = scrollbar_rect(a);
+        float thumb = bar.h * bar.h / (bar.h + range);
+        float at = bar.y + (bar.h - thumb) * a->panel_scroll / range;
+        render_ui_rect(rc, bar.x + 2.0f * a->ui_scale, at, bar.w - 3.0f * a->ui_scale, thumb, SCROLL_THUMB);
+    }
     ui u;
     begin(a, &u, UI_DRAW, a->mouse_x, a->mouse_y);
     build(a, &u);
@@ -348,7 +417,7 @@ void panel_draw(app* a)
     }
 }
 
-bool panel_find(app* a, const char* label, double* x, double* y)
+bool panel_find(app* a, const char* label, double* x, double* y, bool* shown)
 {
     if (layout_panel_rect(a).w <= 0.0f)
     {
@@ -360,5 +429,10 @@ bool panel_find(app* a, const char* label, double* x, double* y)
     build(a, &u);
     *x = u.fx;
     *y = u.fy;
-    return u.found;
+    if (shown != NULL)
+    {
+        *shown = u.found_shown;
+        return u.found;
+    }
+    return u.found && u.found_shown;
 }

@@ -12,7 +12,10 @@ bool panel_click(app* a, double x, double y);
 // True when (x, y) is on a panel (the wheel and drags there leave the world alone too).
 bool panel_covers(app* a, double x, double y);
 void panel_draw(app* a);
-// Where the widget labelled `label` is (see ui.h's UI_FIND); false when the panel has no such widget.
-bool panel_find(app* a, const char* label, double* x, double* y);
+// Where the widget labelled `label` is (see ui.h's UI_FIND). With `shown`, true when the panel has it, and
+// *shown says whether it is scrolled into view; without (NULL), true only when it is in view.
+bool panel_find(app* a, const char* label, double* x, double* y, bool* shown);
+// Scrolls the panel's content by dy pixels (positive: further down), kept within its range.
+void panel_scroll_by(app* a, float dy);
 
 #endif

@@ -28,14 +28,16 @@ static const render_series* current_series(const render_plot_desc* d, const char
     return NULL;
 }
 
-// The race's two plots: residual against iterations and against time, one curve per solver run.
+// The race's plots: residual against iterations, the share of the optimal active set found after k
+// iterations (when a reference exists; its curves share the residual legend's colours), and residual
+// against time; one curve per solver run.
 static int describe_race(app* a, render_plot_desc* out, int max)
 {
-    if (race_count(a) == 0 || max < 2)
+    if (race_count(a) == 0 || max < 3)
     {
         return 0;
     }
-    static char titles[2][96];
+    static char titles[3][128];
     app_format(titles[0], sizeof titles[0], "Frozen step %lld (%d rows): residual per iteration",
                (long long)a->race.step, a->race.rows);
     app_format(titles[1], sizeof titles[1], "Frozen step %lld: residual against solve time",
@@ -43,6 +45,10 @@ static int describe_race(app* a, render_plot_desc* out, int max)
     const char* y = a->race.on_lcp ? "RES_lcp (eq. 24)" : "res_nat";
     out[0] = (render_plot_desc){.title = titles[0], .x_label = "iteration", .y_label = y, .log_y = true};
     out[1] = (render_plot_desc){.title = titles[1], .x_label = "ms", .y_label = y, .log_y = true};
+    app_format(titles[2], sizeof titles[2], "Step %lld: active set (%d rows) found by k",
+               (long long)a->race.step, a->race.set_active);
+    render_plot_desc set = {
+        .title = titles[2], .x_label = "k (iterations, log)", .y_label = "share identified", .log_x = true};
     // Sixteen distinct colours (the registry holds more methods than six): one per solver of the race.
     static const uint32_t colors[] = {
         RENDER_RGBA(30, 100, 220, 255),  RENDER_RGBA(240, 140, 0, 255),   RENDER_RGBA(20, 150, 70, 255),
@@ -60,9 +66,17 @@ static int describe_race(app* a, render_plot_desc* out, int max)
             (render_series){NULL, e->history, e->history_count, c, e->label};
         out[1].series[out[1].series_count++] =
             (render_series){e->times_ms, e->history, e->history_count, c, e->timed_label};
+        set.series[set.series_count++] = (render_series){e->set_k, e->set_fraction, e->set_points, c, NULL};
+    }
+    int n = 1;
+    if (a->race.has_set)
+    {
+        render_plot_desc timed = out[1];
+        out[n++] = set;
+        out[n] = timed;
     }
     // Time is wall-clock: its plot is shown (and captured) only with the timings on (T, --hud-timings).
-    return a->show_timings ? 2 : 1;
+    return a->show_timings ? n + 1 : n;
 }
 
 int plots_describe(app* a, render_plot_desc* out, int max)
@@ -71,11 +85,11 @@ int plots_describe(app* a, render_plot_desc* out, int max)
     {
         return 0;
     }
-    if (race_count(a) > 0 && max >= 4)
+    if (race_count(a) > 0 && max >= 3)
     {
-        // The race replaces nothing: the running plots stay first.
-        int n = plots_describe(a, out, 2);
-        return n + describe_race(a, out + n, max - n);
+        // While shown, the race has the plot column: one legend line per registered method needs the
+        // height (the running plots come back when it closes; the world keeps recording them).
+        return describe_race(a, out, max);
     }
     plot_data_describe(&a->plot, a->step_plot, &out[0], &out[1]);
     out[1].y_label = "RES_lcp";

@@ -6,11 +6,11 @@
 
 #include "app/app.h"
 
-#define PLOTS_MAX 4 // per step, per iteration, and a frozen-step race's two
+#define PLOTS_MAX 3 // per step and per iteration, or a frozen-step race's three
 
-// Fills up to max plots (per step, per iteration, then the race's residual against iterations and against
-// time while one is shown); returns how many. Pointers stay valid until the next
-// step or call.
+// Fills up to max plots (per step and per iteration, or, while a race is shown, its residual against
+// iterations, its active-set progress and residual against time); returns how many. Pointers stay valid
+// until the next step or call.
 int plots_describe(app* a, render_plot_desc* out, int max);
 // plot,series,x,y rows (labels quoted); msg says what was written or why not.
 bool plots_write_csv(const char* path, const render_plot_desc* plots, int count, char* msg, size_t msg_size);

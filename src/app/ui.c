@@ -19,6 +19,18 @@ void ui_begin(ui* u, render_context* r, ui_pass pass, float x, float y, float w,
     u->row = render_ui_line_height(r) + 2.0f * u->pad;
 }
 
+void ui_clip(ui* u, float top, float bottom)
+{
+    u->clip_top = top;
+    u->clip_bottom = bottom;
+}
+
+// Whether a row from y of height h lies inside the clip band (a scrolled panel shows whole rows only).
+static bool shown(const ui* u, float y, float h)
+{
+    return u->clip_bottom <= 0.0f || (y >= u->clip_top && y + h <= u->clip_bottom);
+}
+
 static bool inside(const ui* u, float x, float y, float w, float h)
 {
     return u->px >= x && u->px < x + w && u->py >= y && u->py < y + h;
@@ -29,6 +41,7 @@ static void locate(ui* u, const char* label, float x, float y, float w, float h)
     if (!u->found && u->find != NULL && strcmp(label, u->find) == 0)
     {
         u->found = true;
+        u->found_shown = shown(u, y, h);
         u->fx = x + 0.5f * w;
         u->fy = y + 0.5f * h;
     }
@@ -42,6 +55,10 @@ static bool box(ui* u, float x, float y, float w, const char* label, bool select
     if (u->pass == UI_FIND)
     {
         locate(u, label, x, y, w, h);
+        return false;
+    }
+    if (!shown(u, y, h))
+    {
         return false;
     }
     if (u->pass == UI_HIT)
@@ -65,7 +82,7 @@ static bool box(ui* u, float x, float y, float w, const char* label, bool select
 
 void ui_label(ui* u, const char* text)
 {
-    if (u->pass == UI_DRAW)
+    if (u->pass == UI_DRAW && shown(u, u->y, u->row))
     {
         render_ui_text(u->r, u->x, u->y + u->pad, UI_PALE, text);
     }
@@ -111,7 +128,7 @@ int ui_stepper(ui* u, const char* name, const char* value, const char* tip)
     {
         step = +1;
     }
-    if (u->pass == UI_DRAW)
+    if (u->pass == UI_DRAW && shown(u, u->y, u->row - u->pad))
     {
         render_ui_text(u->r, u->x, u->y + 0.5f * u->pad, UI_TEXT, name);
         float mid = u->x + name_w + bw;
@@ -130,6 +147,10 @@ bool ui_check(ui* u, const char* name, bool on, const char* tip)
     if (u->pass == UI_FIND)
     {
         locate(u, name, u->x, u->y, u->w, h);
+    }
+    else if (!shown(u, u->y, h))
+    {
+        // scrolled out of the panel: neither drawn nor clickable
     }
     else if (u->pass == UI_HIT)
     {
@@ -186,7 +207,7 @@ void ui_text(ui* u, const char* text)
                 q++;
             }
         }
-        if (u->pass == UI_DRAW)
+        if (u->pass == UI_DRAW && shown(u, u->y, lh))
         {
             render_ui_text(u->r, u->x, u->y, UI_PALE, line);
         }

@@ -28,10 +28,16 @@ typedef struct ui
     const char* tip;  // UI_DRAW: the hovered widget's tooltip
     const char* find; // UI_FIND: a button's label, a check box's name, or "NAME +" / "NAME −" of a stepper
     bool found;
-    float fx, fy; // UI_FIND: the centre of the widget found
+    bool found_shown; // UI_FIND: inside the clip band (it can be clicked)
+    float fx, fy;     // UI_FIND: the centre of the widget found
+    // A scrolled column: rows not wholly inside [clip_top, clip_bottom) are neither drawn nor hit
+    // (clip_bottom 0: no clipping).
+    float clip_top, clip_bottom;
 } ui;
 
 void ui_begin(ui* u, render_context* r, ui_pass pass, float x, float y, float w, float px, float py);
+// Rows from here on are shown only inside [top, bottom).
+void ui_clip(ui* u, float top, float bottom);
 // A caption row.
 void ui_label(ui* u, const char* text);
 // A row of n equal buttons; returns the index clicked (-1: none). selected marks one as on (-1: none).

@@ -11,9 +11,10 @@
 #define LABEL_COLOR RENDER_RGBA(70, 70, 70, 255)
 #define TITLE_COLOR RENDER_RGBA(20, 20, 20, 255)
 
-static bool usable(const render_plot_desc* p, double y)
+static bool usable(const render_plot_desc* p, const render_series* s, int i)
 {
-    return isfinite(y) && (!p->log_y || y > 0.0);
+    double x = s->x != NULL ? s->x[i] : (double)i;
+    return isfinite(s->y[i]) && (!p->log_y || s->y[i] > 0.0) && (!p->log_x || x > 0.0);
 }
 
 static double map_y(const render_plot_desc* p, double y)
@@ -21,9 +22,11 @@ static double map_y(const render_plot_desc* p, double y)
     return p->log_y ? log10(y) : y;
 }
 
-static double series_x(const render_series* s, int i)
+// Where point i sits on the x axis (log10 on a log axis).
+static double series_x(const render_plot_desc* p, const render_series* s, int i)
 {
-    return s->x != NULL ? s->x[i] : (double)i;
+    double x = s->x != NULL ? s->x[i] : (double)i;
+    return p->log_x ? log10(x) : x;
 }
 
 // Data ranges over every usable point; false when there is none.
@@ -38,11 +41,11 @@ static bool data_range(const render_plot_desc* p, double* x0, double* x1, double
         const render_series* s = &p->series[k];
         for (int i = 0; i < s->count; ++i)
         {
-            if (!usable(p, s->y[i]))
+            if (!usable(p, s, i))
             {
                 continue;
             }
-            double x = series_x(s, i);
+            double x = series_x(p, s, i);
             double y = map_y(p, s->y[i]);
             *x0 = fmin(*x0, x);
             *x1 = fmax(*x1, x);
@@ -155,9 +158,9 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
         render_ui_text(r, left - pad - render_ui_text_width(r, label), py - 0.5f * lh, LABEL_COLOR, label);
     }
     render_ui_line(r, left, top, left, bottom, 1.0f * s, PANEL_EDGE);
-    snprintf(label, sizeof label, "%.4g", x0);
+    snprintf(label, sizeof label, "%.4g", p->log_x ? pow(10.0, x0) : x0);
     render_ui_text(r, left, bottom + 0.25f * pad, LABEL_COLOR, label);
-    snprintf(label, sizeof label, "%.4g", x1);
+    snprintf(label, sizeof label, "%.4g", p->log_x ? pow(10.0, x1) : x1);
     render_ui_text(r, right - render_ui_text_width(r, label), bottom + 0.25f * pad, LABEL_COLOR, label);
     if (p->x_label != NULL)
     {
@@ -173,18 +176,18 @@ void render_plot(render_context* r, const render_plot_desc* p, float x, float y,
         float prev_x = 0.0f, prev_y = 0.0f;
         for (int i = 0; i < se->count; ++i)
         {
-            if (!usable(p, se->y[i]))
+            if (!usable(p, se, i))
             {
                 have_prev = false;
                 continue;
             }
-            float qx = left + (float)((series_x(se, i) - x0) / (x1 - x0)) * (right - left);
+            float qx = left + (float)((series_x(p, se, i) - x0) / (x1 - x0)) * (right - left);
             float qy = bottom - (float)((map_y(p, se->y[i]) - y0) / span) * (bottom - top);
             if (have_prev)
             {
                 render_ui_line(r, prev_x, prev_y, qx, qy, 1.6f * s, se->rgba);
             }
-            else if (se->count == 1 || i + 1 == se->count || !usable(p, se->y[i + 1]))
+            else if (se->count == 1 || i + 1 == se->count || !usable(p, se, i + 1))
             {
                 // An isolated point still shows as a short tick.
                 render_ui_line(r, qx - 1.5f * s, qy, qx + 1.5f * s, qy, 3.0f * s, se->rgba);

@@ -55,6 +55,20 @@ uint32_t render_mass_color(double t);
 uint32_t render_impulse_color(double t);
 uint32_t render_value_color(double t);
 
+// A hit event to flash: a ring at point, of radius growing and colour fading with age in [0, 1).
+typedef struct render_flash
+{
+    cs_vec2 point;
+    double radius;
+    double age;
+} render_flash;
+
+// The colours of the marks the viewer adds to the world (tests look for them in the pixels).
+#define RENDER_FLASH_COLOR    RENDER_RGBA(255, 200, 0, 255)
+#define RENDER_RAY_COLOR      RENDER_RGBA(0, 150, 160, 255)
+#define RENDER_RAY_HIT_COLOR  RENDER_RGBA(0, 110, 40, 255)
+#define RENDER_KINEMATIC_EDGE RENDER_RGBA(20, 80, 200, 255)
+
 typedef struct render_world_options
 {
     bool contacts; // small red dots at contact points
@@ -64,9 +78,20 @@ typedef struct render_world_options
     int highlight_body; // body grabbed by the mouse (-1: none)
     bool has_target;    // mouse spring target of highlight_body
     cs_vec2 target;
-    const double* body_values; // RENDER_COLOR_VALUE: one value in [0, 1] per body
+    // RENDER_COLOR_VALUE: one value in [0, 1] per body, in the iteration order (cs_world_body_id) of
+    // body_values_world (NULL: of the world drawn); a body that world lacks gets 0.
+    const double* body_values;
+    const cs_world* body_values_world;
     // Per contact, the colour of its dot and normal (NULL: the paper's red): the graph-colour view.
     const uint32_t* contact_colors;
+    // Recent hit events, drawn as rings fading out (render_flash).
+    const struct render_flash* flashes;
+    int flash_count;
+    // A ray cast (the right-drag): drawn from origin to end, with its hit point and normal when it hit.
+    bool has_ray;
+    cs_vec2 ray_origin, ray_end;
+    bool ray_hit;
+    cs_ray_hit hit;
     // Pixel rectangle to draw into (origin top-left, y down); w == 0: the whole frame. The view's width
     // and height should be the rectangle's.
     int viewport_x, viewport_y, viewport_w, viewport_h;
@@ -130,6 +155,7 @@ typedef struct render_plot_desc
     const char* x_label;
     const char* y_label; // the quantity on the y axis (NULL: none)
     bool log_y;          // values <= 0 or non-finite are skipped (they break the line)
+    bool log_x;          // the same for x
     int series_count;
     render_series series[RENDER_PLOT_MAX_SERIES];
 } render_plot_desc;

@@ -16,7 +16,7 @@
 #define NORMAL_IMPULSE_COLOR   RENDER_RGBA(0, 150, 60, 255)
 #define FRICTION_IMPULSE_COLOR RENDER_RGBA(140, 60, 200, 255)
 #define STATIC_COLOR           RENDER_RGBA(150, 150, 150, 255)
-#define KINEMATIC_COLOR        RENDER_RGBA(120, 170, 230, 255)
+#define KINEMATIC_COLOR        RENDER_RGBA(225, 236, 250, 255)
 #define JOINT_COLOR            RENDER_RGBA(90, 90, 90, 255)
 
 static uint32_t lerp_color(uint32_t a, uint32_t b, double t)
@@ -63,9 +63,10 @@ static double gravity_magnitude(const cs_world* world)
     return g > 1e-9 ? g : 9.80665;
 }
 
-// Per-body fill colours into r->body_values (as doubles holding the t parameter).
-static bool body_parameters(render_context* r, const cs_world* world, render_color_mode mode,
-                            const double* values, int count)
+// Per-body fill colours into r->body_values (as doubles holding the t parameter), in the world's
+// iteration order: entry k is body cs_world_body_id(world, k).
+static bool body_parameters(render_context* r, const cs_world* world, const render_world_options* o,
+                            int count)
 {
     if (count > r->body_capacity)
     {
@@ -78,55 +79,120 @@ static bool body_parameters(render_context* r, const cs_world* world, render_col
         r->body_capacity = count;
     }
     double* t = r->body_values;
-    if (mode == RENDER_COLOR_VALUE)
+    if (o->color_mode == RENDER_COLOR_VALUE)
     {
-        for (int i = 0; i < count; ++i)
+        const cs_world* order = o->body_values_world != NULL ? o->body_values_world : world;
+        for (int k = 0; k < count; ++k)
         {
-            t[i] = values != NULL ? values[i] : 0.0;
+            int at = order == world ? k : cs_world_body_index(order, cs_world_body_id(world, k));
+            t[k] = o->body_values != NULL && at >= 0 ? o->body_values[at] : 0.0;
         }
         return true;
     }
-    if (mode == RENDER_COLOR_MASS)
+    if (o->color_mode == RENDER_COLOR_MASS)
     {
         double lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < count; ++i)
+        for (int k = 0; k < count; ++k)
         {
-            double m = cs_world_body(world, i).mass;
+            double m = cs_world_body(world, cs_world_body_id(world, k)).mass;
             lo = m < lo ? m : lo;
             hi = m > hi ? m : hi;
         }
-        for (int i = 0; i < count; ++i)
+        for (int k = 0; k < count; ++k)
         {
             // Equal masses get one calm mid-light tone; otherwise the full gradient.
-            t[i] = hi - lo > 1e-12 * hi ? (cs_world_body(world, i).mass - lo) / (hi - lo) : 0.3;
+            double m = cs_world_body(world, cs_world_body_id(world, k)).mass;
+            t[k] = hi - lo > 1e-12 * hi ? (m - lo) / (hi - lo) : 0.3;
         }
         return true;
     }
     memset(t, 0, (size_t)count * sizeof(double));
     int contacts = cs_world_contact_count(world);
-    for (int k = 0; k < contacts; ++k)
+    for (int c = 0; c < contacts; ++c)
     {
-        cs_contact_info c = cs_world_contact(world, k);
-        double j = fabs(c.normal_impulse);
-        if (c.body_a >= 0 && c.body_a < count && j > t[c.body_a])
+        cs_contact_info info = cs_world_contact(world, c);
+        double j = fabs(info.normal_impulse);
+        int ka = info.body_a >= 0 ? cs_world_body_index(world, info.body_a) : -1;
+        int kb = info.body_b >= 0 ? cs_world_body_index(world, info.body_b) : -1;
+        if (ka >= 0 && j > t[ka])
         {
-            t[c.body_a] = j;
+            t[ka] = j;
         }
-        if (c.body_b >= 0 && c.body_b < count && j > t[c.body_b])
+        if (kb >= 0 && j > t[kb])
         {
-            t[c.body_b] = j;
+            t[kb] = j;
         }
     }
     double weight_impulse = gravity_magnitude(world) * cs_world_get_def(world)->time_step;
-    for (int i = 0; i < count; ++i)
+    for (int k = 0; k < count; ++k)
     {
         // The largest contact impulse on the body in units of its own weight per step: a body resting
         // alone carries 1 (pale), the bottom of a 30-stack about 30 (deep orange); log scale.
-        double mass = cs_world_body(world, i).mass; // 0 for static and kinematic circles
-        double v = mass > 0.0 ? t[i] / (mass * weight_impulse) : 0.0;
-        t[i] = v > 1.0 ? log2(v) / 5.0 : 0.0;
+        double mass = cs_world_body(world, cs_world_body_id(world, k)).mass; // 0: static and kinematic
+        double v = mass > 0.0 ? t[k] / (mass * weight_impulse) : 0.0;
+        t[k] = v > 1.0 ? log2(v) / 5.0 : 0.0;
     }
     return true;
+}
+
+// A circle's outline as a ring of segments (kinematic bodies, hit flashes).
+static void ring(render_context* r, cs_vec2 c, double radius, float width_px, uint32_t rgba)
+{
+    const int n = 40;
+    for (int i = 0; i < n; ++i)
+    {
+        double a0 = 6.283185307179586 * i / n, a1 = 6.283185307179586 * (i + 1) / n;
+        line_batch_segment(&r->world_lines, (float)(c.x + radius * cos(a0)), (float)(c.y + radius * sin(a0)),
+                           (float)(c.x + radius * cos(a1)), (float)(c.y + radius * sin(a1)), width_px, rgba);
+    }
+}
+
+// Kinematic circles get a strong outline (they move as told and are never pushed).
+static void draw_kinematic_edges(render_context* r, const cs_world* world, int count)
+{
+    for (int k = 0; k < count; ++k)
+    {
+        int id = cs_world_body_id(world, k);
+        if (cs_world_body_type(world, id) == CS_BODY_KINEMATIC)
+        {
+            cs_body_state b = cs_world_body(world, id);
+            ring(r, b.position, b.radius, 3.0f * r->ui_scale, RENDER_KINEMATIC_EDGE);
+        }
+    }
+}
+
+// Hit events as rings that grow from the contact point and fade.
+static void draw_flashes(render_context* r, const render_world_options* o)
+{
+    for (int i = 0; i < o->flash_count; ++i)
+    {
+        const render_flash* f = &o->flashes[i];
+        double age = f->age < 0.0 ? 0.0 : (f->age > 1.0 ? 1.0 : f->age);
+        uint32_t c = (RENDER_FLASH_COLOR & 0xffffff00u) | (uint32_t)(255.0 * (1.0 - age) + 0.5);
+        ring(r, f->point, f->radius * (0.4 + 0.8 * age), 2.5f * r->ui_scale, c);
+    }
+}
+
+// The right-drag's ray: the segment, and at its hit the point and the surface normal.
+static void draw_ray(render_context* r, const render_world_options* o, float px)
+{
+    if (!o->has_ray)
+    {
+        return;
+    }
+    cs_vec2 end = o->ray_hit ? o->hit.point : o->ray_end;
+    line_batch_segment(&r->world_lines, (float)o->ray_origin.x, (float)o->ray_origin.y, (float)end.x,
+                       (float)end.y, 1.5f * r->ui_scale, RENDER_RAY_COLOR);
+    if (o->ray_hit)
+    {
+        // A ray cast from inside a circle hits at once with a zero normal: the arrow has no length then.
+        double len = 40.0 * r->ui_scale * px;
+        line_batch_arrow(&r->world_lines, (float)end.x, (float)end.y, (float)(end.x + len * o->hit.normal.x),
+                         (float)(end.y + len * o->hit.normal.y), 2.0f * r->ui_scale, 8.0f * r->ui_scale,
+                         RENDER_RAY_HIT_COLOR);
+        circle_batch_add(&r->dots, (float)end.x, (float)end.y, 4.0f * r->ui_scale * px, 0.0f,
+                         RENDER_RAY_HIT_COLOR);
+    }
 }
 
 // Joints as lines between their anchors, shaded from grey to red by their impulse (relative to the
@@ -288,21 +354,23 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
     line_batch_flush(&r->world_lines, r->line_program, matrix);
 
     int count = cs_world_body_count(world);
-    if (count > 0 && body_parameters(r, world, o->color_mode, o->body_values, count))
+    if (count > 0 && body_parameters(r, world, o, count))
     {
-        for (int i = 0; i < count; ++i)
+        for (int k = 0; k < count; ++k)
         {
-            cs_body_state b = cs_world_body(world, i);
-            double t = r->body_values[i];
+            int id = cs_world_body_id(world, k);
+            cs_body_state b = cs_world_body(world, id);
+            double t = r->body_values[k];
             uint32_t fill = o->color_mode == RENDER_COLOR_MASS    ? render_mass_color(t)
                             : o->color_mode == RENDER_COLOR_VALUE ? render_value_color(t)
                                                                   : render_impulse_color(t);
-            // Issue 16: static circles grey, kinematic ones blue, sleeping ones faded toward the background.
-            cs_body_type type = cs_world_body_type(world, i);
+            // Issue 16: static circles grey, kinematic ones pale inside a strong outline
+            // (draw_kinematic_edges), sleeping ones faded toward the background.
+            cs_body_type type = cs_world_body_type(world, id);
             fill =
                 type == CS_BODY_STATIC ? STATIC_COLOR : (type == CS_BODY_KINEMATIC ? KINEMATIC_COLOR : fill);
-            fill = cs_world_body_asleep(world, i) ? lerp_color(fill, SOLID_COLOR, 0.6) : fill;
-            if (i == o->highlight_body)
+            fill = cs_world_body_asleep(world, id) ? lerp_color(fill, SOLID_COLOR, 0.6) : fill;
+            if (id == o->highlight_body)
             {
                 fill = HIGHLIGHT_COLOR;
             }
@@ -313,9 +381,9 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
         int before = r->circles.draw_calls;
         // Outlines thin out the same way on tiny circles (the smallest circle sets them).
         double smallest = INFINITY;
-        for (int i = 0; i < count; ++i)
+        for (int k = 0; k < count; ++k)
         {
-            smallest = fmin(smallest, cs_world_body(world, i).radius);
+            smallest = fmin(smallest, cs_world_body(world, cs_world_body_id(world, k)).radius);
         }
         float outline = 1.3f * r->ui_scale;
         float thin = 0.12f * (float)(smallest / px);
@@ -325,14 +393,17 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
         r->stats.body_draw_calls = r->circles.draw_calls - before;
     }
 
-    if (o->has_target && o->highlight_body >= 0 && o->highlight_body < count)
+    if (o->has_target && cs_world_body_alive(world, o->highlight_body))
     {
         cs_body_state b = cs_world_body(world, o->highlight_body);
         line_batch_segment(&r->world_lines, (float)b.position.x, (float)b.position.y, (float)o->target.x,
                            (float)o->target.y, 1.5f * r->ui_scale, SPRING_COLOR);
     }
+    draw_kinematic_edges(r, world, count);
     draw_joints(r, world);
     draw_contacts(r, world, o, px);
+    draw_flashes(r, o);
+    draw_ray(r, o, px);
     line_batch_flush(&r->world_lines, r->line_program, matrix);
     circle_style dot_style = {RENDER_CONTACT_RED, 0.0f, 0.0f};
     circle_batch_flush(&r->dots, r->circle_program, matrix, px, &dot_style);

@@ -173,3 +173,9 @@ bool cs_world_body_alive(const cs_world* w, int id)
 {
     return cs_world_slot(w, id) >= 0;
 }
+
+int cs_world_body_index(const cs_world* w, int id)
+{
+    int slot = cs_world_slot(w, id);
+    return slot >= 0 ? w->dense_of[slot] : -1;
+}

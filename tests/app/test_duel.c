@@ -121,8 +121,13 @@ static void test_duel_screenshot_shows_both_panes(void** state)
         char label[PLOT_LABEL_MAX];
         app_pane_label(&a, i, label, sizeof label);
         assert_non_null(strstr(label, cs_solver_at(app_pane_solver(&a, i))->name));
-        // The title text in the pane's colour along its bottom edge (the HUD and plots are elsewhere).
-        layout_rect title = {r.x, r.y + r.h - 40.0f, r.w, 40.0f};
+        // The title text in the pane's colour along its bottom edge (the HUD and plots are elsewhere), in
+        // its box (beside it hit events may flash).
+        char drawn[PLOT_LABEL_MAX + 16];
+        snprintf(drawn, sizeof drawn, "%d%s %s", i + 1, i == a.focus ? "*" : "", label);
+        float pad = 6.0f * a.ui_scale, lh = render_ui_line_height(a.renderer);
+        float box = render_ui_text_width(a.renderer, drawn) + 3.0f * pad;
+        layout_rect title = {r.x, r.y + r.h - lh - 2.0f * pad, box < r.w ? box : r.w, lh + pad};
         int colored = count_color(rgba, &a, title, plots_pane_color(i));
         int other = count_color(rgba, &a, title, plots_pane_color(1 - i));
         if (colored < 8 || other > colored / 2)

@@ -1,4 +1,4 @@
-// Mouse: the wheel zooms about the cursor, right-drag pans, left-drag pulls a circle with a spring that
+// Mouse: the wheel zooms about the cursor, middle-drag pans, left-drag pulls a circle with a spring that
 // stays stable with every registered solver, shift-click spawns a circle.
 #include "viewer_test.h"
 
@@ -22,7 +22,7 @@ static void screen_of(cs_vec2 p, int* x, int* y)
     *y = (int)lround(py);
 }
 
-static void test_wheel_zooms_at_cursor_and_right_drag_pans(void** state)
+static void test_wheel_zooms_at_cursor_and_middle_drag_pans(void** state)
 {
     (void)state;
     mouse_start("scenes/stacking.json", 400, 300);
@@ -42,12 +42,12 @@ static void test_wheel_zooms_at_cursor_and_right_drag_pans(void** state)
     cs_vec2 still = render_view_to_world(&a.view, 300, 100);
     assert_true(fabs(still.x - under.x) < 1e-9 && fabs(still.y - under.y) < 1e-9);
 
-    // Right-drag by (+40, −20) pixels: the world point that was under the cursor follows it.
+    // Middle-drag by (+40, −20) pixels: the world point that was under the cursor follows it.
     cs_vec2 grabbed = render_view_to_world(&a.view, 100, 200);
-    push_mouse_button(SDL_MOUSEBUTTONDOWN, SDL_BUTTON_RIGHT, 100, 200);
+    push_mouse_button(SDL_MOUSEBUTTONDOWN, SDL_BUTTON_MIDDLE, 100, 200);
     push_mouse_motion(120, 190);
     push_mouse_motion(140, 180);
-    push_mouse_button(SDL_MOUSEBUTTONUP, SDL_BUTTON_RIGHT, 140, 180);
+    push_mouse_button(SDL_MOUSEBUTTONUP, SDL_BUTTON_MIDDLE, 140, 180);
     app_frame(&a);
     cs_vec2 now = render_view_to_world(&a.view, 140, 180);
     assert_true(fabs(now.x - grabbed.x) < 1e-9 && fabs(now.y - grabbed.y) < 1e-9);
@@ -62,9 +62,12 @@ static void test_grab_spring_is_stable_with_every_solver(void** state)
     (void)state;
     for (int s = 0; s < cs_solver_count(); ++s)
     {
-        // A pivoting method takes seconds per Pool 1 step (CS_SOLVER_PIVOTING): it is held on the stack.
-        bool pivoting = (cs_solver_at(s)->flags & CS_SOLVER_PIVOTING) != 0;
-        mouse_start(pivoting ? "scenes/stacking.json" : "scenes/pool1.json", 400, 400);
+        // Every method holds a circle of the stack; the paper's two also one of Pool 1's 221 (the others
+        // there would make the test's time grow with the registry: Newton, dense and pivoting methods take
+        // up to seconds per Pool 1 step).
+        const char* name = cs_solver_at(s)->name;
+        bool pool = strcmp(name, "pgs") == 0 || strcmp(name, "amgs") == 0;
+        mouse_start(pool ? "scenes/pool1.json" : "scenes/stacking.json", 400, 400);
         a.show_plot = false;
         app_set_show_plot(&a, false);
         app_set_solver(&a, s);
@@ -76,10 +79,11 @@ static void test_grab_spring_is_stable_with_every_solver(void** state)
         }
         viewer_frames(&a, 30);
         // The highest body: free to move up.
-        int top = 0;
-        for (int i = 1; i < cs_world_body_count(a.world); ++i)
+        int top = cs_world_body_id(a.world, 0);
+        for (int k = 1; k < cs_world_body_count(a.world); ++k)
         {
-            top = cs_world_body(a.world, i).position.y > cs_world_body(a.world, top).position.y ? i : top;
+            int id = cs_world_body_id(a.world, k);
+            top = cs_world_body(a.world, id).position.y > cs_world_body(a.world, top).position.y ? id : top;
         }
         cs_body_state b = cs_world_body(a.world, top);
         int x, y;
@@ -185,7 +189,7 @@ int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_wheel_zooms_at_cursor_and_right_drag_pans),
+        cmocka_unit_test(test_wheel_zooms_at_cursor_and_middle_drag_pans),
         cmocka_unit_test(test_grab_spring_is_stable_with_every_solver),
         cmocka_unit_test(test_shift_click_spawns_a_circle),
         cmocka_unit_test(test_resize_refits_until_user_moves_view),

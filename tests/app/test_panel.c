@@ -12,7 +12,7 @@ static app a;
 static void click(const char* label, Uint16 mod)
 {
     double x = 0.0, y = 0.0;
-    if (!panel_find(&a, label, &x, &y))
+    if (!panel_find(&a, label, &x, &y, NULL))
     {
         fail_msg("no panel widget '%s'", label);
     }
@@ -34,7 +34,7 @@ static void start_sized(const char* scene, int w, int h)
 
 static void start(const char* scene)
 {
-    start_sized(scene, 1100, 1100); // tall enough for every widget: the panel clips, it does not scroll
+    start_sized(scene, 1100, 1100); // tall enough for every widget (test_short_window_scrolls scrolls)
 }
 
 static void test_clicks_change_settings(void** state)
@@ -174,6 +174,96 @@ static void test_hover_reads_contacts_and_bodies(void** state)
     app_shutdown(&a);
 }
 
+static void wheel_at(int x, int y, float notches)
+{
+    push_mouse_motion(x, y);
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEWHEEL;
+    e.wheel.y = (Sint32)notches;
+    e.wheel.preciseY = notches;
+    assert_int_equal(SDL_PushEvent(&e), 1);
+    app_frame(&a);
+}
+
+// In an 800x600 window the panel holds less than its content: the widgets below are out of reach until the
+// wheel over the panel scrolls them in (the world's zoom untouched), then a synthesised click on one changes
+// its setting; the track pages too; the world still fits the free area beside the panel (Z).
+static void test_short_window_scrolls(void** state)
+{
+    (void)state;
+    start_sized("scenes/stacking.json", 800, 600);
+    a.paused = true;
+    layout_rect p = layout_panel_rect(&a);
+    assert_true(p.w > 0.0f && p.y + p.h <= (float)a.fb_h);
+    double x, y;
+    bool shown = true;
+    assert_true(panel_find(&a, "pool1", &x, &y, &shown)); // the scene picker, at the foot
+    assert_false(shown);
+    assert_true(y > p.y + p.h);
+    assert_false(panel_find(&a, "pool1", &x, &y, NULL)); // not clickable
+    assert_true(panel_find(&a, "continuous", &x, &y, &shown));
+    bool reachable = shown;
+    // The wheel over the panel scrolls it, a notch at a time, and never zooms the world.
+    double scale = a.view.scale;
+    int notches = 0;
+    while (!(panel_find(&a, "pool1", &x, &y, &shown) && shown) && notches++ < 60)
+    {
+        wheel_at((int)(p.x + 0.5f * p.w), (int)(p.y + 0.5f * p.h), -1.0f);
+    }
+    assert_true(shown);
+    assert_true(notches > 1);
+    assert_true(a.view.scale == scale);
+    assert_true(a.panel_scroll > 0.0f);
+    // Scrolling further stops at the end of the content.
+    float end = a.panel_scroll;
+    wheel_at((int)(p.x + 0.5f * p.w), (int)(p.y + 0.5f * p.h), -30.0f);
+    float most = a.panel_scroll;
+    assert_true(most >= end);
+    wheel_at((int)(p.x + 0.5f * p.w), (int)(p.y + 0.5f * p.h), -3.0f);
+    assert_true(a.panel_scroll == most);
+    click("pool1", KMOD_NONE);
+    assert_string_equal(a.info.name, "pool1");
+    // Back up with the wheel; the track pages as well (its lower half scrolls down again).
+    wheel_at((int)(p.x + 0.5f * p.w), (int)(p.y + 0.5f * p.h), 100.0f);
+    assert_true(a.panel_scroll == 0.0f);
+    if (!reachable)
+    {
+        assert_false(panel_find(&a, "continuous", &x, &y, NULL));
+    }
+    int bx = (int)(p.x + p.w - 3.0f * a.ui_scale), by = (int)(p.y + 0.9f * p.h);
+    push_mouse_button(SDL_MOUSEBUTTONDOWN, SDL_BUTTON_LEFT, bx, by);
+    push_mouse_button(SDL_MOUSEBUTTONUP, SDL_BUTTON_LEFT, bx, by);
+    app_frame(&a);
+    assert_true(a.panel_scroll > 0.0f);
+    // The sleeping and continuous-collision toggles, reached by scrolling where they are out of view.
+    while (!panel_find(&a, "continuous", &x, &y, NULL) && notches++ < 120)
+    {
+        wheel_at((int)(p.x + 0.5f * p.w), (int)(p.y + 0.5f * p.h), a.panel_scroll > 0.0f ? 1.0f : -1.0f);
+    }
+    assert_true(cs_world_continuous_enabled(a.world));
+    click("continuous", KMOD_NONE);
+    assert_false(cs_world_continuous_enabled(a.world));
+    while (!panel_find(&a, "sleeping", &x, &y, NULL) && notches++ < 180)
+    {
+        wheel_at((int)(p.x + 0.5f * p.w), (int)(p.y + 0.5f * p.h), 1.0f);
+    }
+    click("sleeping", KMOD_NONE);
+    assert_true(cs_world_sleeping_enabled(a.world));
+    // The world fits the free area beside the panel.
+    push_key(SDLK_z, KMOD_NONE);
+    app_frame(&a);
+    layout_rect area = layout_world_area(&a);
+    cs_vec2 lo, hi;
+    cs_world_bounds(a.world, &lo, &hi);
+    double x0, y0, x1, y1;
+    render_view_to_screen(&a.view, lo, &x0, &y0);
+    render_view_to_screen(&a.view, hi, &x1, &y1);
+    assert_true(x0 >= p.x + p.w && x0 >= area.x && x1 <= area.x + area.w);
+    assert_true(y1 >= area.y && y0 <= area.y + area.h);
+    app_shutdown(&a);
+}
+
 int main(void)
 {
     cs_test_init();
@@ -182,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_panel_clicks_never_reach_the_world),
         cmocka_unit_test(test_panel_scales_and_view_fits_beside_it),
         cmocka_unit_test(test_hover_reads_contacts_and_bodies),
+        cmocka_unit_test(test_short_window_scrolls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
