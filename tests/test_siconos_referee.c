@@ -200,7 +200,7 @@ static void judge(const problem* pr, const sico_dense* d, sico_problem* s, const
     double res = sico_residual(d, r, u);
     bool converged = stats.res_nat <= TOL;
     // What the solver reports must be true, converged or not.
-    if (!(fabs(stats.res_nat - res) <= 1e-4 * res + 1e-12)) // the same sums in another order
+    if (!(fabs(stats.res_nat - res) <= 1e-6 * res + 1e-12)) // the same sums in another order
     {
         REPORT_FAILURE("%s on %s: reports res_nat %.3e, the dense residual is %.3e\n", info->name, pr->name,
                        stats.res_nat, res);
