@@ -3,7 +3,9 @@
 // Problems: frozen steps of Stacking 30, Stacking 150, Pool 1 and Pool 2 (with and without friction) that
 // the suite makes itself, plus seeded random ones. Reference: Siconos's exact methods — lexicographic Lemke
 // on the LCP when there is no friction, fc2d Lemke (per contact [normal, tangent], the same Coulomb law
-// as the box rows) with friction — on the dense W = J M⁻¹ Jᵀ and q = J v* + b formed here from the rows.
+// as the box rows) with friction, and where fc2d Lemke fails, Lemke on the same problem as Erleben's β-model
+// LCP (siconos_mlcp.h) — on the dense W = J M⁻¹ Jᵀ and q = J v* + b formed here from the rows. Joints:
+// test_siconos_joints.c.
 // Every circlesim solver in the registry (whatever other branches add) is run to its tolerance from the
 // warm start and must: reach the tolerance within a generous cap; have a natural-map residual under it by
 // circlesim's measure and by this file's dense one; pass Siconos's own error measure; without friction,
@@ -37,7 +39,9 @@ typedef referee_problem problem;
 // Frozen steps of the scenes: {scene, step, friction, hard}. Hard: the sweeps need far more than
 // REFEREE_HARD_CAP (Pool frictionless at step 100: 1e-5 after 20 000 PGS sweeps; Stacking 150 at step 10,
 // still settling; Pool 2 with friction at step 100 since the contact-instant physics: no method reaches
-// 1e-10, every sweep stalls near 1e-5, lemke ends on a ray).
+// 1e-10, every sweep stalls near 1e-5, lemke ends on a ray; Pool 2 frictionless at step 30: PGS 2e-4 after
+// 50 000 sweeps). Pool 2 at step 10 is solved at the warm start (res_nat 0) and says nothing; with friction
+// at step 30 circlesim's dense lemke takes 43 s (1 188 rows), too long for the suite under the sanitizers.
 typedef struct scene_step
 {
     const char* scene;
@@ -51,7 +55,7 @@ static const scene_step scene_steps[] = {
     {"stacking", 100, false, false},   {"stacking150", 10, true, true},    {"stacking150", 10, false, true},
     {"stacking150", 100, true, false}, {"stacking150", 100, false, false}, {"pool1", 10, true, false},
     {"pool1", 10, false, false},       {"pool1", 100, true, false},        {"pool1", 100, false, true},
-    {"pool2", 100, true, true},        {"pool2", 100, false, true},
+    {"pool2", 30, false, true},        {"pool2", 100, true, true},         {"pool2", 100, false, true},
 };
 
 static void scene_problems(void)
@@ -173,7 +177,9 @@ static bool try_reference(const problem* pr, const sico_dense* d, sico_problem* 
     const cs_lcp* p = &pr->p;
     int pivots = 0;
     memset(ref->r, 0, (size_t)d->n * sizeof(double));
-    int info = sico_solve(d, s, id, 1e-10, 20 * d->n + 1000, ref->r, ref->u, &pivots);
+    // Siconos judges its own answer at SICONOS_TOL, as the answers of circlesim are judged (at 1e-10 its Lemke
+    // gives up on Stacking 150 at step 10 with an answer of error 1.9e-10 and res_nat 6.5e-11).
+    int info = sico_solve(d, s, id, SICONOS_TOL, 20 * d->n + 1000, ref->r, ref->u, &pivots);
     memset(lambda, 0, (size_t)p->row_count * sizeof(double));
     for (int a = 0; a < d->n; ++a)
     {

@@ -4,10 +4,11 @@
 //                                                        runs.csv, Dolan-More profile CSVs and profile.gp
 //   circlesim-siconos random --out DIR [--count N]       seeded random piles as .lcp files
 // FILE is a .lcp or an FCLIB file (told apart by content). Siconos runs on the dense W = J M⁻¹ Jᵀ formed by
-// siconos_problem.c (its sparse-block storage is not used: see docs/SOLVERS-siconos.md); W's formation is not
-// timed. Both start from zero. "Equal accuracy": circlesim stops at res_nat <= T (its own tolerance test);
-// Siconos stops on its own error measure, so its tolerance is tightened until the res_nat of what it returns
-// (the same definition, formed densely) is <= T as well, or it gives up (four tries).
+// siconos_problem.c, or with joints on the MLCP of siconos_mlcp.c (its sparse-block storage is not used:
+// see docs/SOLVERS.md, "Siconos"); W's formation is not timed. Problems without rows are left out. Both start
+// from zero. "Equal accuracy": circlesim stops at res_nat <= T (its own tolerance test); Siconos stops on its
+// own error measure, so its tolerance is tightened until the res_nat of what it returns (the same definition,
+// formed densely) is <= T as well, or it gives up (four tries).
 #include "siconos_bench.h"
 
 #include "circlesim/circlesim.h"
