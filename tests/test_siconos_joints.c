@@ -105,7 +105,7 @@ static void chains(void)
         cs_error err = {0};
         w = cs_world_create(&def, &err);
         assert_non_null(w);
-        assert_true(cs_world_add_half_plane(w, (cs_vec2){0.0, -1.5}, (cs_vec2){0.0, 1.0}, 0.4, 0.0, &err) >=
+        assert_true(cs_world_add_half_plane(w, (cs_vec2){0.0, -0.5}, (cs_vec2){0.0, 1.0}, 0.4, 0.0, &err) >=
                     0);
         int previous = -1;
         for (int k = 0; k <= 10; ++k) // chain.json's bodies and joints, turned 90°
