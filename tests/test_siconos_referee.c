@@ -177,8 +177,8 @@ static bool try_reference(const problem* pr, const sico_dense* d, sico_problem* 
     const cs_lcp* p = &pr->p;
     int pivots = 0;
     memset(ref->r, 0, (size_t)d->n * sizeof(double));
-    // Siconos judges its own answer at SICONOS_TOL, as the answers of circlesim are judged (at 1e-10 its Lemke
-    // gives up on Stacking 150 at step 10 with an answer of error 1.9e-10 and res_nat 6.5e-11).
+    // Siconos judges its own answer at SICONOS_TOL, as circlesim's answers are judged. (Its Lemke still ends
+    // Stacking 150 at step 10 with info 1 and an answer of error 1.9e-10, res_nat 6.5e-11: no reference.)
     int info = sico_solve(d, s, id, SICONOS_TOL, 20 * d->n + 1000, ref->r, ref->u, &pivots);
     memset(lambda, 0, (size_t)p->row_count * sizeof(double));
     for (int a = 0; a < d->n; ++a)
