@@ -110,6 +110,32 @@ static void test_profile_files(void** state)
     fclose(f);
 }
 
+// A problem without rows is left out, saying so (Siconos's Newton min asserts n > 0 on it); a step of the
+// heavy chain (rods only) goes to Siconos as an MLCP, whose Lemke solves it (the rods' linear system).
+static void test_empty_and_joint_problems(void** state)
+{
+    (void)state;
+    const char* empty = cs_test_write_temp(".lcp", "circlesim-lcp 1\nbodies 1\n1 1 0 0 0\nrows 0\n");
+    const char* chain = cs_test_temp_path(".lcp");
+    char args[4096], out[16384];
+    snprintf(args, sizeof args, "run %s --steps 10 --quiet --dump-lcp 10:%s",
+             cs_test_source_path("scenes/chain.json"), chain);
+    cs_test_cli_expect(args, 0, "");
+    snprintf(args, sizeof args, "compare --tol 1e-8 --repeat 1 --max-iterations 100 %s %s", empty, chain);
+    assert_int_equal(bench(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "has no rows: left out"));
+    const char* lemke = strstr(out, "| Lemke / fc2d Lemke (MLCP) |");
+    assert_non_null(lemke);
+    int pivots = -1;
+    double ms = 0.0, res = 1.0;
+    assert_int_equal(sscanf(lemke, "| Lemke / fc2d Lemke (MLCP) | %d | %lf | %lf", &pivots, &ms, &res), 3);
+    assert_true(res <= 1e-8);
+    const char* dir = cs_test_temp_path("-profile");
+    snprintf(args, sizeof args, "profile --out %s --max-iterations 100 %s", dir, empty);
+    assert_int_equal(bench(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "has no rows: left out"));
+}
+
 static void test_usage_errors(void** state)
 {
     (void)state;
@@ -132,6 +158,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_row),
         cmocka_unit_test(test_profile_files),
+        cmocka_unit_test(test_empty_and_joint_problems),
         cmocka_unit_test(test_usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

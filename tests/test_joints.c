@@ -18,23 +18,6 @@ static cs_world* world_with(int solver, int iterations)
     return w;
 }
 
-static int join(cs_world* w, int a, int b, cs_vec2 anchor_a, double length, bool rope)
-{
-    cs_distance_joint_def j = cs_distance_joint_def_default();
-    j.body_a = a;
-    j.body_b = b;
-    j.local_anchor_a = anchor_a;
-    j.length = length;
-    j.rope = rope;
-    cs_error err;
-    int index = cs_world_add_distance_joint(w, &j, &err);
-    if (index < 0)
-    {
-        fail_msg("%s", err.message);
-    }
-    return index;
-}
-
 // A rigid-rod pendulum of L = 1 m released at θ₀ = 0.1 rad: period 2π√(L/g)(1 + θ₀²/16) within 0.1 %,
 // length within 0.1 mm at every step, amplitude within 1 % over ten periods.
 static void pendulum(void** state)
@@ -43,7 +26,7 @@ static void pendulum(void** state)
     const double L = 1.0, th0 = 0.1;
     cs_world* w = world_with(cs_solver_find("pgs"), 10);
     int bob = cs_test_add(w, CS_BODY_DYNAMIC, L * sin(th0), -L * cos(th0), 0.05, 1.0);
-    join(w, -1, bob, (cs_vec2){0, 0}, L, false);
+    cs_test_join(w, -1, bob, (cs_vec2){0, 0}, L, false);
     double period = 2.0 * pi * sqrt(L / g) * (1.0 + th0 * th0 / 16.0);
     double prev_x = L * sin(th0), t = 0.0, first = -1.0, last = -1.0, amplitude = 0.0;
     int crossings = 0;
@@ -90,7 +73,7 @@ static void rope_only_pulls(void** state)
     (void)state;
     cs_world* w = world_with(cs_solver_find("pgs"), 10);
     int ball = cs_test_add(w, CS_BODY_DYNAMIC, 0.0, -0.5, 0.05, 1.0);
-    int rope = join(w, -1, ball, (cs_vec2){0, 0}, 1.0, true);
+    int rope = cs_test_join(w, -1, ball, (cs_vec2){0, 0}, 1.0, true);
     double v = 0.0, y = -0.5, h = 1.0 / 60.0;
     for (int s = 0; s < 10; ++s) // 0.5 m of free fall takes 0.32 s: 10 steps are still slack
     {

@@ -9,6 +9,7 @@
 #include <fclib.h>
 #include <hdf5.h>
 #include <hdf5_hl.h>
+#include <unistd.h>
 
 // Moves every friction row behind all normal rows (links follow), so that file order differs from
 // FCLIB's contact order.
@@ -246,7 +247,15 @@ static void test_rejects_with_reason(void** state)
     p.kind[1] = CS_ROW_BOX;
     p.link[1] = -1;
     assert_int_equal(cs_lcp_write_fclib(&p, cs_test_temp_path(".hdf5"), true, &err), CS_ERR_VALUE);
-    assert_non_null(strstr(err.message, "fixed-box"));
+    assert_non_null(strstr(err.message, "row 1 is a fixed-box row"));
+    p.lo[1] = -INFINITY; // a joint's rows (issue 17): said, never dropped
+    p.hi[1] = INFINITY;
+    assert_int_equal(cs_lcp_write_fclib(&p, cs_test_temp_path(".hdf5"), true, &err), CS_ERR_VALUE);
+    assert_non_null(strstr(err.message, "a rod joint): circlesim writes FCLIB contacts only"));
+    p.hi[1] = 0.0;
+    assert_int_equal(cs_lcp_write_fclib(&p, cs_test_temp_path(".hdf5"), true, &err), CS_ERR_VALUE);
+    assert_non_null(strstr(err.message, "one-sided, a rope joint"));
+    p.lo[1] = 0.0;
     p.kind[1] = CS_ROW_FRICTION;
     p.link[1] = 0;
     p.inv_mass[0] = 0.0;
@@ -323,6 +332,15 @@ static void test_cli(void** state)
     cs_test_cli_expect(cmd, 0,
                        "friction rows not right after their normal row (read back in FCLIB contact order)");
     cs_lcp_free(&r);
+    // A step of the heavy chain holds its rods: export refuses it, naming the row, and writes no file.
+    const char* chain = cs_test_temp_path(".lcp");
+    snprintf(cmd, sizeof cmd, "run %s --steps 1 --quiet --dump-lcp 1:%s",
+             cs_test_source_path("scenes/chain.json"), chain);
+    cs_test_cli_expect(cmd, 0, "");
+    const char* chain_h5 = cs_test_temp_path(".hdf5");
+    snprintf(cmd, sizeof cmd, "lcp export %s --fclib %s", chain, chain_h5);
+    cs_test_cli_expect(cmd, 1, "row 0 is a fixed-box row (kind c, [-inf, inf]: a rod joint)");
+    assert_int_equal(access(chain_h5, F_OK), -1);
     snprintf(cmd, sizeof cmd, "lcp export %s", lcp);
     cs_test_cli_expect(cmd, 2, "exactly one of --fclib OUT, --lcp OUT");
     snprintf(cmd, sizeof cmd, "lcp export %s --lcp %s --no-extras", lcp, cs_test_temp_path(".lcp"));

@@ -4,16 +4,18 @@
 //                                                        runs.csv, Dolan-More profile CSVs and profile.gp
 //   circlesim-siconos random --out DIR [--count N]       seeded random piles as .lcp files
 // FILE is a .lcp or an FCLIB file (told apart by content). Siconos runs on the dense W = J M⁻¹ Jᵀ formed by
-// siconos_problem.c (its sparse-block storage is not used: see docs/SOLVERS-siconos.md); W's formation is not
-// timed. Both start from zero. "Equal accuracy": circlesim stops at res_nat <= T (its own tolerance test);
-// Siconos stops on its own error measure, so its tolerance is tightened until the res_nat of what it returns
-// (the same definition, formed densely) is <= T as well, or it gives up (four tries).
+// siconos_problem.c, or with joints on the MLCP of siconos_mlcp.c (its sparse-block storage is not used:
+// see docs/SOLVERS.md, "Siconos"); W's formation is not timed. Problems without rows are left out. Both start
+// from zero. "Equal accuracy": circlesim stops at res_nat <= T (its own tolerance test); Siconos stops on its
+// own error measure, so its tolerance is tightened until the res_nat of what it returns (the same definition,
+// formed densely) is <= T as well, or it gives up (four tries).
 #include "siconos_bench.h"
 
 #include "circlesim/circlesim.h"
 
 #include <siconos/numerics/Friction_cst.h>
 #include <siconos/numerics/lcp_cst.h>
+#include <siconos/numerics/mlcp_cst.h>
 
 #include <errno.h>
 #include <math.h>
@@ -32,20 +34,20 @@ const char* __lsan_default_suppressions(void)
 // Counterparts, one line per pair: circlesim's method, Siconos's (frictionless, with friction).
 typedef struct pair
 {
+    method siconos; // label, and its LCP, fc2d and MLCP ids
     const char* circlesim;
-    int lcp, fc2d;
-    const char* siconos_label;
 } pair;
 
 static const pair pairs[] = {
-    {"pgs", SICONOS_LCP_PGS, SICONOS_FRICTION_2D_NSGS, "PGS / fc2d NSGS"},
-    {"psor", SICONOS_LCP_PSOR, -1, "PSOR"},
+    {{"PGS / fc2d NSGS", NULL, SICONOS_LCP_PGS, SICONOS_FRICTION_2D_NSGS, SICONOS_MLCP_PGS}, "pgs"},
+    {{"PSOR", NULL, SICONOS_LCP_PSOR, -1, SICONOS_MLCP_PSOR}, "psor"},
     // Without friction a block is one row: Siconos's dense LCP drivers have no NSGS (NSGS_SBM needs sparse
     // blocks).
-    {"pgs-block", SICONOS_LCP_PGS, SICONOS_FRICTION_2D_NSGS, "PGS / fc2d NSGS"},
-    {"newton-minmap", SICONOS_LCP_NEWTONMIN, -1, "Newton min"},
-    {"newton-fb", SICONOS_LCP_NEWTON_FB_FBLSA, -1, "Newton FB (FBLSA)"},
-    {"lemke", SICONOS_LCP_LEMKE, SICONOS_FRICTION_2D_LEMKE, "Lemke / fc2d Lemke"},
+    {{"PGS / fc2d NSGS", NULL, SICONOS_LCP_PGS, SICONOS_FRICTION_2D_NSGS, SICONOS_MLCP_PGS}, "pgs-block"},
+    {{"Newton min", NULL, SICONOS_LCP_NEWTONMIN, -1, -1}, "newton-minmap"},
+    {{"Newton FB (FBLSA)", NULL, SICONOS_LCP_NEWTON_FB_FBLSA, -1, SICONOS_MLCP_FB}, "newton-fb"},
+    {{"Lemke / fc2d Lemke", NULL, SICONOS_LCP_LEMKE, SICONOS_FRICTION_2D_LEMKE, SICONOS_MLCP_LCP_LEMKE},
+     "lemke"},
 };
 enum
 {
@@ -74,10 +76,14 @@ static int cmd_compare(int count, char** files, const options* o)
             sb_unload(&l);
             return 1;
         }
+        if (sb_skip_empty(&l, "compare"))
+        {
+            sb_unload(&l);
+            continue;
+        }
         for (int k = 0; k < PAIR_COUNT; ++k)
         {
             int solver = cs_solver_find(pairs[k].circlesim);
-            int id = l.d.friction ? pairs[k].fc2d : pairs[k].lcp;
             result c = {.run = false}, s;
             if (solver < 0)
             {
@@ -87,10 +93,10 @@ static int cmd_compare(int count, char** files, const options* o)
             {
                 c = sb_run_circlesim(&l.p, solver, o->tol[0], o);
             }
-            s = sb_run_siconos(&l.d, &l.s, id, o->tol[0], o);
+            s = sb_run_siconos_on(&l, &pairs[k].siconos, o->tol[0], o);
             printf("| %s | %d | %s |", l.name, l.p.row_count, pairs[k].circlesim);
             print_cell(&c);
-            printf(" %s |", pairs[k].siconos_label);
+            printf(" %s%s |", pairs[k].siconos.label, l.mlcp ? " (MLCP)" : "");
             print_cell(&s);
             printf("\n");
             fflush(stdout);

@@ -3,6 +3,7 @@
 #ifndef CS_SICONOS_BENCH_H
 #define CS_SICONOS_BENCH_H
 
+#include "siconos_mlcp.h"
 #include "siconos_problem.h"
 
 #include "circlesim/base.h"
@@ -14,13 +15,13 @@ enum
     FC2D_LEMKE_MAX_ROWS = 400, // dense fc2d Lemke is cubic: 48 s at 1 134 rows (issue 17)
 };
 
-// One method of either library. A circlesim method is a registry name; a Siconos one has an LCP and an fc2d
-// solver id (-1: none for that problem kind).
+// One method of either library. A circlesim method is a registry name; a Siconos one has an LCP, an fc2d and
+// an MLCP solver id (-1: none for that problem kind; the MLCP one runs on problems with joints).
 typedef struct method
 {
     const char* label;
     const char* circlesim; // registry name, or NULL
-    int lcp, fc2d;         // Siconos ids, or -1
+    int lcp, fc2d, mlcp;   // Siconos ids, or -1
 } method;
 
 typedef struct options
@@ -43,16 +44,27 @@ typedef struct result
     char why[CS_ERROR_MAX];
 } result;
 
-// A problem loaded for both libraries: circlesim's rows and Siconos's dense problem.
+// A problem loaded for both libraries: circlesim's rows and Siconos's dense problem, an LCP or an fc2d
+// problem (posable), or else, with joints, an MLCP (mlcp); why says why neither.
 typedef struct loaded
 {
     cs_lcp p;
     sico_dense d;
     sico_problem s;
+    bool posable;
+    bool mlcp;
+    sico_mlcp x;
+    char why[128];
     char name[128];
 } loaded;
 
+// False (the reason on stderr) when the file cannot be read.
 bool sb_load(const char* path, loaded* l);
+// A problem without rows says nothing about any method (and Siconos's Newton min asserts n > 0 on it):
+// compare and profile leave it out, saying so on stderr.
+bool sb_skip_empty(const loaded* l, const char* command);
+// Siconos's method m for the problem's kind (its lcp, fc2d or mlcp id) on l, or a result saying why not.
+result sb_run_siconos_on(loaded* l, const method* m, double tol, const options* o);
 void sb_unload(loaded* l);
 // circlesim's registry method `solver` from zero to res_nat <= tol (median time of o->repeat solves).
 result sb_run_circlesim(const cs_lcp* p, int solver, double tol, const options* o);

@@ -19,6 +19,40 @@ void sico_dense_free(sico_dense* d)
     free(d->mu);
 }
 
+void sico_row_matrix(const cs_lcp* p, double* A, double* q)
+{
+    int m = p->row_count;
+    for (int i = 0; i < m; ++i)
+    {
+        q[i] = p->bias[i];
+        for (int side = 0; side < 2; ++side)
+        {
+            int body = side == 0 ? p->body_a[i] : p->body_b[i];
+            if (body < 0)
+            {
+                continue;
+            }
+            const double* ji = p->jac + 6 * i + 3 * side;
+            q[i] += ji[0] * p->v[3 * body] + ji[1] * p->v[3 * body + 1] + ji[2] * p->v[3 * body + 2];
+            for (int j = 0; j < m; ++j)
+            {
+                for (int jside = 0; jside < 2; ++jside)
+                {
+                    if ((jside == 0 ? p->body_a[j] : p->body_b[j]) != body)
+                    {
+                        continue;
+                    }
+                    const double* jj = p->jac + 6 * j + 3 * jside;
+                    A[(size_t)i * m + j] += ji[0] * p->inv_mass[body] * jj[0] +
+                                            ji[1] * p->inv_mass[body] * jj[1] +
+                                            ji[2] * p->inv_inertia[body] * jj[2];
+                }
+            }
+        }
+        A[(size_t)i * m + i] += p->reg != NULL ? p->reg[i] : 0.0; // A + Σ
+    }
+}
+
 bool sico_dense_make(const cs_lcp* p, sico_dense* d, char* why, size_t why_size)
 {
     int m = p->row_count;
@@ -29,6 +63,15 @@ bool sico_dense_make(const cs_lcp* p, sico_dense* d, char* why, size_t why_size)
     for (int i = 0; i < m; ++i)
     {
         d->friction = d->friction || p->kind[i] == CS_ROW_FRICTION;
+    }
+    for (int i = 0; i < m; ++i)
+    {
+        if (p->kind[i] == CS_ROW_BOX)
+        {
+            // Dropping a joint's row would pose Siconos another problem.
+            snprintf(why, why_size, "row %d is a box row (a joint): an MLCP, not an LCP or fc2d problem", i);
+            return false;
+        }
     }
     for (int i = 0; i < m; ++i)
     {
@@ -57,34 +100,19 @@ bool sico_dense_make(const cs_lcp* p, sico_dense* d, char* why, size_t why_size)
     int n = d->n;
     d->W = calloc((size_t)n * (size_t)n + 1, sizeof(double));
     d->q = calloc((size_t)n + 1, sizeof(double));
+    double* A = calloc((size_t)m * (size_t)m + 1, sizeof(double));
+    double* q = calloc((size_t)m + 1, sizeof(double));
+    sico_row_matrix(p, A, q);
     for (int a = 0; a < n; ++a)
     {
-        int i = d->order[a];
-        for (int side = 0; side < 2; ++side)
+        for (int b = 0; b < n; ++b)
         {
-            int body = side == 0 ? p->body_a[i] : p->body_b[i];
-            if (body < 0)
-            {
-                continue;
-            }
-            const double* ji = p->jac + 6 * i + 3 * side;
-            d->q[a] += ji[0] * p->v[3 * body] + ji[1] * p->v[3 * body + 1] + ji[2] * p->v[3 * body + 2];
-            for (int b = 0; b < n; ++b)
-            {
-                int j = d->order[b];
-                int jside = p->body_a[j] == body ? 0 : p->body_b[j] == body ? 1 : -1;
-                if (jside < 0)
-                {
-                    continue;
-                }
-                const double* jj = p->jac + 6 * j + 3 * jside;
-                d->W[(size_t)a * n + b] += ji[0] * p->inv_mass[body] * jj[0] +
-                                           ji[1] * p->inv_mass[body] * jj[1] +
-                                           ji[2] * p->inv_inertia[body] * jj[2];
-            }
+            d->W[(size_t)a * n + b] = A[(size_t)d->order[a] * m + d->order[b]];
         }
-        d->q[a] += p->bias[i];
+        d->q[a] = q[d->order[a]];
     }
+    free(A);
+    free(q);
     return true;
 }
 

@@ -23,8 +23,11 @@ typedef struct sico_dense
     double* mu; // [contacts]
 } sico_dense;
 
-// False, with the reason in why, when the rows make neither an LCP nor an fc2d problem (box rows, a normal
-// row without its friction row in a frictional problem).
+// A = J M⁻¹ Jᵀ + Σ (row-major, rows × rows, zeroed by the caller) and q = J v* + b in circlesim's row order.
+void sico_row_matrix(const cs_lcp* p, double* A, double* q);
+// False, with the reason in why, when the rows make neither an LCP nor an fc2d problem (box rows, which
+// joints make; siconos_mlcp.h poses those), a normal row without its friction row in a frictional
+// problem. W includes a regularised row's ε (SPOOK's A + Σ).
 bool sico_dense_make(const cs_lcp* p, sico_dense* d, char* why, size_t why_size);
 void sico_dense_free(sico_dense* d);
 // u = W r + q.

@@ -5,6 +5,7 @@
 
 #include <siconos/numerics/Friction_cst.h>
 #include <siconos/numerics/lcp_cst.h>
+#include <siconos/numerics/mlcp_cst.h>
 
 #include <errno.h>
 #include <math.h>
@@ -14,13 +15,13 @@
 
 // Siconos methods of the profile (by their own names).
 static const method siconos_methods[] = {
-    {"siconos-pgs", NULL, SICONOS_LCP_PGS, -1},
-    {"siconos-psor", NULL, SICONOS_LCP_PSOR, -1},
-    {"siconos-newton-min", NULL, SICONOS_LCP_NEWTONMIN, -1},
-    {"siconos-newton-fb", NULL, SICONOS_LCP_NEWTON_FB_FBLSA, -1},
-    {"siconos-lemke", NULL, SICONOS_LCP_LEMKE, SICONOS_FRICTION_2D_LEMKE},
-    {"siconos-nsgs", NULL, -1, SICONOS_FRICTION_2D_NSGS},
-    {"siconos-cpg", NULL, -1, SICONOS_FRICTION_2D_CPG},
+    {"siconos-pgs", NULL, SICONOS_LCP_PGS, -1, SICONOS_MLCP_PGS},
+    {"siconos-psor", NULL, SICONOS_LCP_PSOR, -1, SICONOS_MLCP_PSOR},
+    {"siconos-newton-min", NULL, SICONOS_LCP_NEWTONMIN, -1, -1},
+    {"siconos-newton-fb", NULL, SICONOS_LCP_NEWTON_FB_FBLSA, -1, SICONOS_MLCP_FB},
+    {"siconos-lemke", NULL, SICONOS_LCP_LEMKE, SICONOS_FRICTION_2D_LEMKE, SICONOS_MLCP_LCP_LEMKE},
+    {"siconos-nsgs", NULL, -1, SICONOS_FRICTION_2D_NSGS, -1},
+    {"siconos-cpg", NULL, -1, SICONOS_FRICTION_2D_CPG, -1},
 };
 enum
 {
@@ -33,7 +34,7 @@ static int method_list(method* out, int capacity)
     int n = 0;
     for (int k = 0; k < cs_solver_count() && n < capacity; ++k)
     {
-        out[n++] = (method){cs_solver_at(k)->name, cs_solver_at(k)->name, -1, -1};
+        out[n++] = (method){cs_solver_at(k)->name, cs_solver_at(k)->name, -1, -1, -1};
     }
     for (int k = 0; k < SICONOS_METHOD_COUNT && n < capacity; ++k)
     {
@@ -172,28 +173,34 @@ int sb_cmd_profile(int count, char** files, const options* o)
         return 1;
     }
     fprintf(csv, "problem,rows,friction,method,tol,run,solved,iterations,ms,res_nat,info,note\n");
-    for (int p = 0; p < count; ++p)
+    int kept = 0; // problems in the profile (empty ones are left out)
+    for (int f = 0; f < count; ++f)
     {
         loaded l = {0};
-        if (!sb_load(files[p], &l))
+        if (!sb_load(files[f], &l))
         {
             sb_unload(&l);
             fclose(csv);
             free(runs);
             return 1;
         }
+        if (sb_skip_empty(&l, "profile"))
+        {
+            sb_unload(&l);
+            continue;
+        }
         for (int t = 0; t < o->tol_count; ++t)
         {
             for (int s = 0; s < methods; ++s)
             {
-                result* r = &runs[((size_t)p * o->tol_count + (size_t)t) * methods + s];
+                result* r = &runs[((size_t)kept * o->tol_count + (size_t)t) * methods + s];
                 if (m[s].circlesim != NULL)
                 {
                     *r = sb_run_circlesim(&l.p, cs_solver_find(m[s].circlesim), o->tol[t], o);
                 }
                 else
                 {
-                    *r = sb_run_siconos(&l.d, &l.s, l.d.friction ? m[s].fc2d : m[s].lcp, o->tol[t], o);
+                    *r = sb_run_siconos_on(&l, &m[s], o->tol[t], o);
                 }
                 fprintf(csv, "%s,%d,%d,%s,%.0e,%d,%d,%d,%.4f,%.3e,%d,%s\n", l.name, l.p.row_count,
                         l.d.friction, m[s].label, o->tol[t], r->run, r->solved, r->iterations, r->ms,
@@ -201,14 +208,15 @@ int sb_cmd_profile(int count, char** files, const options* o)
                 fflush(csv);
             }
         }
-        fprintf(stderr, "circlesim-siconos profile: %s done (%d/%d)\n", l.name, p + 1, count);
+        fprintf(stderr, "circlesim-siconos profile: %s done (%d/%d)\n", l.name, f + 1, count);
+        kept += 1;
         sb_unload(&l);
     }
     bool ok = fclose(csv) == 0;
     for (int t = 0; t < o->tol_count && ok; ++t)
     {
-        ok = write_profile(o->out_dir, "time", t, o, m, methods, count, runs) &&
-             write_profile(o->out_dir, "iterations", t, o, m, methods, count, runs);
+        ok = write_profile(o->out_dir, "time", t, o, m, methods, kept, runs) &&
+             write_profile(o->out_dir, "iterations", t, o, m, methods, kept, runs);
     }
     ok = ok && write_gnuplot(o->out_dir, o, methods);
     free(runs);

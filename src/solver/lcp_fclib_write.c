@@ -9,6 +9,7 @@
 #include "solver/lcp_fclib_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fclib.h>
 #include <hdf5.h>
 #include <hdf5_hl.h>
@@ -23,10 +24,20 @@ cs_status cs_fclib_columns(const cs_lcp* p, const char* path, int* column, int* 
     {
         if (p->kind[i] == CS_ROW_BOX)
         {
-            return cs_fail(err, CS_ERR_VALUE,
-                           "%s: row %d is a fixed-box row (kind c): FCLIB has no box rows, so the problem "
-                           "cannot be written as FCLIB",
-                           path, i);
+            // A joint's row (a rod: −∞..+∞; a rope: −∞..0) or another fixed box. FCLIB's global form has
+            // bilateral rows (G, b) but circlesim writes contacts only: refused, never written without it.
+            bool rod = p->lo[i] == -INFINITY && p->hi[i] == INFINITY;
+            bool one_sided = isfinite(p->lo[i]) != isfinite(p->hi[i]);
+            return cs_fail(
+                err, CS_ERR_VALUE,
+                "%s: row %d is a fixed-box row (kind c, [%g, %g]: %s): %s, so the problem cannot be "
+                "written as FCLIB without losing it",
+                path, i, p->lo[i], p->hi[i],
+                rod         ? "a rod joint"
+                : one_sided ? "one-sided, a rope joint"
+                            : "a two-sided box",
+                rod ? "circlesim writes FCLIB contacts only, not FCLIB's bilateral rows (G, b)"
+                    : "FCLIB has box rows only as friction cones of contacts");
         }
         if (p->reg != NULL && p->reg[i] != 0.0)
         {

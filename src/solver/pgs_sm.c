@@ -69,8 +69,8 @@ void cs_subspace_free(void* subspace)
     {
         return;
     }
-    double* doubles[] = {s->z0,   s->lo,   s->hi,    s->zb, s->q,  s->rhs, s->step,  s->cg_r,
-                         s->cg_z, s->cg_p, s->cg_ap, s->v0, s->vb, s->u,   s->masked};
+    double* doubles[] = {s->z0,   s->lo,   s->hi,   s->zb,    s->q,  s->rhs, s->step,
+                         s->cg_r, s->cg_z, s->cg_p, s->cg_ap, s->vb, s->u,   s->masked};
     for (size_t k = 0; k < sizeof doubles / sizeof doubles[0]; ++k)
     {
         free(doubles[k]);
@@ -124,7 +124,7 @@ static cs_status reserve(cs_subspace* s, int rows, int bodies, cs_error* err)
     if (slots > s->body_capacity)
     {
         int cap = cs_grow_capacity(s->body_capacity, slots);
-        if (!CS_RESIZE(s->v0, cap) || !CS_RESIZE(s->vb, cap) || !CS_RESIZE(s->u, cap))
+        if (!CS_RESIZE(s->vb, cap) || !CS_RESIZE(s->u, cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "out of memory: pgs-sm work for %d bodies", bodies);
         }
@@ -210,7 +210,7 @@ static void move_row(const cs_solve_ctx* ctx, int i, double value)
 }
 
 // Step 1: the box from the current λ (friction rows after the others, so that their ±μλ_n reads the
-// clamped normal impulse), λ clamped into it; z⁰ and v⁰ kept.
+// clamped normal impulse), λ clamped into it; z⁰ kept.
 static void freeze_box(const cs_solve_ctx* ctx, cs_subspace* s)
 {
     const cs_lcp* p = ctx->p;
@@ -226,8 +226,6 @@ static void freeze_box(const cs_solve_ctx* ctx, cs_subspace* s)
         }
     }
     memcpy(s->z0, ctx->lambda, (size_t)p->row_count * sizeof(double));
-    // (with the zero slot, which rows with a static half add 0 to)
-    memcpy(s->v0, ctx->work->v, (3 * (size_t)p->body_count + 3) * sizeof(double));
 }
 
 // F = rows strictly inside their box (rows without columns never are), and r_F = −w_F; returns max |w_F|.
@@ -254,6 +252,25 @@ static double free_set(const cs_solve_ctx* ctx, cs_subspace* s)
     return largest;
 }
 
+// v = v* + M⁻¹Jᵀz summed afresh. The subspace steps cannot update v incrementally as the sweeps do: on a
+// nearly singular A_FF (Pool 2 without friction) a step moves λ by 1e7 and the next pass takes it back, and
+// v, carried through that cancellation, ends 4e-9 away from the λ it belongs to (the reported residual
+// then differed from one formed from λ by 1e-4 relative). One pass over the rows, as cheap as a sweep.
+static void fresh_velocity(const cs_solve_ctx* ctx, const double* z, double* v)
+{
+    const cs_lcp* p = ctx->p;
+    const cs_packed_row* rows = cs_packed_rows(ctx->work);
+    memcpy(v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    v[3 * p->body_count] = v[3 * p->body_count + 1] = v[3 * p->body_count + 2] = 0.0; // the zero slot
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        if (z[i] != 0.0)
+        {
+            cs_pack_apply(rows + i, z[i], v);
+        }
+    }
+}
+
 // z^b = z⁰ + α δ with the largest α in (0, 1] that keeps the free rows in the box (eq. (3.5)); the
 // phase's first pass starts at z⁰, so δ = z¹ − z⁰. v^b follows.
 static void backtrack_point(const cs_solve_ctx* ctx, cs_subspace* s)
@@ -274,16 +291,13 @@ static void backtrack_point(const cs_solve_ctx* ctx, cs_subspace* s)
         }
     }
     memcpy(s->zb, s->z0, (size_t)p->row_count * sizeof(double));
-    memcpy(s->vb, s->v0, (3 * (size_t)p->body_count + 3) * sizeof(double));
-    const cs_packed_row* rows = cs_packed_rows(ctx->work);
     for (int f = 0; f < s->free_count; ++f)
     {
         int i = s->free[f];
         // The clamp only removes rounding of α: α was chosen so that the exact point is inside.
-        double z = cs_clamp(s->z0[i] + alpha * s->step[f], s->lo[i], s->hi[i]);
-        cs_pack_apply(rows + i, z - s->z0[i], s->vb);
-        s->zb[i] = z;
+        s->zb[i] = cs_clamp(s->z0[i] + alpha * s->step[f], s->lo[i], s->hi[i]);
     }
+    fresh_velocity(ctx, s->zb, s->vb);
 }
 
 // z ← P(z + δ) on the free rows (eq. (3.4)); true when some row was clipped to a bound.
@@ -354,7 +368,9 @@ static void subspace_phase(const cs_solve_ctx* ctx, cs_subspace* s, int ksm, boo
                 return;
             }
         }
-        if (!project(ctx, s))
+        bool clipped = project(ctx, s);
+        fresh_velocity(ctx, ctx->lambda, ctx->work->v); // before the next pass reads w_F from it
+        if (!clipped)
         {
             break;
         }

@@ -55,7 +55,6 @@ typedef struct cs_subspace
     double* cg_p;
     double* cg_ap;
     // Per body (velocities, with the zero slot)
-    double* v0; // v at z0
     double* vb; // v at z^b
     double* u;  // PCG: M⁻¹J_Fᵀ p
     // The reduced system

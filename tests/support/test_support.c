@@ -101,6 +101,23 @@ int cs_test_add_disc(cs_world* w, cs_vec2 x, cs_vec2 v, double omega, double r, 
     return id;
 }
 
+int cs_test_join(cs_world* w, int a, int b, cs_vec2 anchor_a, double length, bool rope)
+{
+    cs_distance_joint_def j = cs_distance_joint_def_default();
+    j.body_a = a;
+    j.body_b = b;
+    j.local_anchor_a = anchor_a;
+    j.length = length;
+    j.rope = rope;
+    cs_error err;
+    int index = cs_world_add_distance_joint(w, &j, &err);
+    if (index < 0)
+    {
+        fail_msg("%s", err.message);
+    }
+    return index;
+}
+
 cs_world* cs_test_pool(int count, int columns)
 {
     cs_error err = {CS_OK, ""};

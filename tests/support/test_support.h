@@ -45,6 +45,9 @@ void cs_test_cli_expect(const char* args, int code, const char* expected);
 cs_world* cs_test_ground_world(void);
 // Adds a circle of the default material; returns its id (fails the test on error).
 int cs_test_add(cs_world* w, cs_body_type type, double x, double y, double r, double m);
+// Adds a distance joint (a rod, or a rope) from anchor_a on body a (world coordinates for a = −1) to body b's
+// centre; fails the test on error, returns the joint's index.
+int cs_test_join(cs_world* w, int a, int b, cs_vec2 anchor_a, double length, bool rope);
 // Fails unless a and b are the same problem bit for bit (every array, box bounds of box rows).
 void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b);
 // Line-buffers stdout so output survives a sanitizer abort; call first in main().
