@@ -35,23 +35,6 @@ static int row_status(const cs_lcp* p, const double* lambda, int i, double eps)
     return 0;
 }
 
-// w_i = J_i v + b_i.
-static double contact_velocity(const cs_lcp* p, const double* v, int i)
-{
-    const double* j = p->jac + 6 * i;
-    double w = p->bias[i];
-    int a = p->body_a[i], b = p->body_b[i];
-    if (a >= 0)
-    {
-        w += j[0] * v[3 * a] + j[1] * v[3 * a + 1] + j[2] * v[3 * a + 2];
-    }
-    if (b >= 0)
-    {
-        w += j[3] * v[3 * b] + j[4] * v[3 * b + 1] + j[5] * v[3 * b + 2];
-    }
-    return w;
-}
-
 // The reference answer into `best` (and its velocities into work->v); prints where it came from. false when
 // there is none.
 static bool reference(const cs_lcp* p, cs_solver_work* work, double* best)
@@ -106,13 +89,13 @@ int cs_active_set_table(const cs_lcp* problem, const char* scene, const cs_varia
     for (int i = 0; i < m; ++i)
     {
         scale = fmax(scale, fabs(best[i]));
-        w_scale = fmax(w_scale, fabs(contact_velocity(problem, work.v, i)));
+        w_scale = fmax(w_scale, fabs(cs_lcp_row_velocity(problem, work.v, i)));
     }
     double eps = 1e-9 * scale, w_eps = 1e-9 * w_scale;
     int active = 0;
     for (int i = 0; i < m; ++i)
     {
-        double w = contact_velocity(problem, work.v, i);
+        double w = cs_lcp_row_velocity(problem, work.v, i);
         status[i] = w > w_eps ? -1 : (w < -w_eps && problem->kind[i] != CS_ROW_NORMAL ? 1 : 0);
         active += status[i] != 0;
     }
