@@ -125,6 +125,7 @@ static void usage_errors_exit_2(void** state)
         {"converge %s --at-step 10", "--tol"},
         {"converge %s --tol 1e-3", "--at-step"},
         {"converge %s --at-step 10 --tol 1e-4 --gamma nan", "--gamma"},
+        {"converge %s --at-step 10 --tol 1e-4 --stagnation -1", "--stagnation"},
         {"table2 %s --solvers", "needs a value"},
         {"table2 %s --solvers amgs,pgs, --steps 2", "--solvers"},
         {"table2 %s --alphas x", "--alphas"},
@@ -138,6 +139,30 @@ static void usage_errors_exit_2(void** state)
         snprintf(args, sizeof args, cases[k][0], stack);
         cs_test_cli_expect(args, 2, cases[k][1]);
     }
+}
+
+// --stagnation sets the window of every method's stagnation stop, as in `lcp solve`: on Pool 2's frozen
+// frictionless step PGS sits on a plateau longer than the default window of 2000 sweeps; without a window
+// it converges, and the stop column says which rule fired each time.
+static void converge_stagnation_window(void** state)
+{
+    (void)state;
+    const char* pool2 = cs_test_source_path("scenes/pool2.json");
+    const char* fmt = "%s converge %s --at-step 100 --tol 1e-4 --frictionless --row-order key --solvers pgs "
+                      "--repeat 1 --max-iterations 20000 --stagnation %d --csv %s";
+    char cmd[4096];
+    int windows[2] = {2000, 0};
+    int iterations[2];
+    for (int k = 0; k < 2; ++k)
+    {
+        const char* csv = cs_test_temp_path(".csv");
+        snprintf(cmd, sizeof cmd, fmt, CLI, pool2, windows[k], csv);
+        cs_test_run(cmd, out, sizeof out);
+        iterations[k] = iterations_of(csv, "pgs", "");
+        assert_non_null(strstr(out, k == 0 ? "stagnated" : "converged"));
+    }
+    assert_true(iterations[0] < iterations[1]);
+    assert_true(iterations[1] < 20000);
 }
 
 // λ is the common currency: a solver switch keeps the warm start and the world keeps stepping from the
@@ -189,11 +214,9 @@ int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(converge_stacking),
-        cmocka_unit_test(converge_pool),
-        cmocka_unit_test(table2_small_run),
-        cmocka_unit_test(usage_errors_exit_2),
-        cmocka_unit_test(switching_solver_keeps_warm_start),
+        cmocka_unit_test(converge_stacking),          cmocka_unit_test(converge_pool),
+        cmocka_unit_test(table2_small_run),           cmocka_unit_test(usage_errors_exit_2),
+        cmocka_unit_test(converge_stagnation_window), cmocka_unit_test(switching_solver_keeps_warm_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

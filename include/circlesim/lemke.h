@@ -20,7 +20,8 @@ extern "C"
 
     // Solves p exactly with `lemke` (the registry's method, from λ = 0): lambda (row_count entries) and
     // work->v = v* + M⁻¹Jᵀλ on return. Fails with a message when the problem is malformed, too large for the
-    // dense method, has no solution Lemke reaches (ray termination) or the pivots cycle (pivot cap).
+    // dense method, has no solution Lemke reaches (ray termination), the pivots cycle (pivot cap) or the
+    // basis turns numerically singular; an answer it returns solves the true problem (res_nat ≤ 1e-9·max|q|).
     cs_status cs_lemke_solve(const cs_lcp* p, cs_solver_work* work, double* lambda, cs_lemke_stats* stats,
                              cs_error* err);
 

@@ -30,6 +30,8 @@ static void help(FILE* out)
         "  --frictionless        no friction rows (the paper's Table 1 setting)\n" CS_ARG_ROW_ORDER_HELP
             CS_ARG_FORMULATION_HELP CS_ARG_NO_SIMD_HELP
         "  --max-iterations K    give up after K iterations (default 100000)\n"
+        "  --stagnation K        stop a method when K iterations do no better than the K before\n"
+        "                        (default 2000, 0 never; as in 'lcp solve')\n"
         "  --repeat R            time each fixed-iteration re-solve R times, report the median (default 3)\n"
         "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged,stop\n"
         "  --history FILE        per iteration: scene,solver,alpha,iteration,res_lcp,res_nat\n"
@@ -56,6 +58,7 @@ int cs_cmd_converge(int argc, char** argv)
     const char *scene = NULL, *csv_path = NULL, *history_path = NULL, *lcp_out = NULL, *active_csv = NULL;
     bool active_set = false, failed = false;
     int at_step = -1, max_iterations = 100000, repeat = 3;
+    int stagnation = cs_solver_params_default().stagnation_window;
     double tol = -1.0, gamma = 2.0;
     cs_world_options world_options = CS_WORLD_OPTIONS_NONE;
     cs_solver_params subspace = cs_solver_params_default(); // --kgs, --ksm, --subspace-solver
@@ -93,6 +96,8 @@ int cs_cmd_converge(int argc, char** argv)
             ok = have_gamma = cs_arg_next_limited(cmd, argc, argv, &i, &cs_limit_gamma, &gamma);
         else if (strcmp(a, "--max-iterations") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 100000000, &max_iterations);
+        else if (strcmp(a, "--stagnation") == 0)
+            ok = cs_arg_next_int(cmd, argc, argv, &i, 0, 100000000, &stagnation);
         else if (strcmp(a, "--repeat") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 1000, &repeat);
         else if (strcmp(a, "--solvers") == 0 && i + 1 < argc && strcmp(argv[i + 1], "all") == 0)
@@ -216,6 +221,7 @@ int cs_cmd_converge(int argc, char** argv)
         params.iterations = max_iterations;
         params.tolerance = tol;
         params.tolerance_on = kind;
+        params.stagnation_window = stagnation;
         params.simd = !world_options.no_simd;
         params.kgs = subspace.kgs;
         params.ksm = subspace.ksm;

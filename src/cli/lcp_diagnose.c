@@ -274,55 +274,73 @@ bool cs_lcp_diagnose(const cs_lcp* p, cs_lcp_diagnosis* d)
     return ok;
 }
 
-// What a method's theory promises on a problem with diagnosis d, or NULL when nothing is recorded for it.
-static const char* guarantee(const char* name, const cs_lcp_diagnosis* d, bool* converges)
+// What a method's registry guarantee (solver.h: CS_SOLVER_EXACT, CONVERGES_FIXED, CONVERGES_NONSINGULAR)
+// promises on a problem with diagnosis d, with the registry's reason (cs_solver_guarantee) in brackets; a
+// method without those flags gets its note, or NULL.
+static const char* guarantee(int solver, const cs_lcp_diagnosis* d, bool* converges, char* why, size_t size)
 {
     *converges = false;
-    if (strcmp(name, "pgs") == 0 || strcmp(name, "psor") == 0 || strcmp(name, "pssor") == 0 ||
-        strcmp(name, "pgs-block") == 0)
+    unsigned f = cs_solver_at(solver)->flags;
+    const char* text = cs_solver_guarantee(solver);
+    bool fixed = (f & CS_SOLVER_CONVERGES_FIXED) != 0,
+         nonsingular = (f & CS_SOLVER_CONVERGES_NONSINGULAR) != 0;
+    if (text == NULL || !(f & CS_SOLVER_EXACT || fixed || nonsingular))
     {
-        if (!d->positive_diag)
-        {
-            return "needs A_ii > 0 on every row";
-        }
-        if (!d->fixed_bounds)
-        {
-            return "friction bounds move with lambda_n: no convergence theorem (it usually converges)";
-        }
-        if (!d->dense)
-        {
-            return "A symmetric PSD with A_ii > 0: accumulation points solve it (Mangasarian 1977); rank not "
-                   "computed";
-        }
-        *converges = d->rank == d->rows;
-        return *converges
-                   ? "A symmetric positive definite, fixed bounds: converges to the unique solution "
-                     "(Cryer 1971; psor/pssor for omega in (0, 2))"
-                   : "A symmetric PSD but singular: every accumulation point solves it (Mangasarian 1977), "
-                     "lambda not unique";
+        return text; // a note, no promise (or nothing recorded)
     }
-    if (strcmp(name, "amgs") == 0 || strcmp(name, "amgs-dense") == 0 || strcmp(name, "amgs-omega") == 0)
+    bool definite = d->dense && d->rank == d->rows;
+    const char* verdict;
+    if (f & CS_SOLVER_EXACT)
     {
-        return "Theorem 4.2's bound is not proven and fails (docs/amgs.md (e)); with alpha*gamma = 1 it is "
-               "pgs";
+        verdict = "finite: an exact answer or an error (listed under exact=, not converges=)";
     }
-    return NULL;
+    else if (!d->positive_diag)
+    {
+        verdict = "needs A_ii > 0 on every row";
+    }
+    else if (!d->dense)
+    {
+        verdict = "rank not computed";
+    }
+    else if (nonsingular && definite)
+    {
+        *converges = true;
+        verdict = "A nonsingular: converges";
+    }
+    else if (fixed && d->fixed_bounds)
+    {
+        *converges = definite;
+        verdict = definite ? "A symmetric positive definite, fixed bounds: converges"
+                           : "A singular, fixed bounds: lambda not unique, accumulation points solve it";
+    }
+    else if (fixed)
+    {
+        verdict = "friction bounds move with lambda_n: no convergence theorem (it usually converges)";
+    }
+    else
+    {
+        verdict = "A singular: no guarantee";
+    }
+    snprintf(why, size, "%s (%s)", verdict, text);
+    return why;
 }
 
 void cs_lcp_print_guarantees(FILE* out, const cs_lcp_diagnosis* d)
 {
-    char yes[512] = "", no[512] = "";
+    char yes[512] = "", no[512] = "", exact[512] = "";
     for (int s = 0; s < cs_solver_count(); ++s)
     {
-        const char* name = cs_solver_at(s)->name;
+        const cs_solver_info* info = cs_solver_at(s);
         bool converges;
-        const char* why = guarantee(name, d, &converges);
-        char* list = converges ? yes : no;
+        char text[512];
+        const char* why = guarantee(s, d, &converges, text, sizeof text);
+        char* list = (info->flags & CS_SOLVER_EXACT) ? exact : converges ? yes : no;
         size_t used = strlen(list);
-        snprintf(list + used, 512 - used, "%s%s", used > 0 ? "," : "", name);
-        fprintf(out, "why_%s=%s\n", name,
+        snprintf(list + used, 512 - used, "%s%s", used > 0 ? "," : "", info->name);
+        fprintf(out, "why_%s=%s\n", info->name,
                 why != NULL ? why : "no convergence theorem recorded for this method");
     }
     fprintf(out, "converges=%s\n", yes[0] != '\0' ? yes : "none");
+    fprintf(out, "exact=%s\n", exact[0] != '\0' ? exact : "none");
     fprintf(out, "no_guarantee=%s\n", no[0] != '\0' ? no : "none");
 }

@@ -71,9 +71,11 @@ static bool check_row(const cs_lcp* p, const double* diag, const double* lambda,
     else if (p->kind[i] == CS_ROW_FRICTION)
     {
         int link = p->link[i];
-        if (link < 0 || link >= p->row_count || !(p->mu[i] >= 0.0) || !isfinite(p->mu[i]))
+        if (link < 0 || link >= p->row_count || p->kind[link] != CS_ROW_NORMAL || !(p->mu[i] >= 0.0) ||
+            !isfinite(p->mu[i]))
         {
-            return bad(out, "friction row without a valid link or with mu < 0 or not finite", i, -1);
+            return bad(out, "friction row whose link is not a normal row, or with mu < 0 or not finite", i,
+                       -1);
         }
         lo = hi = 0.0; // bounded both ways whatever its normal row's impulse
     }

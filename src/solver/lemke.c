@@ -1,13 +1,18 @@
-// Lemke's method with a covering vector, explicit basis inverse and the lexicographic ratio test
-// (lemke.h). In the tableau  [I  −M  −d] (ζ, z, z0) = r  the basis starts as I (ζ = r). z0 enters first
-// and leaves the row of the most negative r_i; from then on the complement of the variable that just
-// left enters, until z0 leaves (a solution) or an entering column has no positive entry (a ray).
+// Lemke's method with a covering vector, an explicit basis inverse kept accurate by refactorisation, and
+// the lexicographic ratio test (lemke.h). In the tableau  [I  −M  −d] (ζ, z, z0) = r  the basis starts as
+// I (ζ = r). z0 enters first and leaves the row of the most negative r_i; from then on the complement of
+// the variable that just left enters, until z0 leaves (a solution) or an entering column has no positive
+// entry (a ray).
 //
-// B⁻¹ is kept explicitly and updated by the pivot's elementary row operation. A column j of B⁻¹ stays the
-// unit vector e_j until row j is a pivot row (the update only changes columns with a nonzero in the pivot
-// row), so only the touched columns are stored and updated: a pivot costs O(n·k) for k touched columns,
-// not O(n²). Ties in the ratio test are broken lexicographically on the rows of B⁻¹ (Murty, §2.3), which
-// rules out cycling in exact arithmetic; in floating point the pivot cap catches what remains.
+// B⁻¹ is updated by each pivot's elementary row operation. A column j of B⁻¹ stays the unit vector e_j
+// until row j is a pivot row, so only the touched columns are stored and updated: a pivot costs O(n·k) for
+// k touched columns. Product-form updates drift on the singular, degenerate matrices of contact problems
+// (W = J M⁻¹ Jᵀ has rank ≤ 3 × bodies), so B⁻¹ is rebuilt from an LU factorisation of the basis
+// (lemke_basis.c) every REFACTOR_PER_N·n pivots, whenever the residual of B x_B = r, checked every
+// CHECK_EVERY pivots, exceeds its tolerance, and once more at the end. Ties in the ratio test are broken
+// lexicographically on the rows of B⁻¹ (Murty 1988, §2.3.2), which rules out cycling in exact arithmetic
+// for any LCP Lemke processes (copositive-plus M, or the copositive contact matrices of Anitescu and Potra
+// 1997); the pivot cap reports what floating point leaves.
 #include "solver/lemke.h"
 
 #include <math.h>
@@ -15,61 +20,19 @@
 
 enum
 {
-    Z0_OFFSET = 2, // variable numbering: ζ_k = k, z_k = n + k, z0 = 2n
+    Z0_OFFSET = 2,   // variable numbering: ζ_k = k, z_k = n + k, z0 = 2n
+    CHECK_EVERY = 16 // pivots between two checks of the basis residual
 };
+
+#define REFACTOR_PER_N  1.0  // a scheduled refactorisation every n pivots (it costs about k/2 pivots)
+#define PIVOT_TOL       1e-9 // entries of B⁻¹c below this fraction of its largest are not pivots
+#define SMALL_PIVOT     1e-2 // among tied rows, pivots below this fraction of the largest tied one are skipped
+#define RESIDUAL_TOL    1e-10 // |r − B x_B|∞ beyond this fraction of max(|r|∞, |x_B|∞) forces a refactorisation
+#define RESIDUAL_GROWTH 100.0 // ... if it is also this many times what the last refactorisation left
 
 static double binv_at(const cs_lemke* L, int i, int j)
 {
     return L->touched[j] ? L->binv[(size_t)j * L->n + i] : (i == j ? 1.0 : 0.0);
-}
-
-// d = B⁻¹ c for a dense c (in L->col).
-static void apply_binv(cs_lemke* L, const double* c, double* d)
-{
-    int n = L->n;
-    for (int i = 0; i < n; ++i)
-    {
-        d[i] = L->touched[i] ? 0.0 : c[i];
-    }
-    for (int t = 0; t < L->touched_count; ++t)
-    {
-        int j = L->tlist[t];
-        double cj = c[j];
-        if (cj != 0.0)
-        {
-            const double* bj = L->binv + (size_t)j * n;
-            for (int i = 0; i < n; ++i)
-            {
-                d[i] += cj * bj[i];
-            }
-        }
-    }
-}
-
-// The column of variable var in [I −M −d], into L->col.
-static void tableau_column(cs_lemke* L, int var)
-{
-    int n = L->n;
-    if (var < n)
-    {
-        memset(L->col, 0, (size_t)n * sizeof(double));
-        L->col[var] = 1.0;
-    }
-    else if (var < 2 * n)
-    {
-        L->column(L->data, var - n, L->col);
-        for (int i = 0; i < n; ++i)
-        {
-            L->col[i] = -L->col[i];
-        }
-    }
-    else
-    {
-        for (int i = 0; i < n; ++i)
-        {
-            L->col[i] = -1.0;
-        }
-    }
 }
 
 // Pivots row r on the entering column d (= B⁻¹ c_entering): B⁻¹ ← E B⁻¹, x_B ← E x_B.
@@ -111,15 +74,17 @@ static void pivot(cs_lemke* L, int r, const double* d, int entering)
     L->where[entering] = r;
 }
 
-// Lexicographic comparison of rows i and j of [x_B | B⁻¹] divided by d_i, d_j: < 0 when i is smaller.
+// Lexicographic comparison of rows i and j of B⁻¹ divided by d_i, d_j: < 0 when i is smaller. Entries that
+// agree to 1e-11 relative (or are both below 1e-14 of their row's pivot scale) count as equal.
 static int lex_compare(const cs_lemke* L, const double* d, int i, int j)
 {
+    double floor = 1e-14 * (1.0 / d[i] + 1.0 / d[j]);
     for (int c = 0; c < L->n; ++c)
     {
         double a = binv_at(L, i, c) / d[i];
         double b = binv_at(L, j, c) / d[j];
-        double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-        if (fabs(a - b) > 1e-12 * scale)
+        double scale = fmax(fabs(a), fabs(b));
+        if (scale > floor && fabs(a - b) > 1e-11 * scale)
         {
             return a < b ? -1 : 1;
         }
@@ -127,22 +92,22 @@ static int lex_compare(const cs_lemke* L, const double* d, int i, int j)
     return 0;
 }
 
-// The blocking row of the entering column d, or -1 for a ray. Harris's two-pass test: the first pass finds
-// the largest step that keeps every basic variable above −δ; the second picks, among the rows that block
-// within that step, z0 if it is one (termination), else the largest pivot d_i, so that the degenerate
-// ties of contact problems (many x_B = 0) never pivot on a tiny entry. Rows whose ratios tie exactly are
-// then ordered lexicographically (lex_compare), the anti-cycling rule.
-static int ratio_test(const cs_lemke* L, const double* d)
+// The blocking row of the entering column d, or -1 for a ray. The rows that block within Harris's relaxed
+// step (every basic variable stays above −δ) are the ties of the minimum ratio; among them z0 wins
+// (termination), pivots far smaller than the largest tied one are dropped, and the rest are ordered
+// lexicographically on B⁻¹ (the perturbation r + (ε, ε², …) of the lexicographic method). Degenerate
+// contact problems have many x_B = 0, so this order, not the ratio, picks most pivots.
+static int ratio_test(const cs_lemke* L, const double* d, double xscale)
 {
     int n = L->n;
-    double dmax = 0.0, xmax = 0.0;
+    double dmax = 0.0, xmax = xscale;
     for (int i = 0; i < n; ++i)
     {
         dmax = fmax(dmax, fabs(d[i]));
         xmax = fmax(xmax, fabs(L->xb[i]));
     }
-    double tol = 1e-11 * (dmax > 1.0 ? dmax : 1.0);
-    double delta = 1e-11 * (1.0 + xmax);
+    double tol = PIVOT_TOL * dmax;
+    double delta = 1e-12 * xmax;
     double bound = INFINITY;
     for (int i = 0; i < n; ++i)
     {
@@ -155,19 +120,32 @@ static int ratio_test(const cs_lemke* L, const double* d)
     {
         return -1;
     }
+    double tied_max = 0.0;
+    for (int i = 0; i < n; ++i)
+    {
+        if (d[i] > tol && fmax(L->xb[i], 0.0) / d[i] <= bound)
+        {
+            if (L->basis[i] == Z0_OFFSET * n)
+            {
+                return i;
+            }
+            tied_max = fmax(tied_max, d[i]);
+        }
+    }
     int row = -1;
     for (int i = 0; i < n; ++i)
     {
-        if (!(d[i] > tol) || fmax(L->xb[i], 0.0) / d[i] > bound)
+        if (!(d[i] >= SMALL_PIVOT * tied_max) || fmax(L->xb[i], 0.0) / d[i] > bound)
         {
             continue;
         }
-        if (L->basis[i] == Z0_OFFSET * n)
+        if (row < 0)
         {
-            return i;
+            row = i;
+            continue;
         }
-        if (row < 0 || d[i] > d[row] * (1.0 + 1e-9) ||
-            (d[i] >= d[row] * (1.0 - 1e-9) && lex_compare(L, d, i, row) < 0))
+        int order = lex_compare(L, d, i, row);
+        if (order < 0 || (order == 0 && d[i] > d[row]))
         {
             row = i;
         }
@@ -175,53 +153,21 @@ static int ratio_test(const cs_lemke* L, const double* d)
     return row;
 }
 
-// Σ (r − B x_B)² for the current column callback.
-static double basis_residual(cs_lemke* L, double* res)
-{
-    int n = L->n;
-    memcpy(res, L->r, (size_t)n * sizeof(double));
-    for (int i = 0; i < n; ++i)
-    {
-        int var = L->basis[i];
-        double x = L->xb[i];
-        if (x == 0.0)
-        {
-            continue;
-        }
-        if (var < n)
-        {
-            res[var] -= x;
-            continue;
-        }
-        tableau_column(L, var);
-        for (int k = 0; k < n; ++k)
-        {
-            res[k] -= L->col[k] * x;
-        }
-    }
-    double sum = 0.0;
-    for (int i = 0; i < n; ++i)
-    {
-        sum += res[i] * res[i];
-    }
-    return sum;
-}
-
 void cs_lemke_refine(cs_lemke* L, int rounds)
 {
     int n = L->n;
     double* res = L->z; // scratch until cs_lemke_solution
     double* keep = L->d;
-    double last = basis_residual(L, res);
+    double last = cs_lemke_basis_residual(L, res);
     for (int round = 0; round < rounds && last > 0.0; ++round)
     {
-        apply_binv(L, res, keep);
+        cs_lemke_apply_binv(L, res, keep);
         for (int i = 0; i < n; ++i)
         {
             L->xb[i] += keep[i];
         }
-        double now = basis_residual(L, res);
-        if (!(now < 0.25 * last))
+        double now = cs_lemke_basis_residual(L, res);
+        if (!(now < 0.5 * last))
         {
             if (now > last) // no progress (B singular along the step): undo it
             {
@@ -251,17 +197,50 @@ void cs_lemke_solution(cs_lemke* L)
     }
 }
 
+// Keeps B⁻¹ honest: a scheduled refactorisation, or one forced by the residual of B x_B = r growing past
+// both RESIDUAL_TOL and RESIDUAL_GROWTH × what the last refactorisation left (*floor; on an ill-conditioned
+// basis a fresh factorisation cannot do better than that, and refactorising again would only cost time).
+static bool maintain_basis(cs_lemke* L, int* since, double* floor, double xscale)
+{
+    *since += 1;
+    bool refactor = *since >= REFACTOR_PER_N * L->n;
+    if (!refactor && L->pivots % CHECK_EVERY == 0)
+    {
+        double xmax = xscale;
+        for (int i = 0; i < L->n; ++i)
+        {
+            xmax = fmax(xmax, fabs(L->xb[i]));
+        }
+        double res = cs_lemke_basis_residual(L, L->z);
+        refactor = !(res <= fmax(RESIDUAL_TOL * xmax, RESIDUAL_GROWTH * *floor));
+    }
+    if (!refactor)
+    {
+        return true;
+    }
+    *since = 0;
+    if (!cs_lemke_refactor(L))
+    {
+        return false;
+    }
+    *floor = cs_lemke_basis_residual(L, L->z);
+    return true;
+}
+
 cs_lemke_outcome cs_lemke_run(cs_lemke* L)
 {
     int n = L->n;
     L->pivots = 0;
+    L->refactorisations = 0;
     L->entering = -1;
+    double xscale = 0.0;
     for (int i = 0; i < n; ++i)
     {
         L->basis[i] = i;
         L->touched[i] = 0;
         L->xb[i] = L->r[i];
         L->z[i] = 0.0;
+        xscale = fmax(xscale, fabs(L->r[i]));
     }
     for (int v = 0; v <= Z0_OFFSET * n; ++v)
     {
@@ -281,20 +260,21 @@ cs_lemke_outcome cs_lemke_run(cs_lemke* L)
         return CS_LEMKE_SOLVED; // r >= 0: z = 0
     }
     // z0 enters at the most negative r_i (its column is −d = −1, so B⁻¹c = −1 while B = I).
-    tableau_column(L, Z0_OFFSET * n);
-    memcpy(L->d, L->col, (size_t)n * sizeof(double));
+    cs_lemke_column_of(L, Z0_OFFSET * n, L->d);
     pivot(L, r, L->d, Z0_OFFSET * n);
     L->pivots = 1;
     int entering = n + r; // the complement of ζ_r, which just left
+    int since = 1;
+    double floor = 0.0;
     for (;;)
     {
         if (L->pivots >= L->max_pivots)
         {
             return CS_LEMKE_PIVOT_CAP;
         }
-        tableau_column(L, entering);
-        apply_binv(L, L->col, L->d);
-        int row = ratio_test(L, L->d);
+        cs_lemke_column_of(L, entering, L->col);
+        cs_lemke_apply_binv(L, L->col, L->d);
+        int row = ratio_test(L, L->d, xscale);
         if (row < 0)
         {
             L->entering = entering;
@@ -307,7 +287,15 @@ cs_lemke_outcome cs_lemke_run(cs_lemke* L)
         {
             break;
         }
+        if (!maintain_basis(L, &since, &floor, xscale))
+        {
+            return CS_LEMKE_SINGULAR;
+        }
         entering = leaving < n ? leaving + n : leaving - n;
+    }
+    if (!cs_lemke_refactor(L))
+    {
+        return CS_LEMKE_SINGULAR;
     }
     cs_lemke_solution(L);
     return CS_LEMKE_SOLVED;

@@ -12,6 +12,7 @@ typedef enum cs_lemke_outcome
     CS_LEMKE_RAY = 1,    // the entering column has no blocking row: secondary ray, no solution reached
     CS_LEMKE_PIVOT_CAP =
         2, // more pivots than max_pivots: cycling in floating point (lexicographic rule failed)
+    CS_LEMKE_SINGULAR = 3, // a refactorisation found the basis numerically singular
 } cs_lemke_outcome;
 
 typedef void (*cs_lemke_column_fn)(const void* data, int k, double* out); // out = M[:, k] (n entries)
@@ -23,17 +24,19 @@ typedef struct cs_lemke
     cs_lemke_column_fn column;
     const void* data;
     int max_pivots;
-    // Workspace, caller-owned: binv n·n doubles (B⁻¹ column-major; a column not yet touched by a pivot is
-    // e_j and is not stored), xb, d, col, z: n doubles each; basis, touched, tlist: n ints; where: 2n + 1.
-    double *binv, *xb, *d, *col, *z;
-    int *basis, *touched, *tlist, *where;
+    // Workspace, caller-owned: binv and lu n·n doubles each (B⁻¹ column-major, a column not yet touched by
+    // a pivot is e_j and is not stored; lu: the k×k block a refactorisation factorises), xb, d, col, z:
+    // n doubles each; basis, touched, tlist, lu_rows, lu_vars, lu_piv: n ints each; where: 2n + 1.
+    double *binv, *lu, *xb, *d, *col, *z;
+    int *basis, *touched, *tlist, *where, *lu_rows, *lu_vars, *lu_piv;
     int touched_count; // entries of tlist (the stored columns of B⁻¹)
     // Results.
     int pivots;
+    int refactorisations;
     int entering; // at a ray: the variable that could not enter (n..2n−1 = z_k, 0..n−1 = ζ_k)
 } cs_lemke;
 
-// Runs the pivoting; on CS_LEMKE_SOLVED, z holds the solution of the final basis.
+// Runs the pivoting; on CS_LEMKE_SOLVED, z holds the solution of the final basis, B⁻¹ freshly refactorised.
 cs_lemke_outcome cs_lemke_run(cs_lemke* L);
 // Iterative refinement of the final basis, for a column callback that may now return a different M (the
 // unregularised one): x_B ← x_B + B⁻¹(r − B x_B) while the residual of B x_B = r falls by 4× a round, at
@@ -41,5 +44,15 @@ cs_lemke_outcome cs_lemke_run(cs_lemke* L);
 void cs_lemke_refine(cs_lemke* L, int rounds);
 // z from the basic values (negative round-off clamped to 0).
 void cs_lemke_solution(cs_lemke* L);
+
+// The basis (lemke_basis.c). out = the tableau column of variable var (ζ_k = k, z_k = n + k, z0 = 2n).
+void cs_lemke_column_of(const cs_lemke* L, int var, double* out);
+// d = B⁻¹ c.
+void cs_lemke_apply_binv(const cs_lemke* L, const double* c, double* d);
+// res = r − B x_B; returns its largest magnitude. Uses L->col.
+double cs_lemke_basis_residual(const cs_lemke* L, double* res);
+// Rebuilds B⁻¹ of the current basis from an LU factorisation and recomputes x_B = B⁻¹ r (positions are
+// renumbered: ζ_i at position i). False when the basis is numerically singular. Uses L->d, L->col.
+bool cs_lemke_refactor(cs_lemke* L);
 
 #endif

@@ -23,12 +23,11 @@
 #include <math.h>
 #include <string.h>
 
-#define LEMKE_REGULARISATION 1e-8
-#define LEMKE_ACCEPT         1e-9 // natural residual, relative to max |r|, of an accepted answer
+#define LEMKE_ACCEPT 1e-9 // natural residual, relative to max |r|, of an accepted answer
 
 enum
 {
-    LEMKE_MAX_VARIABLES = 6144, // B⁻¹ takes n² doubles: 288 MiB at this size
+    LEMKE_MAX_VARIABLES = 4608, // B⁻¹ and the refactorisation block take n² doubles each: 324 MiB here
     VAR_IMPULSE = 0,
     VAR_FRICTION_SLACK = 1, // β of a friction row
     VAR_BOX_SLACK = 2,      // c of a two-sided box row
@@ -156,6 +155,7 @@ typedef struct lemke_arrays
     cs_lemke lemke;
     double* dense_a; // map.A, writable
     double* rhs;
+    double scale; // max(1, |rhs|∞): the accepted residual is relative to it
 } lemke_arrays;
 
 static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs_error* err)
@@ -175,8 +175,8 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs
                        LEMKE_MAX_VARIABLES);
     }
     size_t nn = (size_t)n, mm = (size_t)m;
-    size_t doubles = mm * mm + nn * nn + 6 * nn + mm;
-    size_t ints = 8 * nn + 1 + 2 * mm;
+    size_t doubles = mm * mm + 2 * nn * nn + 6 * nn + mm;
+    size_t ints = 11 * nn + 1 + 2 * mm;
     size_t total = doubles + (ints + 1) / 2 + 1;
     cs_status s = cs_grow_doubles(&w->dense, &w->dense_capacity, (int)total, err);
     if (s != CS_OK)
@@ -190,6 +190,7 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs
     a.dense_a = d;
     a.map.A = d, d += mm * mm;
     a.lemke.binv = d, d += nn * nn;
+    a.lemke.lu = d, d += nn * nn;
     a.lemke.xb = d, d += nn;
     a.lemke.d = d, d += nn;
     a.lemke.col = d, d += nn;
@@ -202,6 +203,9 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs
     a.lemke.touched = q, q += nn;
     a.lemke.tlist = q, q += nn;
     a.lemke.where = q, q += 2 * nn + 1;
+    a.lemke.lu_rows = q, q += nn;
+    a.lemke.lu_vars = q, q += nn;
+    a.lemke.lu_piv = q, q += nn;
     a.map.var_kind = q, q += nn;
     a.map.var_row = q, q += nn;
     a.map.var_sign = q, q += nn;
@@ -236,6 +240,25 @@ static void build_rhs(const blcp_map* map, double* v, double* rhs)
     }
 }
 
+// λ = c0 + Σ sign_k z_k from Lemke's z, into work->x (kept there until the first sweep), with its natural
+// residual on the true problem (work->v = its velocities).
+static double answer(lemke_arrays* a, const cs_lcp* p, cs_solver_work* w)
+{
+    int m = p->row_count;
+    memcpy(w->x, a->map.c0, (size_t)m * sizeof(double));
+    for (int k = 0; k < a->map.n; ++k)
+    {
+        if (a->map.var_kind[k] == VAR_IMPULSE)
+        {
+            w->x[a->map.var_row[k]] += a->map.var_sign[k] * a->lemke.z[k];
+        }
+    }
+    cs_lcp_velocity(p, w->x, w->v);
+    double res_lcp, res_nat;
+    cs_residuals(p, w->v, w->x, &res_lcp, &res_nat);
+    return res_nat;
+}
+
 // Lemke runs here, in begin, so that a failure is an error the caller sees; the solution waits in work->x
 // and the first sweep makes it the iterate (the driver's history then shows the start point, then the
 // answer at iteration 1). method[0] = pivots, method[1] = 1 once the first sweep ran, method[2] = n.
@@ -245,12 +268,9 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
     cs_solver_work* w = ctx->work;
     int m = p->row_count;
     ctx->method[0] = ctx->method[1] = ctx->method[2] = 0.0;
-    cs_status s = cs_operator_check(p, "lemke", err);
+    // The driver's cs_problem_check (check.c) has refused malformed data before begin runs.
     lemke_arrays a;
-    if (s == CS_OK)
-    {
-        s = carve(w, p, &a, err);
-    }
+    cs_status s = carve(w, p, &a, err);
     if (s != CS_OK)
     {
         return s;
@@ -271,23 +291,36 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
     a.lemke.column = map_column;
     a.lemke.data = &a.map;
     a.lemke.max_pivots = 20 * a.map.n + 100;
-    // With friction, A is singular as soon as rows outnumber 3 × bodies, and on this reduced (Schur
-    // complement) LCP Lemke can then end on a secondary ray although a solution exists (Stewart and
-    // Trinkle's guarantee is for the formulation with the velocities). After a ray the pivoting runs once
-    // more on A + reg·diag(A), which is positive definite, and its final basis is refined against the true
-    // A (cs_lemke_refine: x_B ← x_B + B_reg⁻¹(r − B x_B), a proximal-point iteration on the fixed basis).
-    // Either way the answer is accepted only if it solves the true problem (accept()).
-    double pivots = 0.0;
-    cs_lemke_outcome outcome = CS_LEMKE_RAY;
-    for (int attempt = 0; attempt < 2 && outcome == CS_LEMKE_RAY; ++attempt)
+    a.scale = 1.0;
+    for (int k = 0; k < a.map.n; ++k)
     {
-        a.map.reg = attempt == 0 ? 0.0 : LEMKE_REGULARISATION;
+        a.scale = fmax(a.scale, fabs(a.rhs[k]));
+    }
+    // W = J M⁻¹ Jᵀ is singular as soon as rows outnumber its rank (2 per body without friction on circles,
+    // 3 with): pivoting on it, bases that are singular in exact arithmetic look merely ill-conditioned in
+    // floating point and the pivots follow round-off (Pool 1 at step 300: x_B grows to 1e3, the final basis
+    // is wrong). So Lemke first runs on the proximal regularisation A + ε·diag(A) (positive definite: every
+    // basis it meets is nonsingular, its pivots are real), and its final basis is refined against the true A
+    // (cs_lemke_refine: x_B ← x_B + B_ε⁻¹(r − B x_B), the proximal-point iteration on the fixed basis). The
+    // answer is accepted only if it solves the true problem (res_nat ≤ LEMKE_ACCEPT·max|r|); otherwise a
+    // larger ε, then the true A, are tried. Every attempt's failure is kept for the message.
+    static const double regularisations[] = {1e-8, 1e-6, 0.0};
+    double pivots = 0.0, res_nat = INFINITY;
+    cs_lemke_outcome outcome = CS_LEMKE_RAY;
+    for (int attempt = 0; attempt < 3; ++attempt)
+    {
+        a.map.reg = regularisations[attempt];
         outcome = cs_lemke_run(&a.lemke);
         pivots += a.lemke.pivots;
         if (outcome == CS_LEMKE_SOLVED)
         {
             a.map.reg = 0.0;
             cs_lemke_refine(&a.lemke, 30);
+            res_nat = answer(&a, p, w);
+            if (res_nat <= LEMKE_ACCEPT * a.scale)
+            {
+                break;
+            }
         }
     }
     ctx->method[0] = pivots;
@@ -298,32 +331,23 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
         int k = var >= a.map.n ? var - a.map.n : var;
         return cs_fail(
             err, CS_ERR_VALUE,
-            "lemke: ray termination after %.0f pivots (row %d's variable cannot enter, also with A "
-            "regularised): no solution Lemke can reach",
+            "lemke: ray termination after %.0f pivots in all (row %d's variable cannot enter; tried A + eps "
+            "diag(A), eps = 1e-8, 1e-6, and A): no solution Lemke can reach",
             pivots, a.map.var_row[k]);
+    }
+    if (outcome == CS_LEMKE_SINGULAR)
+    {
+        return cs_fail(err, CS_ERR_VALUE,
+                       "lemke: the basis became numerically singular after %.0f pivots (refactorisation "
+                       "found a pivot below 1e-13 of the basis's largest entry)",
+                       pivots);
     }
     if (outcome == CS_LEMKE_PIVOT_CAP)
     {
         return cs_fail(err, CS_ERR_VALUE, "lemke: pivot cap %d reached on %d variables: the pivots cycle",
                        a.lemke.max_pivots, a.map.n);
     }
-    // λ = c0 + Σ sign_k z_k, kept in work->x until the first sweep.
-    memcpy(w->x, a.map.c0, (size_t)m * sizeof(double));
-    for (int k = 0; k < a.map.n; ++k)
-    {
-        if (a.map.var_kind[k] == VAR_IMPULSE)
-        {
-            w->x[a.map.var_row[k]] += a.map.var_sign[k] * a.lemke.z[k];
-        }
-    }
-    cs_lcp_velocity(p, w->x, w->v);
-    double res_lcp, res_nat, scale = 1.0;
-    cs_residuals(p, w->v, w->x, &res_lcp, &res_nat);
-    for (int k = 0; k < a.map.n; ++k)
-    {
-        scale = fmax(scale, fabs(a.rhs[k]));
-    }
-    if (!(res_nat <= LEMKE_ACCEPT * scale))
+    if (!(res_nat <= LEMKE_ACCEPT * a.scale))
     {
         return cs_fail(err, CS_ERR_VALUE,
                        "lemke: the final basis (%.0f pivots) leaves residual %.3g on the true problem: A is "

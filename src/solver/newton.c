@@ -74,17 +74,13 @@ static newton_arrays carve(cs_solver_work* work, int m, int bodies)
 
 static cs_status newton_begin(cs_solve_ctx* ctx, int merit, const char* name, cs_error* err)
 {
-    cs_status s = cs_operator_check(ctx->p, name, err);
-    if (s != CS_OK)
-    {
-        return s;
-    }
+    // The driver's cs_problem_check (check.c) has refused malformed data before begin runs.
     size_t need = newton_doubles(ctx->p->row_count, ctx->p->body_count);
     if (need > (size_t)1 << 30)
     {
         return cs_fail(err, CS_ERR_USAGE, "%s: problem too large (%d rows)", name, ctx->p->row_count);
     }
-    s = cs_grow_doubles(&ctx->work->dense, &ctx->work->dense_capacity, (int)need, err);
+    cs_status s = cs_grow_doubles(&ctx->work->dense, &ctx->work->dense_capacity, (int)need, err);
     ctx->method[0] = merit;
     return s;
 }

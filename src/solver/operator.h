@@ -1,6 +1,7 @@
 // A = J M⁻¹ Jᵀ as an operator for the methods that need more than one row at a time (lemke, the Newton
-// methods): its dense entries, matrix-free products through J and M⁻¹, and the input check these
-// methods run first (a pivoting or Newton method fed NaN or an empty box must say so, not spin).
+// methods): its dense entries and matrix-free products through J and M⁻¹. Malformed input (NaN, an empty
+// box, a friction link that is not a normal row) never reaches them: the driver's cs_problem_check
+// (check.c) stops the solve first, and cs_solve_start refuses body indices out of range.
 #ifndef CS_SOLVER_OPERATOR_H
 #define CS_SOLVER_OPERATOR_H
 
@@ -12,10 +13,6 @@ double cs_dense_entry(const cs_lcp* p, const double* mjt, int i, int j);
 
 // out = A x without forming A: u = M⁻¹Jᵀx (u has 3·bodies entries, scratch), out_i = J_i u.
 void cs_apply_a(const cs_lcp* p, const double* x, double* u, double* out);
-
-// Rejects what no method can solve: non-finite data, a negative mass, an empty box (lo > hi), a friction
-// row whose link is not a normal row, a negative μ. `method` names the caller in the message.
-cs_status cs_operator_check(const cs_lcp* p, const char* method, cs_error* err);
 
 // lemke.c, lemke_blcp.c
 cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err);

@@ -7,31 +7,65 @@
 #include <stdio.h>
 #include <string.h>
 
+// The guarantees behind the CS_SOLVER_EXACT / CONVERGES_* flags (solver.h), as `lcp info` prints them.
+#define GS_FIXED                                                                                             \
+    "fixed bounds, A symmetric PSD, A_ii > 0: every accumulation point solves it (Mangasarian 1977), the "   \
+    "unique solution when A is definite (Cryer 1971)"
+#define SOR_FIXED   GS_FIXED "; for omega in (0, 2)"
+#define BLOCK_FIXED GS_FIXED " (block Gauss-Seidel on the contacts' 2x2 blocks)"
+#define APGD_FIXED                                                                                           \
+    "fixed bounds, A symmetric PSD: projected gradient with step 1/L converges, Nesterov's momentum with "   \
+    "restart keeps it monotone (O'Donoghue & Candes 2015)"
+#define SM_FIXED                                                                                             \
+    "fixed bounds, A symmetric PSD: k_gs projected Gauss-Seidel sweeps per iteration and a subspace step "   \
+    "that never raises the objective (MNS 2008, Alg. 3.1 with safeguard (3.5))"
+#define LEMKE_EXACT                                                                                          \
+    "pivoting: exact (res_nat ~1e-13) or an error saying why; Lemke with the lexicographic rule processes "  \
+    "copositive-plus LCPs and the contact LCP of Anitescu & Potra 1997 (friction via Erleben's beta model)"
+#define AMGS_NOTE                                                                                            \
+    "Theorem 4.2's bound is not proven and fails (docs/amgs.md (e)); with alpha*gamma = 1 it is pgs"
+#define NEWTON_BOTH                                                                                          \
+    "A nonsingular: locally quadratic (semismooth Newton, Qi 1993), globalised by a projected Armijo "       \
+    "search; held to it by test_solver_agreement (measured: no global theorem for the min-map); with A "     \
+    "singular the Newton system is singular and it can stall"
+
+static const struct
+{
+    const char* name;
+    const char* text;
+} guarantees[] = {
+    {"pgs", GS_FIXED},          {"amgs", AMGS_NOTE},    {"amgs-omega", AMGS_NOTE},
+    {"amgs-dense", AMGS_NOTE},  {"psor", SOR_FIXED},    {"pssor", SOR_FIXED},
+    {"pgs-block", BLOCK_FIXED}, {"apgd", APGD_FIXED},   {"pgs-sm", SM_FIXED},
+    {"pgs-kz", SM_FIXED},       {"lemke", LEMKE_EXACT}, {"newton-minmap", NEWTON_BOTH},
+    {"newton-fb", NEWTON_BOTH},
+};
+
 // One line per method; the order is the order of menus and key cycling (append new ones).
 // clang-format off
 static const cs_solver_entry solvers[] = {
     {{"pgs", "PGS", "projected Gauss-Seidel in velocity form (sequential impulses), paper eq. (4)",
-      CS_SOLVER_SIMD},
+      CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
      NULL, cs_pgs_sweep},
     {{"amgs", "AMGS", "accelerated modulus-based Gauss-Seidel, Method 3.1 in velocity form, Omega = alpha D",
-      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD | CS_SOLVER_USES_LITERAL},
+      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD | CS_SOLVER_USES_LITERAL | CS_SOLVER_CONVERGES_SCENES},
      cs_amgs_begin, cs_amgs_sweep},
     {{"amgs-omega", "AMGS-wE", "AMGS with Omega = w E, w = mean(A_ii)/gamma per problem (Remark 4.5)",
-      CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
+      CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_SCENES},
      cs_amgs_omega_begin, cs_amgs_sweep},
     {{"amgs-dense", "AMGS-dense", "AMGS Method 2.2 on the explicit dense A (the paper's O(m^2) baseline)",
-      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_DENSE},
+      CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_DENSE | CS_SOLVER_CONVERGES_SCENES},
      cs_amgs_dense_begin, cs_amgs_dense_sweep},
     {{"psor", "PSOR", "projected SOR: PGS with the step scaled by omega = --relaxation in (0, 2); "
                       "omega 1 is pgs",
-      CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD},
+      CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
      cs_psor_begin, cs_psor_sweep},
     {{"pssor", "PSSOR", "symmetric projected SOR: a forward then a backward PSOR sweep per iteration",
-      CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD},
+      CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
      cs_psor_begin, cs_pssor_sweep},
     {{"pgs-block", "PGS-block", "blocked Gauss-Seidel: each contact's normal and friction rows solved together, "
                                 "exactly (Lacoursiere Alg. 3.1, eqs. (18)-(21))",
-      0},
+      CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
      cs_pgs_block_begin, cs_pgs_block_sweep},
     {{"jacobi", "Jacobi", "projected Jacobi, every row from the same velocities, damped by "
                           "omega / (rows on its busiest body)",
@@ -39,25 +73,25 @@ static const cs_solver_entry solvers[] = {
      cs_jacobi_begin, cs_jacobi_sweep},
     {{"apgd", "APGD", "accelerated projected gradient (Nesterov momentum with adaptive restart) "
                       "in the mass-split metric",
-      0},
+      CS_SOLVER_CONVERGES_FIXED},
      cs_apgd_begin, cs_apgd_sweep},
     {{"pgs-sm", "PGS-SM", "Morales-Nocedal-Smelyanskiy Algorithm 3.1: per iteration k_gs PGS sweeps, then up to k_sm subspace minimisations",
-      CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_KSM | CS_SOLVER_USES_SUBSPACE},
+      CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_KSM | CS_SOLVER_USES_SUBSPACE | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
      cs_pgs_sm_begin, cs_pgs_sm_sweep},
     {{"pgs-kz", "PGS-KZ", "Kocvara-Zowe: per iteration k_gs PGS sweeps, one subspace minimisation, backtracking (MNS eq. 3.5)",
-      CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_SUBSPACE},
+      CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_SUBSPACE | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
      cs_pgs_kz_begin, cs_pgs_sm_sweep},
     {{"amgs-adaptive", "AMGS-adapt", "AMGS with Omega = alpha D, alpha adapted from the sweeps' displacement ratios (adaptive SOR, docs/amgs.md)",
-      CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD},
+      CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_SCENES},
      cs_amgs_adaptive_begin, cs_amgs_adaptive_sweep},
     {{"lemke", "Lemke", "Lemke's pivoting on the BLCP as an LCP (friction: Erleben's contact LCP model); exact, dense",
-      CS_SOLVER_DENSE | CS_SOLVER_PIVOTING},
+      CS_SOLVER_DENSE | CS_SOLVER_PIVOTING | CS_SOLVER_EXACT},
      cs_lemke_begin, cs_lemke_sweep},
     {{"newton-minmap", "Newton-min", "generalised Newton on the min-map (mid-map) reformulation, GMRES, projected Armijo",
-      0},
+      CS_SOLVER_CONVERGES_NONSINGULAR | CS_SOLVER_NEWTON_STEPS},
      cs_newton_minmap_begin, cs_newton_sweep},
     {{"newton-fb", "Newton-FB", "generalised Newton on the Fischer-Burmeister (Billups box) reformulation, GMRES, projected Armijo",
-      0},
+      CS_SOLVER_CONVERGES_NONSINGULAR | CS_SOLVER_NEWTON_STEPS},
      cs_newton_fb_begin, cs_newton_sweep},
 };
 // clang-format on
@@ -131,6 +165,19 @@ const char* cs_solver_names_with(unsigned flags)
 {
     static _Thread_local char names[512];
     return names_with(flags, names, sizeof names);
+}
+
+const char* cs_solver_guarantee(int index)
+{
+    const cs_solver_info* info = cs_solver_at(index);
+    for (size_t k = 0; info != NULL && k < sizeof guarantees / sizeof guarantees[0]; ++k)
+    {
+        if (strcmp(guarantees[k].name, info->name) == 0)
+        {
+            return guarantees[k].text;
+        }
+    }
+    return NULL;
 }
 
 const char* cs_solver_flag_name(unsigned flag)

@@ -7,6 +7,11 @@
 #include <math.h>
 #include <string.h>
 
+double cs_lcp_row_velocity(const cs_lcp* p, const double* v, int i)
+{
+    return cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i];
+}
+
 void cs_lcp_velocity(const cs_lcp* p, const double* lambda, double* v)
 {
     if (p->body_count > 0) // (p->v may be NULL for a problem without bodies)

@@ -298,6 +298,16 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
         return cs_fail(err, CS_ERR_USAGE, "tolerances and the stagnation window must be >= 0, got %g, %g, %d",
                        params->tolerance, params->tolerance_rel, params->stagnation_window);
     }
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        // The packing pass below indexes bodies by these: out of range is a malformed problem.
+        if (p->body_a[i] < -1 || p->body_a[i] >= p->body_count || p->body_b[i] < -1 ||
+            p->body_b[i] >= p->body_count)
+        {
+            return cs_fail(err, CS_ERR_USAGE, "row %d: body index %d or %d out of range [-1, %d)", i,
+                           p->body_a[i], p->body_b[i], p->body_count);
+        }
+    }
     for (int i = 0; p->reg != NULL && i < p->row_count; ++i)
     {
         if (!(p->reg[i] >= 0.0 && p->reg[i] < INFINITY) ||

@@ -121,7 +121,7 @@ static void test_bad_snapshot_keeps_the_world(void** state)
 static void click(const char* label)
 {
     double x = 0.0, y = 0.0;
-    if (!panel_find(&a, label, &x, &y))
+    if (!panel_find(&a, label, &x, &y, NULL))
     {
         fail_msg("no panel widget '%s'", label);
     }

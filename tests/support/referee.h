@@ -1,7 +1,6 @@
 // What the Siconos referee tests (test_siconos_referee.c: contacts; test_siconos_joints.c: joints as an
 // MLCP) share: their tolerances, the frozen problems and the failure count, and what they ask of a registry
-// method — its iteration budget and whether a convergence theorem covers the problem (the registry's own
-// guarantee flags, once every branch has them, are the better home for the second). Included by one file of
+// method — its iteration budget and whether a convergence theorem covers the problem. Included by one file of
 // each test executable.
 #ifndef CS_REFEREE_H
 #define CS_REFEREE_H
@@ -33,17 +32,17 @@ enum
 
 // Iterations a method gets: a pivoting method about one pivot per row, a Newton method a few hundred
 // steps, anything else (sweeps) REFEREE_SWEEP_CAP; capped at REFEREE_HARD_CAP when `capped`.
-static inline int referee_budget(const char* name, int rows, bool capped)
+static inline int referee_budget(unsigned flags, int rows, bool capped)
 {
-    int b = strstr(name, "lemke") != NULL     ? 20 * rows + 1000
-            : strncmp(name, "newton", 6) == 0 ? 1000
-                                              : REFEREE_SWEEP_CAP;
+    int b = (flags & CS_SOLVER_EXACT)          ? 20 * rows + 1000
+            : (flags & CS_SOLVER_NEWTON_STEPS) ? 1000
+                                               : REFEREE_SWEEP_CAP;
     return capped && b > REFEREE_HARD_CAP ? REFEREE_HARD_CAP : b;
 }
 
-// Methods with no convergence theorem on the problem converge or report truthfully: Jacobi and APGD (a
-// contraction only on well-conditioned fixed-bounds problems; Jacobi needs ~1e5 sweeps on a stack) and the
-// Newton methods on frictional rows (a singular, non-smooth Jacobian: they can stall).
+// Who must converge is the registry's (solver.h): exact methods, methods measured on the shipped scenes
+// (CS_SOLVER_CONVERGES_SCENES), and without friction rows those with a fixed-bounds or nonsingular-A
+// guarantee. The rest (Jacobi; APGD and Newton on friction rows) converge or report truthfully.
 static inline bool referee_no_theorem(const cs_solver_info* info, const cs_lcp* p)
 {
     bool friction = false;
@@ -51,8 +50,9 @@ static inline bool referee_no_theorem(const cs_solver_info* info, const cs_lcp* 
     {
         friction = p->kind[i] == CS_ROW_FRICTION;
     }
-    return strcmp(info->name, "jacobi") == 0 ||
-           ((strcmp(info->name, "apgd") == 0 || strncmp(info->name, "newton-", 7) == 0) && friction);
+    unsigned f = info->flags;
+    return !((f & (CS_SOLVER_EXACT | CS_SOLVER_CONVERGES_SCENES)) ||
+             (!friction && (f & (CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_NONSINGULAR))));
 }
 
 typedef struct referee_problem
@@ -91,7 +91,7 @@ static inline cs_solver_params referee_params(const referee_problem* pr, const c
 {
     *no_theorem = referee_no_theorem(info, &pr->p);
     cs_solver_params params = cs_solver_params_default();
-    params.iterations = referee_budget(info->name, pr->p.row_count,
+    params.iterations = referee_budget(info->flags, pr->p.row_count,
                                        pr->hard || *no_theorem || (info->flags & CS_SOLVER_USES_KGS) != 0);
     params.tolerance = REFEREE_TOL;
     params.tolerance_on = CS_RES_NAT;

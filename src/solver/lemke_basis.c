@@ -1,0 +1,291 @@
+// Lemke's basis (lemke.h): the columns of the tableau, the explicit inverse B⁻¹ and its refactorisation.
+//
+// Between refactorisations B⁻¹ is updated by each pivot's elementary row operation (product form), which
+// loses accuracy over many pivots on the degenerate, singular contact matrices; so every so often, and
+// whenever the basis residual says so, B⁻¹ is rebuilt from scratch. The basis of a Lemke tableau [I −M −d]
+// is, up to the order of its positions, B = [e_i (i ∉ R) | C_S]: the slacks ζ_i still basic keep their unit
+// columns, and the k basic z variables (and z0), S, cover the k rows R whose slack left. Putting ζ_i at
+// position i and S at the positions R,
+//     B⁻¹ e_j = e_j                                    (j ∉ R)
+//     B⁻¹ e_j = [C_RS⁻¹ e_j on R;  −C_{R̄S} C_RS⁻¹ e_j off R]   (j ∈ R)
+// so only the k×k block C_RS is factorised (LU with partial pivoting, Golub & Van Loan Alg. 3.4.1) and only
+// the k columns j ∈ R of B⁻¹ are stored (the `touched` columns of lemke.c).
+#include "solver/lemke.h"
+
+#include <math.h>
+#include <string.h>
+
+void cs_lemke_column_of(const cs_lemke* L, int var, double* out)
+{
+    int n = L->n;
+    if (var < n)
+    {
+        memset(out, 0, (size_t)n * sizeof(double));
+        out[var] = 1.0;
+    }
+    else if (var < 2 * n)
+    {
+        L->column(L->data, var - n, out);
+        for (int i = 0; i < n; ++i)
+        {
+            out[i] = -out[i];
+        }
+    }
+    else
+    {
+        for (int i = 0; i < n; ++i)
+        {
+            out[i] = -1.0;
+        }
+    }
+}
+
+void cs_lemke_apply_binv(const cs_lemke* L, const double* c, double* d)
+{
+    int n = L->n;
+    for (int i = 0; i < n; ++i)
+    {
+        d[i] = L->touched[i] ? 0.0 : c[i];
+    }
+    for (int t = 0; t < L->touched_count; ++t)
+    {
+        int j = L->tlist[t];
+        double cj = c[j];
+        if (cj != 0.0)
+        {
+            const double* bj = L->binv + (size_t)j * n;
+            for (int i = 0; i < n; ++i)
+            {
+                d[i] += cj * bj[i];
+            }
+        }
+    }
+}
+
+double cs_lemke_basis_residual(const cs_lemke* L, double* res)
+{
+    int n = L->n;
+    memcpy(res, L->r, (size_t)n * sizeof(double));
+    for (int i = 0; i < n; ++i)
+    {
+        int var = L->basis[i];
+        double x = L->xb[i];
+        if (x == 0.0)
+        {
+            continue;
+        }
+        if (var < n)
+        {
+            res[var] -= x;
+            continue;
+        }
+        cs_lemke_column_of(L, var, L->col);
+        for (int k = 0; k < n; ++k)
+        {
+            res[k] -= L->col[k] * x;
+        }
+    }
+    double worst = 0.0;
+    for (int i = 0; i < n; ++i)
+    {
+        worst = fmax(worst, fabs(res[i]));
+    }
+    return worst;
+}
+
+// In-place LU with partial pivoting of the k×k row-major a: P a = L U, piv[i] = the row swapped into i.
+// Returns false when a pivot is below tol (the basis is numerically singular).
+static bool lu_factor(double* a, int k, int* piv, double tol)
+{
+    for (int c = 0; c < k; ++c)
+    {
+        int p = c;
+        for (int i = c + 1; i < k; ++i)
+        {
+            if (fabs(a[(size_t)i * k + c]) > fabs(a[(size_t)p * k + c]))
+            {
+                p = i;
+            }
+        }
+        piv[c] = p;
+        if (!(fabs(a[(size_t)p * k + c]) > tol))
+        {
+            return false;
+        }
+        if (p != c)
+        {
+            for (int j = 0; j < k; ++j)
+            {
+                double t = a[(size_t)p * k + j];
+                a[(size_t)p * k + j] = a[(size_t)c * k + j];
+                a[(size_t)c * k + j] = t;
+            }
+        }
+        double inv = 1.0 / a[(size_t)c * k + c];
+        for (int i = c + 1; i < k; ++i)
+        {
+            double* ri = a + (size_t)i * k;
+            double f = ri[c] * inv;
+            if (f == 0.0)
+            {
+                continue;
+            }
+            ri[c] = f;
+            const double* rc = a + (size_t)c * k;
+            for (int j = c + 1; j < k; ++j)
+            {
+                ri[j] -= f * rc[j];
+            }
+        }
+    }
+    return true;
+}
+
+// x ← (P a)⁻¹ x with the factors of lu_factor.
+static void lu_solve(const double* a, int k, const int* piv, double* x)
+{
+    for (int c = 0; c < k; ++c)
+    {
+        double t = x[piv[c]];
+        x[piv[c]] = x[c];
+        x[c] = t;
+    }
+    for (int i = 1; i < k; ++i)
+    {
+        const double* ri = a + (size_t)i * k;
+        double s = x[i];
+        for (int j = 0; j < i; ++j)
+        {
+            s -= ri[j] * x[j];
+        }
+        x[i] = s;
+    }
+    for (int i = k - 1; i >= 0; --i)
+    {
+        const double* ri = a + (size_t)i * k;
+        double s = x[i];
+        for (int j = i + 1; j < k; ++j)
+        {
+            s -= ri[j] * x[j];
+        }
+        x[i] = s / ri[i];
+    }
+}
+
+// Puts ζ_i at position i and the other basic variables at the positions of the rows R whose slack is not
+// basic (in increasing order of both); returns k = |R|.
+static int reorder_positions(cs_lemke* L)
+{
+    int n = L->n, k = 0;
+    int* rows = L->lu_rows;
+    int* vars = L->lu_vars;
+    for (int v = 0; v <= 2 * n; ++v)
+    {
+        L->where[v] = -1;
+    }
+    for (int i = 0; i < n; ++i)
+    {
+        L->touched[i] = 1; // scratch: 1 = ζ_i is not basic
+    }
+    int s = 0;
+    for (int p = 0; p < n; ++p)
+    {
+        int var = L->basis[p];
+        if (var < n)
+        {
+            L->touched[var] = 0;
+        }
+        else
+        {
+            vars[s++] = var;
+        }
+    }
+    for (int i = 0; i < n; ++i)
+    {
+        if (L->touched[i])
+        {
+            rows[k++] = i;
+        }
+        else
+        {
+            L->basis[i] = i;
+            L->where[i] = i;
+        }
+    }
+    for (int b = 0; b < k; ++b)
+    {
+        L->basis[rows[b]] = vars[b];
+        L->where[vars[b]] = rows[b];
+    }
+    return k;
+}
+
+bool cs_lemke_refactor(cs_lemke* L)
+{
+    int n = L->n;
+    int k = reorder_positions(L);
+    const int* rows = L->lu_rows;
+    const int* vars = L->lu_vars;
+    // C_RS, and the scale its pivots are judged against.
+    double cmax = 0.0;
+    for (int b = 0; b < k; ++b)
+    {
+        cs_lemke_column_of(L, vars[b], L->col);
+        for (int a = 0; a < k; ++a)
+        {
+            double c = L->col[rows[a]];
+            L->lu[(size_t)a * k + b] = c;
+            cmax = fmax(cmax, fabs(c));
+        }
+    }
+    if (!lu_factor(L->lu, k, L->lu_piv, 1e-13 * (cmax > 0.0 ? cmax : 1.0)))
+    {
+        return false;
+    }
+    // The stored columns: j ∈ R. On R, column rows[a] of B⁻¹ is C_RS⁻¹ e_a at positions rows[b].
+    L->touched_count = k;
+    for (int i = 0; i < n; ++i)
+    {
+        L->touched[i] = 0;
+    }
+    for (int a = 0; a < k; ++a)
+    {
+        int j = rows[a];
+        L->tlist[a] = j;
+        L->touched[j] = 1;
+        double* bj = L->binv + (size_t)j * n;
+        memset(bj, 0, (size_t)n * sizeof(double));
+        memset(L->d, 0, (size_t)k * sizeof(double));
+        L->d[a] = 1.0;
+        lu_solve(L->lu, k, L->lu_piv, L->d);
+        for (int b = 0; b < k; ++b)
+        {
+            bj[rows[b]] = L->d[b];
+        }
+    }
+    // Off R: −C_{R̄S} C_RS⁻¹, one basic column of S at a time.
+    for (int b = 0; b < k; ++b)
+    {
+        cs_lemke_column_of(L, vars[b], L->col);
+        int pos = rows[b];
+        for (int a = 0; a < k; ++a)
+        {
+            double* bj = L->binv + (size_t)rows[a] * n;
+            double cba = bj[pos];
+            if (cba == 0.0)
+            {
+                continue;
+            }
+            for (int i = 0; i < n; ++i)
+            {
+                if (!L->touched[i])
+                {
+                    bj[i] -= L->col[i] * cba;
+                }
+            }
+        }
+    }
+    cs_lemke_apply_binv(L, L->r, L->xb);
+    L->refactorisations += 1;
+    return true;
+}
