@@ -74,6 +74,10 @@ static void chain_within_a_step_is_sequential(void** state)
     (void)state;
     for (int f = 0; f < CS_FORMULATION_COUNT; ++f)
     {
+        if (f == CS_FORMULATION_SOFT)
+        {
+            continue; // its relax solve re-solves the chain simultaneously (docs/PHYSICS.md, model limits)
+        }
         chain(false, (cs_formulation)f);
         chain(true, (cs_formulation)f);
     }
@@ -160,6 +164,7 @@ static void gas(int count, int steps, double tolerance, cs_formulation formulati
 static void gas_of_200_keeps_its_energy_for_60_s(void** state)
 {
     (void)state;
+    gas(200, 3600, 0.01, CS_FORMULATION_RELAX); // the default
     gas(200, 3600, 0.01, CS_FORMULATION_SPLIT);
     gas(200, 3600, 0.01, CS_FORMULATION_SPOOK);
 }
@@ -167,6 +172,7 @@ static void gas_of_200_keeps_its_energy_for_60_s(void** state)
 static void gas_of_2000_keeps_its_energy_for_60_s(void** state)
 {
     (void)state;
+    gas(2000, 3600, 0.02, CS_FORMULATION_RELAX);
     gas(2000, 3600, 0.02, CS_FORMULATION_SPLIT);
     gas(2000, 3600, 0.02, CS_FORMULATION_SPOOK);
 }
