@@ -151,11 +151,13 @@ static bool read_contact(cs_scene_loader* l, const cs_jval* v)
 }
 
 // A joint names slots (a may be -1, the world); an alive one joins alive bodies. Its per-body lists are
-// rebuilt afterwards (snapshot_restore.c).
+// rebuilt afterwards (snapshot_restore.c). The spring keys (hertz, damping_ratio, stiffness, damping) may be
+// left out: 0, a rigid joint.
 static bool read_joint(cs_scene_loader* l, const cs_jval* v)
 {
-    static const char* const keys[] = {"a",       "b",     "anchor_a", "anchor_b", "length", "rope",
-                                       "collide", "alive", "impulse",  "stretch",  NULL};
+    static const char* const keys[] = {
+        "a",     "b",         "anchor_a",      "anchor_b", "length",  "rope",    "collide", "alive",
+        "hertz", "stiffness", "damping_ratio", "damping",  "impulse", "stretch", NULL};
     const cs_jctx* c = &l->c;
     cs_world* w = l->world;
     cs_joint j;
@@ -169,6 +171,10 @@ static bool read_joint(cs_scene_loader* l, const cs_jval* v)
         !cs_jread_bool(c, v, "rope", &j.rope) || !cs_jrequire(c, v, "collide") ||
         !cs_jread_bool(c, v, "collide", &j.collide) || !cs_jrequire(c, v, "alive") ||
         !cs_jread_bool(c, v, "alive", &j.alive) ||
+        !cs_jread_number(c, v, "hertz", false, CS_JR_NONNEG, &j.hertz) ||
+        !cs_jread_number(c, v, "damping_ratio", false, CS_JR_NONNEG, &j.damping_ratio) ||
+        !cs_jread_number(c, v, "stiffness", false, CS_JR_NONNEG, &j.stiffness) ||
+        !cs_jread_number(c, v, "damping", false, CS_JR_NONNEG, &j.damping) ||
         !cs_jread_number(c, v, "impulse", true, CS_JR_ANY, &j.impulse) ||
         !cs_jread_number(c, v, "stretch", true, CS_JR_ANY, &j.stretch))
     {
@@ -177,6 +183,10 @@ static bool read_joint(cs_scene_loader* l, const cs_jval* v)
     if (j.a == j.b)
     {
         return cs_jfail(c, v, "a joint joins two different slots, got %d twice", j.a);
+    }
+    if (j.hertz > 0.0 && j.stiffness > 0.0)
+    {
+        return cs_jfail(c, v, "a spring is given by \"hertz\" or by \"stiffness\", not both");
     }
     if (j.alive && (!alive_slot(w, j.b) || (j.a >= 0 && !alive_slot(w, j.a))))
     {

@@ -156,7 +156,8 @@ static cs_status check_finite(const cs_world* w, const char* name, cs_error* err
     for (int i = 0; i < w->joint_count; ++i)
     {
         const cs_joint* j = w->joints + i;
-        double x[] = {j->la_x, j->la_y, j->lb_x, j->lb_y, j->length, j->impulse, j->stretch};
+        double x[] = {j->la_x,          j->la_y,      j->lb_x,    j->lb_y,    j->length, j->hertz,
+                      j->damping_ratio, j->stiffness, j->damping, j->impulse, j->stretch};
         for (size_t k = 0; k < sizeof x / sizeof x[0]; ++k)
         {
             if (!isfinite(x[k]))
@@ -297,12 +298,15 @@ static void put_joints(FILE* f, const cs_world* w)
     for (int k = 0; k < w->joint_count; ++k)
     {
         const cs_joint* j = w->joints + k;
-        fprintf(f,
-                "%s\n    {\"a\": %d, \"b\": %d, \"anchor_a\": [%.17g, %.17g], \"anchor_b\": [%.17g, %.17g], "
-                "\"length\": %.17g,\n     \"rope\": %s, \"collide\": %s, \"alive\": %s, \"impulse\": %.17g, "
-                "\"stretch\": %.17g}",
-                k == 0 ? "" : ",", j->a, j->b, j->la_x, j->la_y, j->lb_x, j->lb_y, j->length, yes(j->rope),
-                yes(j->collide), yes(j->alive), j->impulse, j->stretch);
+        fprintf(
+            f,
+            "%s\n    {\"a\": %d, \"b\": %d, \"anchor_a\": [%.17g, %.17g], \"anchor_b\": [%.17g, %.17g], "
+            "\"length\": %.17g,\n     \"rope\": %s, \"collide\": %s, \"alive\": %s, \"hertz\": %.17g, "
+            "\"damping_ratio\": %.17g, \"stiffness\": %.17g, \"damping\": %.17g,\n     \"impulse\": %.17g, "
+            "\"stretch\": %.17g}",
+            k == 0 ? "" : ",", j->a, j->b, j->la_x, j->la_y, j->lb_x, j->lb_y, j->length, yes(j->rope),
+            yes(j->collide), yes(j->alive), j->hertz, j->damping_ratio, j->stiffness, j->damping, j->impulse,
+            j->stretch);
     }
     fprintf(f, "],\n");
 }
