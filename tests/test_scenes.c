@@ -17,17 +17,6 @@ static cs_world* load(const char* relative, cs_scene_info* info)
     return w;
 }
 
-static double max_speed(const cs_world* w)
-{
-    double v = 0.0;
-    for (int i = 0; i < cs_world_body_count(w); ++i)
-    {
-        cs_body_state b = cs_world_body(w, i);
-        v = fmax(v, hypot(b.velocity.x, b.velocity.y));
-    }
-    return v;
-}
-
 static void check_pool(const char* scene)
 {
     cs_scene_info info;
@@ -53,9 +42,9 @@ static void check_pool(const char* scene)
         assert_true(b.position.y > 0.0 && fabs(b.position.x) < 3.0);
     }
     printf("# %s: max penetration over the last 60 steps %.3f mm, max speed %.3g m/s\n", scene,
-           1e3 * late_penetration, max_speed(w));
+           1e3 * late_penetration, cs_test_max_speed(w));
     assert_true(late_penetration < 0.004);
-    assert_true(max_speed(w) < 0.05);
+    assert_true(cs_test_max_speed(w) < 0.05);
     cs_world_destroy(w);
 }
 
@@ -96,10 +85,10 @@ static void check_stack(const char* scene, const char* solver, int iterations, d
         top = fmax(top, cs_world_body(w, i).position.y);
     }
     printf("# %s, %s at %d iterations: top %.4f m (exact %.2f), max |x| %.3g, max speed %.3g m/s\n", scene,
-           solver, iterations, top, expected_top, worst_x, max_speed(w));
+           solver, iterations, top, expected_top, worst_x, cs_test_max_speed(w));
     assert_true(worst_x <= 1e-9);
     assert_near(top, expected_top, 0.01 * expected_top);
-    assert_true(max_speed(w) < 1e-3);
+    assert_true(cs_test_max_speed(w) < 1e-3);
     cs_world_destroy(w);
 }
 

@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,4 +195,15 @@ void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b)
             assert_same_bits(&a->hi[i], &b->hi[i], sizeof(double));
         }
     }
+}
+
+double cs_test_max_speed(const cs_world* w)
+{
+    double v = 0.0;
+    for (int k = 0; k < cs_world_body_count(w); ++k)
+    {
+        cs_body_state b = cs_world_body(w, cs_world_body_id(w, k));
+        v = fmax(v, hypot(b.velocity.x, b.velocity.y));
+    }
+    return v;
 }

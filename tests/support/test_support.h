@@ -41,6 +41,8 @@ int cs_test_add_disc(cs_world* w, cs_vec2 x, cs_vec2 v, double omega, double r, 
 // Runs `circlesim-cli ARGS` (the build's binary) and fails the test unless it exits with `code` and its
 // output contains `expected`.
 void cs_test_cli_expect(const char* args, int code, const char* expected);
+// The largest linear speed of any body (by id, so removed slots are skipped).
+double cs_test_max_speed(const cs_world* w);
 // A default world with the ground: a half-plane y >= 0 (μ 0.1, e 0). Asserts success.
 cs_world* cs_test_ground_world(void);
 // Adds a circle of the default material; returns its id (fails the test on error).
