@@ -2,8 +2,10 @@
 # circlesim's solvers beside Siconos Numerics's (issue 17) on one problem set: every scene at steps 10 and 100,
 # with and without friction, frozen with `circlesim-cli run --dump-lcp`, and 6 seeded random piles (4 to 64
 # discs) with and without friction (`circlesim-siconos random`). Writes into out/siconos/ (git-ignored):
-#   problems/*.lcp, compare.md (circlesim-siconos compare at 1e-8 on Stacking 30/150 and Pool 1 at step 100), profile/ (runs.csv, Dolan-More profile
-#   CSVs, profile.gp and profile.png at 1e-4 and 1e-8).
+#   problems/*.lcp, compare.md (circlesim-siconos compare at 1e-8 on Stacking 30/150 and Pool 1 at step 100, and
+#   the heavy chain and the bridge at step 100 as MLCPs), profile/ (runs.csv, Dolan-More profile CSVs,
+#   profile.gp and profile.png at 1e-4 and 1e-8, summary.md: the profiles at τ = 1, 10, 100). Problems without
+#   rows are left out (the bench says which).
 # Usage: scripts/siconos-profile.sh [--max-iterations K]   (default 2000 sweeps; build first: scripts/build.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +33,7 @@ table=()
 for name in stacking stacking150 pool1; do
   table+=("$out/problems/$name-frictionless-100.lcp" "$out/problems/$name-friction-100.lcp")
 done
+table+=("$out/problems/chain-frictionless-100.lcp" "$out/problems/bridge-friction-100.lcp") # joints: MLCPs
 "$bench" compare --tol 1e-8 --max-iterations "$max" "${table[@]}" > "$out/compare.md"
 # Pile at step 100 (862 and 1 764 rows) stays out of the profile: there each dense Siconos method takes
 # minutes (fc2d NSGS 100 s per solve), which would make the run an hour on a shared 2-core machine.
@@ -40,4 +43,31 @@ for f in "${problems[@]}"; do
 done
 "$bench" profile --out "$out/profile" --tol 1e-4,1e-8 --max-iterations "$max" "${profile[@]}"
 (cd "$out/profile" && gnuplot profile.gp)
-echo "wrote $out/compare.md and $out/profile/profile.png"
+# The profiles read at τ = 1 (best), 10 and 100 (rows 0, 60 and 120 of the 60-per-decade grid), with each
+# method's solved count from runs.csv: the tables of docs/SOLVERS.md, "Siconos".
+summary() {
+  local t=$1 tol=$2
+  awk -F, -v tol="$tol" -v time="$out/profile/profile-time-$t.csv" -v its="$out/profile/profile-iterations-$t.csv" '
+    NR > 1 && $5 == tol { problems[$1] = 1; if ($7 == 1) solved[$4] += 1 }
+    END {
+      n = 0; for (p in problems) n += 1
+      for (f = 0; f < 2; ++f) {
+        file = f == 0 ? time : its; row = 0
+        while ((getline line < file) > 0) {
+          k = split(line, c, ",")
+          if (row == 0) { for (i = 2; i <= k; ++i) name[i] = c[i]; methods = k }
+          else if (row == 1 || row == 61 || row == 121) for (i = 2; i <= k; ++i) at[f, row, i] = c[i]
+          row += 1
+        }
+      }
+      printf "### res_nat <= %s\n\n", tol
+      printf "| method | solved | time: best | ≤10× | ≤100× | iterations: best | ≤10× | ≤100× |\n"
+      printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
+      for (i = 2; i <= methods; ++i)
+        printf "| %s | %d/%d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", name[i], solved[name[i]], n,
+          at[0, 1, i], at[0, 61, i], at[0, 121, i], at[1, 1, i], at[1, 61, i], at[1, 121, i]
+      printf "\n"
+    }' "$out/profile/runs.csv"
+}
+{ summary 0 1e-04; summary 1 1e-08; } > "$out/profile/summary.md"
+echo "wrote $out/compare.md, $out/profile/profile.png and $out/profile/summary.md"
