@@ -13,7 +13,7 @@ cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCS_FUZZ=ON -DCS_BUILD_TESTS=
 cmake --build build-fuzz -j"$(nproc)" --target fuzz_scene fuzz_lcp >/dev/null
 mkdir -p build-fuzz/corpus-scene build-fuzz/corpus-lcp
 cp scenes/*.json build-fuzz/corpus-scene/
-for scene in stacking newton incline; do
+for scene in stacking newton incline springs; do # springs: a version-2 file (reg section)
   build/circlesim-cli run "scenes/$scene.json" --steps 20 --quiet --dump-lcp "20:build-fuzz/corpus-lcp/$scene.lcp"
 done
 printf 'circlesim-lcp 1\nbodies 0\nrows 0\n' >build-fuzz/corpus-lcp/empty.lcp

@@ -9,8 +9,7 @@
 // a circle and a wall, is closed form. A circle that would have passed is put back at the first impact,
 // its velocity unchanged: the next step finds the contact touching and approaching, and the contact rows
 // bounce it with the restitution of the approach speed, as at any contact instant. A wall counts as passed
-// only when the path crosses it or ends more than a quarter radius deep (a bounce that ends within the slop
-// is the rows' business, not a tunnel).
+// only when the circle's centre crossed it (an overlap short of that is the rows' business, not a tunnel).
 #include <math.h>
 #include <string.h>
 
@@ -111,22 +110,23 @@ static bool crosses_segment(const cs_wall* wall, cs_vec2 p, cs_vec2 d)
     return t >= 0.0 && t <= 1.0 && u >= 0.0 && u <= 1.0;
 }
 
-// The time of impact in [0, 1) of a circle moving p → p + d against a wall it passed (crossed, or ended
-// more than r/4 deep in), or 1. A circle touching the wall at the start is the contact rows' case.
+// The time of impact in [0, 1) of a circle moving p → p + d against a wall it passed — its centre went to
+// the far side — or 1. A circle touching the wall at the start is the contact rows' case, and so is one
+// that ends deep but short of the far side (a solve that has not converged under a heavy pile leaves such
+// overlaps; the split impulses remove them, and rewinding them would change the paper scenes' motion).
 static double wall_toi(const cs_wall* wall, cs_vec2 p, cs_vec2 d, double r)
 {
-    cs_vec2 end = {p.x + d.x, p.y + d.y};
     if (wall->kind == CS_WALL_HALF_PLANE)
     {
+        cs_vec2 end = {p.x + d.x, p.y + d.y};
         double s0 = dot(wall->normal, sub(p, wall->p0)), s1 = dot(wall->normal, sub(end, wall->p0));
-        if (s0 < r || s1 > 0.75 * r)
+        if (s0 < r || s1 >= 0.0)
         {
             return 1.0;
         }
         return (s0 - r) / (s0 - s1);
     }
-    if (segment_distance(p, wall->p0, wall->p1) < r ||
-        (segment_distance(end, wall->p0, wall->p1) > 0.75 * r && !crosses_segment(wall, p, d)))
+    if (segment_distance(p, wall->p0, wall->p1) < r || !crosses_segment(wall, p, d))
     {
         return 1.0;
     }
