@@ -106,9 +106,21 @@ cs_world* cs_test_engine_world(void)
     add(w, d);
     d = disc(8, 0.5, 0.5);
     d.restitution = 0.8;
-    add(w, d);
+    int bouncer = add(w, d);
     joint(w, -1, BOB, (cs_vec2){2, 5}, 2.0, false);
     joint(w, ROPE_A, ROPE_B, (cs_vec2){0, 0}, 1.5, true);
+    // A spring (soft rows: reg) from the world to the bouncing disc, so snapshots must carry its constants.
+    cs_distance_joint_def spring = cs_distance_joint_def_default();
+    spring.body_a = -1;
+    spring.body_b = bouncer;
+    spring.local_anchor_a = (cs_vec2){8, 3};
+    spring.length = 2.0;
+    spring.hertz = 2.0;
+    spring.damping_ratio = 0.1;
+    if (cs_world_add_distance_joint(w, &spring, &err) < 0)
+    {
+        fail_msg("engine world: %s", err.message);
+    }
     cs_world_set_body_velocity(w, ROPE_B, (cs_vec2){3, 2}, 0);
     return w;
 }
