@@ -1,5 +1,6 @@
 // The engine test world (engine_world.h).
 #include "engine_world.h"
+#include "test_support.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,21 +41,6 @@ static cs_circle_def disc(double x, double y, double r)
     d.position = (cs_vec2){x, y};
     d.radius = r;
     return d;
-}
-
-static void joint(cs_world* w, int a, int b, cs_vec2 anchor_a, double length, bool rope)
-{
-    cs_distance_joint_def j = cs_distance_joint_def_default();
-    j.body_a = a;
-    j.body_b = b;
-    j.local_anchor_a = anchor_a;
-    j.length = length;
-    j.rope = rope;
-    cs_error err = {CS_OK, ""};
-    if (cs_world_add_distance_joint(w, &j, &err) < 0)
-    {
-        fail_msg("engine world: %s", err.message);
-    }
 }
 
 cs_world* cs_test_engine_world(void)
@@ -107,8 +93,8 @@ cs_world* cs_test_engine_world(void)
     d = disc(8, 0.5, 0.5);
     d.restitution = 0.8;
     int bouncer = add(w, d);
-    joint(w, -1, BOB, (cs_vec2){2, 5}, 2.0, false);
-    joint(w, ROPE_A, ROPE_B, (cs_vec2){0, 0}, 1.5, true);
+    cs_test_join(w, -1, BOB, (cs_vec2){2, 5}, 2.0, false);
+    cs_test_join(w, ROPE_A, ROPE_B, (cs_vec2){0, 0}, 1.5, true);
     // A spring (soft rows: reg) from the world to the bouncing disc, so snapshots must carry its constants.
     cs_distance_joint_def spring = cs_distance_joint_def_default();
     spring.body_a = -1;
