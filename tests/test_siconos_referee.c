@@ -41,8 +41,9 @@ typedef referee_problem problem;
 // still settling; Pool 2 with friction at step 100 since the contact-instant physics: no method reaches
 // 1e-10, every sweep stalls near 1e-5, lemke ends on a ray; Pool 2 frictionless at step 30: PGS 2e-4 after
 // 50 000 sweeps; Pool 1 with friction at step 100 since collisions are replayed in the restitution pass:
-// lemke's final basis was singular, the sweeps converge). Pool 2 at step 10 is solved at the warm start (res_nat 0) and says nothing; with friction
-// at step 30 circlesim's dense lemke takes 43 s (1 188 rows), too long for the suite under the sanitizers.
+// the sweeps converge, lemke pivots there for tens of seconds). Pool 2 at step 10 is solved at the warm start
+// (res_nat 0) and says nothing; with friction at step 30 circlesim's dense lemke takes 43 s (1 188 rows), too
+// long for the suite under the sanitizers.
 typedef struct scene_step
 {
     const char* scene;
