@@ -28,6 +28,24 @@ static cs_world* pool(const char* solver, bool frictionless, cs_row_order order)
     return w;
 }
 
+// `w` saved to a temporary file (its path into *path when asked) and loaded back; fails the test on error.
+static cs_world* save_and_load(const cs_world* w, const char** path)
+{
+    const char* file = cs_test_temp_path(".json");
+    cs_error err = {CS_OK, ""};
+    assert_int_equal(cs_world_save_state(w, file, &err), CS_OK);
+    cs_world* loaded = cs_world_load_state(file, &err);
+    if (loaded == NULL)
+    {
+        fail_msg("%s", err.message);
+    }
+    if (path != NULL)
+    {
+        *path = file;
+    }
+    return loaded;
+}
+
 static void resume_matches_uninterrupted_run(void** state)
 {
     (void)state;
@@ -43,14 +61,7 @@ static void resume_matches_uninterrupted_run(void** state)
             cs_world* first = pool(solvers[k], frictionless, order);
             step_n(first, 100);
             assert_true(cs_world_contact_count(first) > 100);
-            const char* path = cs_test_temp_path(".json");
-            cs_error err = {CS_OK, ""};
-            assert_int_equal(cs_world_save_state(first, path, &err), CS_OK);
-            cs_world* resumed = cs_world_load_state(path, &err);
-            if (resumed == NULL)
-            {
-                fail_msg("%s", err.message);
-            }
+            cs_world* resumed = save_and_load(first, NULL);
             // The loaded world is the saved one: same bodies, contacts, step count and settings.
             assert_int_equal(cs_world_hash(resumed), cs_world_hash(first));
             assert_int_equal(cs_world_stats(resumed)->step, 100);
@@ -368,14 +379,9 @@ static void engine_state_resumes(void** state)
     assert_int_equal(cs_world_body_count(first), 11);
     assert_false(cs_world_joint(first, 1).alive);
     assert_true(cs_world_joint(first, 0).alive && cs_world_joint(first, 0).impulse != 0.0);
-    const char* path = cs_test_temp_path(".json");
+    const char* path = NULL;
+    cs_world* resumed = save_and_load(first, &path);
     cs_error err = {CS_OK, ""};
-    assert_int_equal(cs_world_save_state(first, path, &err), CS_OK);
-    cs_world* resumed = cs_world_load_state(path, &err);
-    if (resumed == NULL)
-    {
-        fail_msg("%s", err.message);
-    }
     // Saved again, the loaded world writes the same file: the reader keeps all the writer wrote.
     const char* again = cs_test_temp_path(".json");
     assert_int_equal(cs_world_save_state(resumed, again, &err), CS_OK);
