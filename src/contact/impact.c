@@ -21,6 +21,12 @@ static inline double normal_velocity(const cs_contact* c, const double* v, doubl
     return dot3(v, c->b, nx, ny) - dot3(v, c->a, nx, ny);
 }
 
+// Whether mark_held marked the body held.
+static inline bool held(const double* offset, int body)
+{
+    return offset[3 * body + 2] != 0.0;
+}
+
 // First root in (0, h] of gap + u0 s + (a/2) s² with gap > 0; -1 when there is none.
 static double first_root(double gap, double u0, double a, double h)
 {
@@ -200,10 +206,46 @@ static double bounce_threshold(const cs_restitution_params* params)
     return params->threshold > resting ? params->threshold : resting;
 }
 
+// A held body: one that a touching contact (impact time 0, no bounce) held last step, its warm-start
+// impulse changing the normal velocity by at least the resting tolerance slop/h (a pile's load). It did
+// not move freely until an impact at s* > 0: its loaded contacts answer the impact with impulses of their
+// own at s* (a disc struck on top of a pile is held up by the discs below it), which the solve and the
+// pass time from the step's start. So the impact's impulse alone does not say where it was before s*: the
+// shift −s* M⁻¹Jᵀλ pulled it back into the striker (Pool 1: 123 mm overlaps). The pass gives held bodies
+// no position offset and the shift leaves them where h·v put them (the rule before the contact instant,
+// every impulse from the step's start). docs/PHYSICS.md "The impact shift in a pile".
+static void mark_held(const cs_contact* contacts, int count, const cs_impact_bodies* bd, double resting)
+{
+    double* o = bd->offset;
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_contact* c = contacts + k;
+        o[3 * c->b + 2] = 0.0;
+        if (c->a >= 0)
+        {
+            o[3 * c->a + 2] = 0.0;
+        }
+    }
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_contact* c = contacts + k;
+        double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
+        if (c->impact_time == 0.0 && !c->bounce && (ima + bd->inv_mass[c->b]) * c->normal_impulse >= resting)
+        {
+            o[3 * c->b + 2] = 1.0;
+            if (c->a >= 0)
+            {
+                o[3 * c->a + 2] = 1.0;
+            }
+        }
+    }
+}
+
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params)
 {
     double h = params->time_step, threshold = bounce_threshold(params);
+    bool timed = false;
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
@@ -215,6 +257,11 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
         {
             touching(c, bodies, h, threshold);
         }
+        timed = timed || c->bounce || c->impact_time > 0.0;
+    }
+    if (timed) // (only the pass and the shift read it)
+    {
+        mark_held(contacts, count, bodies, params->linear_slop / h);
     }
 }
 
@@ -264,17 +311,20 @@ typedef struct pass
     double* offset; // 2 per body
 } pass;
 
-// o −= s M⁻¹Jᵀ(dn, dt), linear part.
+// o −= s M⁻¹Jᵀ(dn, dt), linear part (held bodies: none, as in the shift).
 static void offset_add(const pass* p, const cs_contact* c, double s, double dn, double dt)
 {
     double tx = -c->ny, ty = c->nx;
     double jx = s * (c->nx * dn + tx * dt), jy = s * (c->ny * dn + ty * dt);
-    p->offset[2 * c->b] -= p->bd->inv_mass[c->b] * jx;
-    p->offset[2 * c->b + 1] -= p->bd->inv_mass[c->b] * jy;
-    if (c->a >= 0)
+    if (!held(p->offset, c->b))
     {
-        p->offset[2 * c->a] += p->bd->inv_mass[c->a] * jx;
-        p->offset[2 * c->a + 1] += p->bd->inv_mass[c->a] * jy;
+        p->offset[3 * c->b] -= p->bd->inv_mass[c->b] * jx;
+        p->offset[3 * c->b + 1] -= p->bd->inv_mass[c->b] * jy;
+    }
+    if (c->a >= 0 && !held(p->offset, c->a))
+    {
+        p->offset[3 * c->a] += p->bd->inv_mass[c->a] * jx;
+        p->offset[3 * c->a + 1] += p->bd->inv_mass[c->a] * jy;
     }
 }
 
@@ -286,10 +336,10 @@ static void offset_add(const pass* p, const cs_contact* c, double s, double dn, 
 static bool first_collision(const pass* p, cs_contact* c, double vn)
 {
     const double* o = p->offset;
-    double closing = c->closing + c->nx * o[2 * c->b] + c->ny * o[2 * c->b + 1];
+    double closing = c->closing + c->nx * o[3 * c->b] + c->ny * o[3 * c->b + 1];
     if (c->a >= 0)
     {
-        closing -= c->nx * o[2 * c->a] + c->ny * o[2 * c->a + 1];
+        closing -= c->nx * o[3 * c->a] + c->ny * o[3 * c->a + 1];
     }
     // (A chained contact also needs vn < −bias: a glancing pair that passes by at its free motion
     // approaches along n as fast as its bias allows, and the straight line misses.)
@@ -439,10 +489,10 @@ static void release(const pass* p, cs_contact* contacts, int count, double* v)
     for (int k = 0; k < count; ++k)
     {
         const cs_contact* c = contacts + k;
-        p->offset[2 * c->b] = p->offset[2 * c->b + 1] = 0.0;
+        p->offset[3 * c->b] = p->offset[3 * c->b + 1] = 0.0;
         if (c->a >= 0)
         {
-            p->offset[2 * c->a] = p->offset[2 * c->a + 1] = 0.0;
+            p->offset[3 * c->a] = p->offset[3 * c->a + 1] = 0.0;
         }
     }
     for (int k = 0; k < count; ++k)
@@ -492,6 +542,16 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
     return bounced;
 }
 
+// The shift of one body by one contact: −s M⁻¹Jᵀ(dn, dt) (sign −1 for a, +1 for b; arm its lever arm).
+static void shift_body(const cs_contact* c, const cs_impact_bodies* bd, int body, double sign, double arm,
+                       double dn, double dt, double* px, double* py, double* angle)
+{
+    double tx = -c->ny, ty = c->nx;
+    px[body] += sign * bd->inv_mass[body] * (c->nx * dn + tx * dt);
+    py[body] += sign * bd->inv_mass[body] * (c->ny * dn + ty * dt);
+    angle[body] -= bd->inv_inertia[body] * arm * dt;
+}
+
 void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                              bool frictionless, double* px, double* py, double* angle)
 {
@@ -501,8 +561,15 @@ void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_imp
         if (c->impact_time > 0.0 && c->normal_impulse > 0.0)
         {
             double s = -c->impact_time;
-            double dt = frictionless ? 0.0 : s * c->friction_impulse;
-            apply_impulse(c, bodies, s * c->normal_impulse, dt, px, py, angle, 1);
+            double dn = s * c->normal_impulse, dt = frictionless ? 0.0 : s * c->friction_impulse;
+            if (!held(bodies->offset, c->b))
+            {
+                shift_body(c, bodies, c->b, 1.0, c->rb, dn, dt, px, py, angle);
+            }
+            if (c->a >= 0 && !held(bodies->offset, c->a))
+            {
+                shift_body(c, bodies, c->a, -1.0, c->ra, dn, dt, px, py, angle);
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ typedef struct cs_impact_bodies
     const double* inv_inertia;
     const double* v_pre;  // 3 per body: the velocity the last step ended with (before forces)
     const double* v_star; // 3 per body: v* = v_pre + h M⁻¹ f
-    double* offset;       // 2 per body: the restitution pass's scratch (position offsets)
+    double* offset;       // 3 per body: the pass's position offsets (x, y) and whether the body is held
 } cs_impact_bodies;
 
 // The restitution pass's settings (the world's).
@@ -35,7 +35,8 @@ typedef struct cs_restitution_params
 // with. A separated contact that the bodies' free motion closes during the step gets its s* and the
 // approach speed at that instant; one it keeps open gets impact_time −1. Restitution applies when the
 // approach speed exceeds the threshold and the resting tolerance max(slop/h, |g| h) (a pile's contacts
-// approach that slowly from the solver's residual and one step of gravity, not from an impact).
+// approach that slowly from the solver's residual and one step of gravity, not from an impact). Marks the
+// bodies a touching contact held last step (in bodies->offset; the pass and the shift read it).
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params);
 
@@ -53,7 +54,8 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
                            const cs_restitution_params* params, double* v);
 
 // Position consistency: a contact whose impulse acted at s* > 0 moved its bodies with their pre-impulse
-// velocities until then, so their positions (already advanced by h·v) go back by s*·M⁻¹Jᵀλ.
+// velocities until then, so their positions (already advanced by h·v) go back by s*·M⁻¹Jᵀλ. Bodies a
+// touching contact held last step stay where h·v put them (impact.c, mark_held).
 void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                              bool frictionless, double* px, double* py, double* angle);
 

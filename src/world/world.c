@@ -195,7 +195,7 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
               CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap) &&
               CS_RESIZE(w->asleep, cap) && CS_RESIZE(w->sleep_time, cap) && CS_RESIZE(w->island_next, cap) &&
               CS_RESIZE(w->island_parent, cap) && CS_RESIZE(w->island_rest, cap) &&
-              CS_RESIZE(w->impact_offset, 2 * cap);
+              CS_RESIZE(w->impact_offset, 3 * cap);
     if (ok)
     {
         w->body_capacity = cap;

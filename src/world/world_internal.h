@@ -77,7 +77,7 @@ struct cs_world
     double* fy;
     double* radius;
     double* reach;         // radius + h·|v*|: how far a circle may get this step (speculative contacts)
-    double* impact_offset; // 2 per body: the restitution pass's scratch (contact/impact.h)
+    double* impact_offset; // 3 per body: the pass's and the shift's scratch (contact/impact.h)
     double* start_x; // positions before integration: the paths continuous collision sweeps (continuous.c)
     double* start_y;
     double min_radius; // the smallest radius added since the world last had no body (removals may leave it
