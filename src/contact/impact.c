@@ -308,7 +308,7 @@ typedef struct pass
     double resting;  // slop/h: a velocity change below it is no load
     double absorbed; // kinetic energy the ordinary rows took in this pass (the bounces' budget)
     bool frictionless;
-    double* offset; // 2 per body
+    double* offset; // 3 per body (impact.h)
 } pass;
 
 // o −= s M⁻¹Jᵀ(dn, dt), linear part (held bodies: none, as in the shift).
