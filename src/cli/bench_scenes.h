@@ -12,56 +12,65 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum
+#ifdef __cplusplus
+extern "C"
 {
-    CS_BENCH_STREAM_EVERY = 10, // steps between two spawned rows of a stream scene
-    CS_BENCH_MAX_WALLS = 4
-};
+#endif
 
-typedef struct cs_bench_disc
-{
-    double x, y, vx, vy, r, m;
-} cs_bench_disc;
+    enum
+    {
+        CS_BENCH_STREAM_EVERY = 10, // steps between two spawned rows of a stream scene
+        CS_BENCH_MAX_WALLS = 4
+    };
 
-// A wall is a half-plane for circlesim (point (x0, y0), inward unit normal) and the segment (x0, y0)–
-// (x1, y1) for engines without half-planes; the segment reaches far beyond anything the scene does.
-typedef struct cs_bench_wall
-{
-    double x0, y0, x1, y1, nx, ny;
-} cs_bench_wall;
+    typedef struct cs_bench_disc
+    {
+        double x, y, vx, vy, r, m;
+    } cs_bench_disc;
 
-typedef struct cs_bench_scene
-{
-    char name[32];
-    int count; // discs at the start
-    cs_bench_disc* discs;
-    int wall_count;
-    cs_bench_wall walls[CS_BENCH_MAX_WALLS];
-    double gravity_y;             // m/s²
-    double friction, restitution; // every pair, walls included
-    double restitution_threshold; // m/s: restitution applies above this approach speed
-    double top_exact;             // a stack's exact top centre height (m), else 0
-    // Stream scenes: before step s with s % CS_BENCH_STREAM_EVERY == 0, stream_columns discs appear.
-    int stream_columns; // 0: no stream
-    int pool_columns, pool_rows;
-    double pool_half; // half the pool's width (m)
-} cs_bench_scene;
+    // A wall is a half-plane for circlesim (point (x0, y0), inward unit normal) and the segment (x0, y0)–
+    // (x1, y1) for engines without half-planes; the segment reaches far beyond anything the scene does.
+    typedef struct cs_bench_wall
+    {
+        double x0, y0, x1, y1, nx, ny;
+    } cs_bench_wall;
 
-// Builds the scene called name; false (with *out zeroed) for an unknown name or sizes out of range.
-bool cs_bench_scene_make(const char* name, cs_bench_scene* out);
-// count circles in `columns` columns of Pool 1's lattice (pool-N has round(sqrt(N)) columns).
-bool cs_bench_scene_pool(int count, int columns, cs_bench_scene* out);
-void cs_bench_scene_free(cs_bench_scene* s);
+    typedef struct cs_bench_scene
+    {
+        char name[32];
+        int count; // discs at the start
+        cs_bench_disc* discs;
+        int wall_count;
+        cs_bench_wall walls[CS_BENCH_MAX_WALLS];
+        double gravity_y;             // m/s²
+        double friction, restitution; // every pair, walls included
+        double restitution_threshold; // m/s: restitution applies above this approach speed
+        double top_exact;             // a stack's exact top centre height (m), else 0
+        // Stream scenes: before step s with s % CS_BENCH_STREAM_EVERY == 0, stream_columns discs appear.
+        int stream_columns; // 0: no stream
+        int pool_columns, pool_rows;
+        double pool_half; // half the pool's width (m)
+    } cs_bench_scene;
 
-// The stream's row spawned before step `step` (a multiple of CS_BENCH_STREAM_EVERY): writes
-// s->stream_columns discs into out and returns how many (0 when the scene has no stream or no row
-// is due). Row k appears one row spacing above row k-1 at 3 m/s downwards, where the pool's lattice would
-// continue: it never overlaps the pile, the walls or the previous row.
-int cs_bench_stream_row(const cs_bench_scene* s, int step, cs_bench_disc* out);
+    // Builds the scene called name; false (with *out zeroed) for an unknown name or sizes out of range.
+    bool cs_bench_scene_make(const char* name, cs_bench_scene* out);
+    // count circles in `columns` columns of Pool 1's lattice (pool-N has round(sqrt(N)) columns).
+    bool cs_bench_scene_pool(int count, int columns, cs_bench_scene* out);
+    void cs_bench_scene_free(cs_bench_scene* s);
 
-// splitmix64 (Steele, Lea & Flood 2014) and a uniform double in [lo, hi) from its top 53 bits: the random
-// stream of the scene format (docs/SCENES.md, src/scene/scene_generators.c), restated here for the peers.
-uint64_t cs_bench_splitmix64(uint64_t* state);
-double cs_bench_uniform(uint64_t* state, double lo, double hi);
+    // The stream's row spawned before step `step` (a multiple of CS_BENCH_STREAM_EVERY): writes
+    // s->stream_columns discs into out and returns how many (0 when the scene has no stream or no row
+    // is due). Row k appears one row spacing above row k-1 at 3 m/s downwards, where the pool's lattice would
+    // continue: it never overlaps the pile, the walls or the previous row.
+    int cs_bench_stream_row(const cs_bench_scene* s, int step, cs_bench_disc* out);
+
+    // splitmix64 (Steele, Lea & Flood 2014) and a uniform double in [lo, hi) from its top 53 bits: the random
+    // stream of the scene format (docs/SCENES.md, src/scene/scene_generators.c), restated here for the peers.
+    uint64_t cs_bench_splitmix64(uint64_t* state);
+    double cs_bench_uniform(uint64_t* state, double lo, double hi);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
