@@ -44,7 +44,8 @@ static void help(FILE* out)
             "                        and 100k circles, 10 iterations, 300 steps; churn: scenes/gas.json and\n"
             "                        stream-5000 (a pool of 5000 under a row of falling circles every 10\n"
             "                        steps), 10 iterations, 300 steps\n"
-            "  --scenes LIST         comma-separated scene files instead of the suite's scenes\n"
+            "  --scenes LIST         comma-separated scene files instead of the suite's scenes (pool-N\n"
+            "                        and stream-N: the generated pool and stream scenes)\n"
             "  --sizes LIST          comma-separated circle counts of the generated pools (scale suite) or\n"
             "                        of the streams' pools (churn suite)\n"
             "  --solvers LIST        comma-separated (default: pgs,amgs for paper, pgs for scale)\n"
@@ -346,6 +347,19 @@ static int parse_int_list(const char* cmd, const char* opt, const char* text, in
     return n;
 }
 
+// pool-N and stream-N in --scenes are the generated scenes of bench_scenes.h (when no such file exists).
+static bool generated_name(const char* entry)
+{
+    cs_bench_scene s;
+    if ((strncmp(entry, "pool-", 5) != 0 && strncmp(entry, "stream-", 7) != 0) || access(entry, R_OK) == 0 ||
+        !cs_bench_scene_make(entry, &s))
+    {
+        return false;
+    }
+    cs_bench_scene_free(&s);
+    return true;
+}
+
 // Labels a scene file by its base name without .json.
 static void label_from_path(const char* path, char* label, size_t size)
 {
@@ -498,6 +512,10 @@ int cs_cmd_bench(int argc, char** argv)
             scenes[scene_count].path = paths[scene_count];
             scenes[scene_count].bodies = 0;
             label_from_path(paths[scene_count], scenes[scene_count].label, sizeof scenes[0].label);
+            if (generated_name(paths[scene_count]))
+            {
+                scenes[scene_count].path = NULL; // pool-N, stream-N: built here, as the peers build them
+            }
             scene_count += 1;
             p = comma != NULL ? comma + 1 : p + len;
         }
