@@ -3,7 +3,7 @@
 # Chipmunk 7.0.3 (bench/peers), then prints speed with ratios and the quality of the same runs side by side.
 #
 #   scripts/bench-vs-peers.sh [--suite paper|scale|churn] [--steps N] [--repeat R] [--warmup N]
-#                             [--iterations LIST] [--sizes LIST] [--scenes LIST] [--threads T]
+#                             [--iterations LIST] [--sizes LIST] [--scenes LIST] [--threads T] [--solvers LIST]
 #                             [--engines box2d-v3,box2d,chipmunk] [--out DIR] [--plot FILE.png]
 #                             [--build DIR] [--no-run]
 #
@@ -11,15 +11,16 @@
 # elastic gas of scenes/gas.json and stream-N, a pool under falling rows). --scenes takes names: pool1, pool2,
 # pool1-jitter, stacking, stacking150, gas (circlesim loads scenes/NAME.json), pool-N, stream-N (generated;
 # every engine builds them from src/cli/bench_scenes.c). --threads T: circlesim on T threads and Box2D v3 on
-# T workers (Box2D 2.4.1 and Chipmunk have one). Writes OUT/circlesim-SUITE.csv, OUT/peers-SUITE.csv,
-# OUT/peers-box2d-v3-SUITE.csv (when the Box2D v3 tarball is there; it says so when it is not), then
-# OUT/compare-SUITE.csv (µs/step of each, ratios circlesim ÷ peer: < 1 means circlesim is faster, the form
-# of issue 12's targets) and OUT/quality-SUITE.csv (per engine: penetration max/mean over the run, kinetic
-# energy drift, top-of-stack error, final max speed, final kinetic energy — of a settled pile, how quiet it
-# went). Default OUT: BUILD/bench. --plot draws µs/step/body against N (scale suite) with gnuplot. --no-run
-# compares and plots the CSVs already in OUT. Installs libbox2d-dev, libchipmunk-dev (and gnuplot-nox for
-# --plot) with apt-get when missing. Timings are wall times on whatever else the machine is doing: run it on
-# a quiet machine, and read docs/PERFORMANCE.md for how the numbers there were taken.
+# T workers (Box2D 2.4.1 and Chipmunk have one); --solvers: circlesim's (default: the suite's).
+# Writes OUT/circlesim-SUITE.csv, OUT/peers-SUITE.csv, OUT/peers-box2d-v3-SUITE.csv (when the Box2D v3
+# tarball is there; it says so when it is not), then OUT/compare-SUITE.csv (µs/step of each, ratios
+# circlesim ÷ peer: < 1 means circlesim is faster, the form of issue 12's targets) and OUT/quality-SUITE.csv
+# (per engine: penetration max/mean over the run, kinetic energy drift, top-of-stack error, final max speed,
+# final kinetic energy — of a settled pile, how quiet it went). Default OUT: BUILD/bench. --plot draws
+# µs/step/body against N (scale suite) with gnuplot. --no-run compares and plots the CSVs already in OUT.
+# Installs libbox2d-dev, libchipmunk-dev (and gnuplot-nox for --plot) with apt-get when missing. Timings are
+# wall times on whatever else the machine is doing: run it on a quiet machine (scripts/bench-report.sh runs
+# everything issue 12 asks for in one go), and read docs/PERFORMANCE.md for how the numbers there were taken.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +43,7 @@ while [ $# -gt 0 ]; do
     --warmup) warmup="$2"; common+=("$1" "$2"); shift 2 ;;
     --steps|--iterations|--sizes) common+=("$1" "$2"); shift 2 ;;
     --threads) threads="$2"; ours+=(--threads "$2"); shift 2 ;;
+    --solvers) ours+=(--solvers "$2"); shift 2 ;;
     --scenes)
       # circlesim takes files for the scenes that have one, names for the generated ones.
       files=""
@@ -59,7 +61,7 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --engines) engines="$2"; shift 2 ;;
     --no-run) run=0; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-vs-peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -13,8 +13,8 @@
 # off, one worker unless told. --check runs the shared runner (run.sh) and this program on pool1 and stacking
 # (500 steps unless told), three interleaved runs each: the quality after the run must be the same to the
 # printed digit and the median µs/step within 25 % (the machine's noise), else exit 1. The tarball is looked
-# for in $CS_BOX2D_V3_DIR, then ../shared/peers/box2d-v3 and ../../shared/peers/box2d-v3 from the repository
-# (a worktree sits one level deeper); exit 3 when absent (says where it looked).
+# for in $CS_BOX2D_V3_DIR when set, else in ../shared/peers/box2d-v3 and ../../shared/peers/box2d-v3 from the
+# repository (a worktree sits one level deeper); exit 3 when absent (says where it looked).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,11 +49,12 @@ if [ "$check" = 0 ] && { [ -z "$scenes" ] || [ -z "$steps" ]; }; then
 fi
 
 shared=""
-for d in ${CS_BOX2D_V3_DIR:-} ../shared/peers/box2d-v3 ../../shared/peers/box2d-v3; do
+places="${CS_BOX2D_V3_DIR:-../shared/peers/box2d-v3 ../../shared/peers/box2d-v3}"
+for d in $places; do
   if [ -r "$d/box2d-v3-src.tar.gz" ]; then shared=$(cd "$d" && pwd); break; fi
 done
 if [ -z "$shared" ]; then
-  echo "peer-box2d-v3: Box2D v3 not measured: no box2d-v3-src.tar.gz in \$CS_BOX2D_V3_DIR (${CS_BOX2D_V3_DIR:-unset}), ../shared/peers/box2d-v3 or ../../shared/peers/box2d-v3" >&2
+  echo "peer-box2d-v3: Box2D v3 not measured: no box2d-v3-src.tar.gz in ${places// / or } (set CS_BOX2D_V3_DIR)" >&2
   exit 3
 fi
 
