@@ -22,6 +22,7 @@
 
 #include "circlesim/circlesim.h"
 #include "cli/args.h"
+#include "cli/bench_options.h"
 #include "cli/bench_world.h"
 #include "cli/commands.h"
 #include "cli/variants.h"
@@ -298,84 +299,6 @@ static int run_case(const bench_scene* scene, const cs_variant* variant, int ite
     return 0;
 }
 
-// Finds a scene file of the paper suite: DIR/NAME.json for the given directory, else scenes/ in the
-// working directory, else ../scenes next to the binary (build directories live inside the repository).
-static bool find_scene(const char* dir, const char* name, char* path, size_t size)
-{
-    if (dir != NULL)
-    {
-        int len = snprintf(path, size, "%s/%s.json", dir, name);
-        return len > 0 && (size_t)len < size && access(path, R_OK) == 0;
-    }
-    snprintf(path, size, "scenes/%s.json", name);
-    if (access(path, R_OK) == 0)
-    {
-        return true;
-    }
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0)
-    {
-        exe[n] = '\0';
-        char* slash = strrchr(exe, '/');
-        if (slash != NULL)
-        {
-            *slash = '\0';
-            int len = snprintf(path, size, "%s/../scenes/%s.json", exe, name);
-            return len > 0 && (size_t)len < size && access(path, R_OK) == 0;
-        }
-    }
-    return false;
-}
-
-static int parse_int_list(const char* cmd, const char* opt, const char* text, int min, int max, int* out,
-                          int capacity)
-{
-    double values[CS_MAX_VARIANTS];
-    int n =
-        cs_arg_double_list(cmd, opt, text, values, capacity < CS_MAX_VARIANTS ? capacity : CS_MAX_VARIANTS);
-    for (int k = 0; k < n; ++k)
-    {
-        if (values[k] != floor(values[k]) || values[k] < min || values[k] > max)
-        {
-            fprintf(stderr, "circlesim-cli %s: %s: expected integers in [%d, %d], got '%s'\n", cmd, opt, min,
-                    max, text);
-            return -1;
-        }
-        out[k] = (int)values[k];
-    }
-    return n;
-}
-
-// pool-N and stream-N in --scenes are the generated scenes of bench_scenes.h (when no such file exists).
-static bool generated_name(const char* entry)
-{
-    cs_bench_scene s;
-    if ((strncmp(entry, "pool-", 5) != 0 && strncmp(entry, "stream-", 7) != 0) || access(entry, R_OK) == 0 ||
-        !cs_bench_scene_make(entry, &s))
-    {
-        return false;
-    }
-    cs_bench_scene_free(&s);
-    return true;
-}
-
-// Labels a scene file by its base name without .json.
-static void label_from_path(const char* path, char* label, size_t size)
-{
-    const char* base = strrchr(path, '/');
-    base = base != NULL ? base + 1 : path;
-    size_t len = strlen(base);
-    len = len < size - 1 ? len : size - 1;
-    memcpy(label, base, len);
-    label[len] = '\0';
-    char* dot = strrchr(label, '.');
-    if (dot != NULL && strcmp(dot, ".json") == 0)
-    {
-        *dot = '\0';
-    }
-}
-
 int cs_cmd_bench(int argc, char** argv)
 {
     const char* cmd = "bench";
@@ -426,7 +349,8 @@ int cs_cmd_bench(int argc, char** argv)
                                (alpha_count = cs_arg_double_list(cmd, a, v, alphas, CS_MAX_VARIANTS)) > 0;
         else if (strcmp(a, "--iterations") == 0)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
-                 (iteration_count = parse_int_list(cmd, a, v, 1, 1000000, iterations, MAX_ITERATIONS)) > 0;
+                 (iteration_count =
+                      cs_bench_parse_int_list(cmd, a, v, 1, 1000000, iterations, MAX_ITERATIONS)) > 0;
         else if (strcmp(a, "--steps") == 0)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 100000000, &steps);
         else if (strcmp(a, "--repeat") == 0)
@@ -511,8 +435,8 @@ int cs_cmd_bench(int argc, char** argv)
             paths[scene_count][len] = '\0';
             scenes[scene_count].path = paths[scene_count];
             scenes[scene_count].bodies = 0;
-            label_from_path(paths[scene_count], scenes[scene_count].label, sizeof scenes[0].label);
-            if (generated_name(paths[scene_count]))
+            cs_bench_label_from_path(paths[scene_count], scenes[scene_count].label, sizeof scenes[0].label);
+            if (cs_bench_generated_name(paths[scene_count]))
             {
                 scenes[scene_count].path = NULL; // pool-N, stream-N: built here, as the peers build them
             }
@@ -526,14 +450,14 @@ int cs_cmd_bench(int argc, char** argv)
         int size_count = churn ? (int)(sizeof churn_sizes / sizeof churn_sizes[0])
                                : (int)(sizeof scale_sizes / sizeof scale_sizes[0]);
         memcpy(sizes, churn ? churn_sizes : scale_sizes, (size_t)size_count * sizeof sizes[0]);
-        if (sizes_list != NULL &&
-            (size_count = parse_int_list(cmd, "--sizes", sizes_list, 1, 10000000, sizes, MAX_SCENES - 1)) < 0)
+        if (sizes_list != NULL && (size_count = cs_bench_parse_int_list(cmd, "--sizes", sizes_list, 1,
+                                                                        10000000, sizes, MAX_SCENES - 1)) < 0)
         {
             return 2;
         }
         if (churn)
         {
-            if (!find_scene(scene_dir, "gas", paths[0], sizeof paths[0]))
+            if (!cs_bench_find_scene(scene_dir, "gas", paths[0], sizeof paths[0]))
             {
                 fprintf(stderr, "circlesim-cli bench: cannot find gas.json (run from the repository root or "
                                 "give --scene-dir)\n");
@@ -555,7 +479,7 @@ int cs_cmd_bench(int argc, char** argv)
     {
         for (size_t k = 0; k < sizeof paper_scenes / sizeof paper_scenes[0]; ++k)
         {
-            if (!find_scene(scene_dir, paper_scenes[k], paths[scene_count], sizeof paths[0]))
+            if (!cs_bench_find_scene(scene_dir, paper_scenes[k], paths[scene_count], sizeof paths[0]))
             {
                 fprintf(stderr,
                         "circlesim-cli bench: cannot find %s.json (run from the repository root or "
