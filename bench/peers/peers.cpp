@@ -537,10 +537,10 @@ int main(int argc, char** argv)
     }
     if (!quiet)
     {
-        std::printf("%-14s %-16s %5s %6s %7s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s\n",
+        std::printf("%-14s %-16s %5s %6s %7s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s %9s\n",
                     "scene", "engine", "iter", "steps", "bodies", "contacts", "seconds", "us/step", "broad",
                     "narrow", "solver", "position", "B/body", "ns/st/b", "maxpen mm", "meanpen", "KE drift J",
-                    "top err mm", "vmax m/s");
+                    "top err mm", "vmax m/s", "KE J");
     }
     for (const std::string& name : scene_names)
     {
@@ -585,11 +585,11 @@ int main(int argc, char** argv)
                     };
                     std::printf(
                         "%-14s %-16s %5d %6d %7d %8.1f %9.3f %10.2f %8s %8s %9s %9s %7.0f %8.1f %8.3f "
-                        "%8.3f %10.3g %9.2f %9.2g\n",
+                        "%8.3f %10.3g %9.2f %9.2g %9.2g\n",
                         name.c_str(), label.c_str(), it, steps, bodies, m.contacts, m.seconds, us,
                         cell(m.broad_us).c_str(), cell(m.narrow_us).c_str(), cell(m.solver_us).c_str(),
                         cell(m.position_us).c_str(), bytes, 1e3 * us / bodies, 1e3 * m.max_pen,
-                        1e3 * m.mean_pen, m.ke_drift, 1e3 * m.top_error, m.max_speed);
+                        1e3 * m.mean_pen, m.ke_drift, 1e3 * m.top_error, m.max_speed, m.kinetic_energy);
                     std::fflush(stdout);
                 }
                 if (csv != nullptr)
