@@ -143,31 +143,37 @@ static bool write_gnuplot(const char* dir, const options* o, int methods)
         fprintf(stderr, "%s: cannot open for writing: %s\n", path, strerror(errno));
         return false;
     }
+    // Each panel's key outside, on the right: with twenty-odd methods a key inside hides the curves.
     fprintf(
         f, "# Dolan-Moré performance profiles written by circlesim-siconos profile; run: gnuplot profile.gp\n"
-           "set datafile separator ','\nset terminal pngcairo size 1400,1000 font 'DejaVu Sans,10'\n"
-           "set output 'profile.png'\nset termoption noenhanced\nset multiplot layout 2,2\nset logscale "
-           "x\nset xrange [1:10000]\n"
-           "set yrange [0:1.02]\nset key bottom right font ',8'\nset xlabel 'tau (cost / best cost)'\n"
-           "set ylabel 'share of problems solved within tau'\n");
+           "set datafile separator ','\nset terminal pngcairo size 1800,1150 font 'DejaVu Sans,10'\n"
+           "set output 'profile.png'\nset termoption noenhanced\nset multiplot layout 2,2\n"
+           "set logscale x\nset xrange [1:10000]\nset yrange [0:1.02]\nset grid\n"
+           "set key outside right top vertical font ',9' spacing 1.0 samplen 5\n"
+           "set xlabel 'tau (cost / best cost)'\nset ylabel 'share of problems solved within tau'\n");
     const char* metrics[2] = {"time", "iterations"};
+    // Twelve distinct colours (gnuplot's default cycle has eight, which pairs methods up); circlesim's
+    // methods solid (dash-dot past twelve), Siconos's dashed and thicker.
+    static const char* const colours[12] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+                                            "#e377c2", "#17becf", "#bcbd22", "#000000", "#7f7f7f", "#aec7e8"};
     for (int t = 0; t < o->tol_count; ++t)
     {
         for (int k = 0; k < 2; ++k)
         {
-            // circlesim's methods solid, Siconos's dashed; '' is the previous clause's file.
-            fprintf(f, "set title '%s, res_nat <= %.0e'\nplot", metrics[k], o->tol[t]);
+            fprintf(f, "set title \"%s, res_nat <= %.0e\"\nplot",
+                    k == 0 ? "CPU time"
+                           : "iterations (in each method's own unit: sweeps, Newton steps, pivots)",
+                    o->tol[t]);
+            char file[64];
+            snprintf(file, sizeof file, "profile-%s-%d.csv", metrics[k], t);
             for (int c = 2; c <= methods + 1; ++c)
             {
-                char file[64];
-                snprintf(file, sizeof file, "profile-%s-%d.csv", metrics[k], t);
-                // Twelve distinct colours (gnuplot's default cycle has eight, which pairs methods up).
-                static const char* const colours[12] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                                        "#9467bd", "#8c564b", "#e377c2", "#17becf",
-                                                        "#bcbd22", "#000000", "#7f7f7f", "#aec7e8"};
-                fprintf(f, "%s '%s' using 1:%d with steps lw 2 dt %d lc rgb '%s' title columnheader(%d)",
-                        c > 2 ? "," : "", c == 2 ? file : "", c, c - 2 < cs_solver_count() ? 1 : 2,
-                        colours[(c - 2) % 12], c);
+                int index = c - 2;
+                bool ours = index < cs_solver_count();
+                const char* dash = ours ? (index < 12 ? "1" : "(12,4,2,4)") : "(7,5)";
+                fprintf(f, "%s '%s' using 1:%d with steps lw %s dt %s lc rgb '%s' title columnheader(%d)",
+                        c > 2 ? "," : "", c == 2 ? file : "", c, ours ? "1.8" : "3", dash,
+                        colours[(ours ? index : index - cs_solver_count() + 3) % 12], c);
             }
             fprintf(f, "\n");
         }

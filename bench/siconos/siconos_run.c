@@ -232,6 +232,11 @@ static result run_siconos(const siconos_call* c, int cap, double tol, const opti
     quiet_end(saved);
     r.solved = r.res_nat <= tol;
     r.stop = r.solved ? SB_STOP_SOLVED : r.iterations >= cap ? SB_STOP_ITERATIONS : SB_STOP_ERROR;
+    if (strcmp(r.stop, SB_STOP_ERROR) == 0)
+    {
+        snprintf(r.why, sizeof r.why, "stopped: info %d after %d, res_nat %.1e", r.info, r.iterations,
+                 r.res_nat);
+    }
     free(z);
     free(u);
     free(lambda);
