@@ -41,6 +41,7 @@
 // Rows without columns (A_ii = 0: both bodies static or massless) have a fixed w_i = b_i; they are not IPM
 // variables, λ_i is set to the bound b_i pushes against (cs_problem_check refused the unsatisfiable ones).
 #include "solver/operator.h"
+#include "solver/ipm_krylov.h"
 #include "solver/subspace.h"
 
 #include <math.h>
@@ -57,8 +58,10 @@ enum
     K_MU0 = 1,        // μ at the start point
     K_NEXT_CROSS = 2, // try the crossover once μ <= this
     K_STALLS = 3,
-    K_LAST_CHANGES = 4,   // rows whose identified bound changed in the last iteration (-1: none yet)
-    COUPLING_PASSES = 30, // Richardson passes on a friction coupling (solve_newton)
+    K_LAST_CHANGES = 4, // rows whose identified bound changed in the last iteration (-1: none yet)
+    K_POLISHED = 5,     // polish iterations since the crossover
+    K_DEAD = 6,         // 1: the interior phase cannot go on (no return from the polish)
+    POLISH_TRIES = 5,   // polish iterations before a crossover that did not finish goes back to the IPM
 };
 
 #define FRACTION_TO_BOUNDARY 0.9995
@@ -73,6 +76,7 @@ typedef struct ipm_arrays
 {
     double *lam, *sl, *zl, *su, *zu, *lo, *hi, *w, *d, *dl, *dsl, *dzl, *dsu, *dzu, *keep, *at, *c, *b, *x;
     double *v, *v_keep; // 3·bodies + 3 (with the packed rows' zero slot)
+    double* krylov;     // cs_ipm_krylov_doubles(rows)
 } ipm_arrays;
 
 enum
@@ -97,6 +101,7 @@ static ipm_arrays carve(cs_solver_work* work, int m, int bodies)
     }
     a.v = d;
     a.v_keep = d + nb;
+    a.krylov = d + 2 * nb;
     return a;
 }
 
@@ -156,6 +161,15 @@ static double residual_nat(const cs_lcp* p, const double* v, const double* lambd
     return r_nat;
 }
 
+// The driver's λ projected on its box (its friction rows on ±μ of its own λ_n, which a subspace phase moves
+// after freezing their box), v from it; a->x is scratch.
+static void project_output(const cs_solve_ctx* ctx, const ipm_arrays* a)
+{
+    project(ctx->p, ctx->work, ctx->lambda, a->x);
+    memcpy(ctx->lambda, a->x, (size_t)ctx->p->row_count * sizeof(double));
+    velocities(ctx->p, ctx->lambda, ctx->work->v, NULL);
+}
+
 // The driver's output from the interior iterate: λ projected on its box, v from it.
 static void publish(const cs_solve_ctx* ctx, const ipm_arrays* a)
 {
@@ -213,7 +227,8 @@ cs_status cs_ipm_begin(cs_solve_ctx* ctx, cs_error* err)
         return cs_fail(err, CS_ERR_USAGE, "ipm: unknown subspace solver %d (cholmod, pcg)",
                        (int)ctx->params->subspace_solver);
     }
-    size_t need = ROW_ARRAYS * (size_t)p->row_count + BODY_ARRAYS * (3 * (size_t)p->body_count + 3);
+    size_t need = ROW_ARRAYS * (size_t)p->row_count + BODY_ARRAYS * (3 * (size_t)p->body_count + 3) +
+                  cs_ipm_krylov_doubles(p->row_count);
     if (need > (size_t)1 << 30)
     {
         return cs_fail(err, CS_ERR_USAGE, "ipm: problem too large (%d rows)", p->row_count);
@@ -237,6 +252,8 @@ cs_status cs_ipm_begin(cs_solve_ctx* ctx, cs_error* err)
     ctx->method[K_NEXT_CROSS] = CROSS_AFTER * mu0;
     ctx->method[K_STALLS] = 0.0;
     ctx->method[K_LAST_CHANGES] = -1.0;
+    ctx->method[K_POLISHED] = 0.0;
+    ctx->method[K_DEAD] = mu0 > 0.0 ? 0.0 : 1.0;
     return CS_OK;
 }
 
@@ -247,7 +264,7 @@ static double target(double s, double z, double ds, double dz, double sigma_mu, 
     return -s * z + (corrector ? sigma_mu - ds * dz : 0.0);
 }
 
-// The Newton right-hand side into a->b (by row) for the targets above; r_d = w − z_l + z_u,
+// The Newton right-hand side into a->b (by free row) for the targets above; r_d = w − z_l + z_u,
 // r_l = λ − l − s_l, r_u = u − λ − s_u are formed on the fly, and a friction row's coupling adds −C_fn r_l,n.
 static void newton_rhs(const cs_lcp* p, const ipm_arrays* a, const cs_subspace* sub, double sigma_mu,
                        bool corrector)
@@ -271,7 +288,7 @@ static void newton_rhs(const cs_lcp* p, const ipm_arrays* a, const cs_subspace* 
             int n = p->link[i];
             r -= a->c[i] * (a->lam[n] - a->sl[n]); // the normal row's r_l (its lower bound is 0)
         }
-        a->b[i] = r;
+        a->b[f] = r; // by free row (the Krylov solve's vectors)
     }
 }
 
@@ -357,54 +374,27 @@ static bool solve_symmetric(const cs_solve_ctx* ctx, cs_subspace* sub, bool fact
     return cs_pcg_solve(sub, ctx->work, ctx->p->body_count);
 }
 
-// The Newton system (A + Σ + D + C) Δλ = b with C the friction rows' couplings C_fn (nonsymmetric):
-// Richardson iteration on the symmetric factor, Δλ ← (A + Σ + D)⁻¹(b − CΔλ); its error shrinks by about
-// μ·D_f/(A_ff + D_f) < μ per pass. Stops when the correction's effect ‖C δ‖ is below 1e-13 ‖b‖ (or after
-// COUPLING_PASSES).
+// The Newton system (A + Σ + D + C) Δλ = b (b in a->b by free row) into a->dl by GMRES on the symmetric
+// factor (ipm_krylov.c); Krylov tolerance 1e-12 with CHOLMOD, 1e-9 with PCG (whose own solves stop at 1e-12).
 static bool solve_newton(const cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub, bool factored)
 {
-    const cs_lcp* p = ctx->p;
-    double b_norm = 0.0;
+    cs_ipm_krylov k = {
+        .p = ctx->p,
+        .ctx = ctx,
+        .sub = sub,
+        .factored = factored,
+        .solve = solve_symmetric,
+        .c = a->c,
+        .tolerance = factored ? 1e-12 : 1e-9,
+    };
+    cs_ipm_krylov_carve(&k, a->krylov, ctx->p->row_count);
+    if (!cs_ipm_krylov_solve(&k, a->b, a->x))
+    {
+        return false;
+    }
     for (int f = 0; f < sub->free_count; ++f)
     {
-        int i = sub->free[f];
-        a->x[i] = 0.0;
-        b_norm = fmax(b_norm, fabs(a->b[i]));
-    }
-    for (int pass = 0; pass < COUPLING_PASSES; ++pass)
-    {
-        for (int f = 0; f < sub->free_count; ++f)
-        {
-            int i = sub->free[f];
-            sub->rhs[f] = a->b[i] - (a->c[i] != 0.0 ? a->c[i] * a->x[p->link[i]] : 0.0);
-        }
-        if (!solve_symmetric(ctx, sub, factored))
-        {
-            return false;
-        }
-        double change = 0.0;
-        for (int f = 0; f < sub->free_count; ++f)
-        {
-            int i = sub->free[f];
-            a->dl[i] = sub->step[f];
-        }
-        for (int f = 0; f < sub->free_count; ++f)
-        {
-            int i = sub->free[f];
-            if (a->c[i] != 0.0)
-            {
-                int n = p->link[i];
-                change = fmax(change, fabs(a->c[i] * (a->dl[n] - a->x[n])));
-            }
-        }
-        for (int f = 0; f < sub->free_count; ++f)
-        {
-            a->x[sub->free[f]] = a->dl[sub->free[f]];
-        }
-        if (!(change > 1e-13 * b_norm))
-        {
-            return isfinite(change);
-        }
+        a->dl[sub->free[f]] = a->x[f];
     }
     return true;
 }
@@ -511,6 +501,7 @@ static bool crossover(const cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub)
     velocities(p, ctx->lambda, work->v, NULL);
     sub->beta = 0.0;
     cs_subspace_phase(ctx, sub, POLISH_KSM, false);
+    project_output(ctx, a);
     double after = residual_nat(p, work->v, ctx->lambda);
     if (after < before)
     {
@@ -574,6 +565,7 @@ static void interior_iteration(cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* su
     if (alpha == 0.0 || ctx->method[K_STALLS] >= STALL_STEPS)
     {
         ctx->method[K_MODE] = MODE_POLISH; // the interior phase cannot go on: polish from here
+        ctx->method[K_DEAD] = 1.0;
         return;
     }
     mu = current_mu(ctx, a);
@@ -586,19 +578,24 @@ static void interior_iteration(cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* su
         if (crossover(ctx, a, sub))
         {
             ctx->method[K_MODE] = MODE_POLISH;
+            ctx->method[K_POLISHED] = 0.0;
+            ctx->method[K_NEXT_CROSS] = CROSS_RETRY * mu; // should the polish not finish
             return;
         }
         ctx->method[K_NEXT_CROSS] = CROSS_RETRY * mu;
     }
 }
 
-// One polish iteration (pgs-sm with k_gs = 1); MODE_DONE once the residual is at rounding level.
-static void polish_iteration(cs_solve_ctx* ctx, cs_subspace* sub)
+// One polish iteration (pgs-sm with k_gs = 1, then the box projection); MODE_DONE once the residual is at
+// rounding level. A polish that has not got there after POLISH_TRIES iterations (a wrong active set that the
+// friction fixed point cannot repair) goes back to the interior iterate, which carries on to smaller μ.
+static void polish_iteration(cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub)
 {
     const cs_lcp* p = ctx->p;
     cs_pgs_sweep(ctx);
     sub->stats.pgs_sweeps += 1;
     cs_subspace_phase(ctx, sub, POLISH_KSM, false);
+    project_output(ctx, a);
     double big = 0.0;
     for (int i = 0; i < p->row_count; ++i)
     {
@@ -607,6 +604,14 @@ static void polish_iteration(cs_solve_ctx* ctx, cs_subspace* sub)
     if (residual_nat(p, ctx->work->v, ctx->lambda) <= POLISH_DONE * sqrt((double)p->row_count) * (1.0 + big))
     {
         ctx->method[K_MODE] = MODE_DONE;
+        return;
+    }
+    ctx->method[K_POLISHED] += 1.0;
+    if (ctx->method[K_DEAD] == 0.0 && ctx->method[K_POLISHED] >= POLISH_TRIES)
+    {
+        ctx->method[K_MODE] = MODE_INTERIOR;
+        ctx->method[K_LAST_CHANGES] = -1.0;
+        publish(ctx, a);
     }
 }
 
@@ -620,6 +625,6 @@ void cs_ipm_sweep(cs_solve_ctx* ctx)
     }
     else if (ctx->method[K_MODE] == MODE_POLISH)
     {
-        polish_iteration(ctx, sub);
+        polish_iteration(ctx, &a, sub);
     }
 }
