@@ -28,7 +28,7 @@ static void help(FILE* out)
         "                        (default pgs,amgs-dense,amgs-omega,amgs)\n"
         "  --alphas LIST         alpha values for the solvers that use alpha (default 0.5)\n"
         "  --gamma G             AMGS gamma (default 2)\n"
-        "  --kgs K, --ksm K, --subspace-solver S   pgs-sm, pgs-kz (--subspace-solver also ipm): as in 'lcp solve --help'\n"
+        "  --kgs K, --ksm K, --subspace-solver S   pgs-sm, pgs-kz (and ipm's solver): as in 'lcp solve'\n"
         "  --frictionless        no friction rows (the paper's Table 1 setting)\n" CS_ARG_ROW_ORDER_HELP
             CS_ARG_FORMULATION_HELP CS_ARG_NO_SIMD_HELP
         "  --max-iterations K    give up after K iterations (default 100000)\n"

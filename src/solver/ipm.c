@@ -20,16 +20,16 @@
 //
 // Friction. A friction row's bounds ∓μλ_n move with its normal row's impulse. PGS reads them from the current
 // λ_n row by row and pgs-sm freezes them per subspace phase (a fixed point on the bounds); the IPM did the
-// same per iteration first (bounds from the iterate's λ_n, lagged one Newton step), and on Stacking 30 step 300
-// from λ = 0 μ grew from 1e-3 to 5e19 in 12 full steps: a Newton step blind to the bounds' motion pushes the
-// friction rows against bounds that then move. So, as newton-minmap/-fb put ∂l/∂λ_n into their Jacobian, the
-// IPM keeps the dependence in its Newton step: the bounds are ∓μ s_n with s_n the normal row's slack (= λ_n
-// at feasibility, and > 0 always, so the box never empties at an infeasible λ_n ≤ 0), r_l,f = λ_f + μs_n − s_l,f
-// and r_u,f = μs_n − λ_f − s_u,f are linear, and eliminating Δs, Δz leaves (A + Σ + D + C)Δλ = rhs with one
-// extra entry per friction row, C_fn = μ(z_l/s_l − z_u/s_u)_f: not symmetric, so it is solved by GMRES with
-// the symmetric part's factor as the preconditioner (ipm_krylov.c). At a limit point r = 0, so λ solves the
-// frictional BLCP; the crossover's polish is pgs-sm's fixed point. No theorem covers friction (measured:
-// test_solver_ipm, test_solver_agreement).
+// same per iteration first (bounds from the iterate's λ_n, lagged one Newton step), and on Stacking 30 step
+// 300 from λ = 0 μ grew from 1e-3 to 5e19 in 12 full steps: a Newton step blind to the bounds' motion pushes
+// the friction rows against bounds that then move. So, as newton-minmap/-fb put ∂l/∂λ_n into their Jacobian,
+// the IPM keeps the dependence in its Newton step: the bounds are ∓μ s_n with s_n the normal row's slack (=
+// λ_n at feasibility, and > 0 always, so the box never empties at an infeasible λ_n ≤ 0), r_l,f = λ_f + μs_n
+// − s_l,f and r_u,f = μs_n − λ_f − s_u,f are linear, and eliminating Δs, Δz leaves (A + Σ + D + C)Δλ = rhs
+// with one extra entry per friction row, C_fn = μ(z_l/s_l − z_u/s_u)_f: not symmetric, so it is solved by
+// GMRES with the symmetric part's factor as the preconditioner (ipm_krylov.c). At a limit point r = 0, so λ
+// solves the frictional BLCP; the crossover's polish is pgs-sm's fixed point. No theorem covers friction
+// (measured: test_solver_ipm, test_solver_agreement).
 //
 // Crossover. An interior iterate never sits on a bound, so it reaches a natural residual of about μ/z, and
 // the Newton systems grow ill-conditioned as μ → 0 (the more so where A is singular, with friction). Once the
@@ -42,9 +42,9 @@
 // until the residual is at rounding level (the answer is projected on its box after each: the driver always
 // sees λ in its box). Otherwise, or when 5 polish iterations do not get there (a wrong active set that the
 // friction fixed point does not repair), the IPM goes on from its interior iterate and tries again once μ
-// has fallen 100-fold. A step length below 1e-10 for three iterations, or a Newton system neither CHOLMOD nor PCG
-// solves, also ends the interior phase (stats.subspace.failed counts the latter): the method then polishes
-// from the interior point and does not stall where pgs-sm would progress.
+// has fallen 100-fold. A step length below 1e-10 for three iterations, or a Newton system neither CHOLMOD nor
+// PCG solves, also ends the interior phase (stats.subspace.failed counts the latter): the method then
+// polishes from the interior point and does not stall where pgs-sm would progress.
 //
 // Rows without columns (A_ii = 0: both bodies static or massless) have a fixed w_i = b_i; they are not IPM
 // variables, λ_i is set to the bound b_i pushes against (cs_problem_check refused the unsatisfiable ones).
