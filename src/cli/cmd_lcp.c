@@ -38,7 +38,8 @@ static void usage_solve(FILE* out)
         out,
         "usage: circlesim-cli lcp solve FILE [options]\n"
         "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP (pgs-sm,\n"
-        "pgs-kz, ipm: then pgs_sweeps, subspace_solves, cg_iterations, regularised, beta, failed, safeguard)\n"
+        "pgs-kz, ipm: then pgs_sweeps, subspace_solves, cg_iterations, regularised, beta, failed,\n"
+        "safeguard)\n"
         "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
         "bad-problem (the reason on stderr); the last four exit with code 3.\n"
         "options:\n"
