@@ -38,7 +38,8 @@ static void usage_solve(FILE* out)
         out,
         "usage: circlesim-cli lcp solve FILE [options]\n"
         "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP (pgs-sm,\n"
-        "pgs-kz: then pgs_sweeps, subspace_solves, cg_iterations, regularised, beta, failed, safeguard)\n"
+        "pgs-kz, ipm: then pgs_sweeps, subspace_solves, cg_iterations, regularised, beta, failed,\n"
+        "safeguard)\n"
         "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
         "bad-problem (the reason on stderr); the last four exit with code 3.\n"
         "options:\n"
@@ -264,7 +265,7 @@ static int cmd_solve(int argc, char** argv)
     }
     printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e status=%s", stats.iterations, stats.res_lcp,
            stats.res_nat, stats.seconds, cs_solve_stop_name(stats.stop));
-    if (cs_solver_at(solver)->flags & CS_SOLVER_USES_KGS)
+    if (cs_solver_at(solver)->flags & CS_SOLVER_USES_SUBSPACE)
     {
         const cs_subspace_stats* s = &stats.subspace;
         printf(" pgs_sweeps=%d subspace_solves=%d cg_iterations=%d regularised=%d beta=%g failed=%d "

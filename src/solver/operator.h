@@ -23,4 +23,9 @@ cs_status cs_newton_minmap_begin(cs_solve_ctx* ctx, cs_error* err);
 cs_status cs_newton_fb_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_newton_sweep(cs_solve_ctx* ctx);
 
+// ipm.c: the primal-dual interior-point method (Mehrotra predictor-corrector, crossover to pgs-sm's
+// subspace phase).
+cs_status cs_ipm_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_ipm_sweep(cs_solve_ctx* ctx);
+
 #endif
