@@ -21,8 +21,6 @@
 #include "core/array.h"
 #include "world/world_internal.h"
 
-#define CS_SHOCK_NONE 0x7fffffff
-
 static bool supporting(const cs_contact* c)
 {
     return c->normal_impulse > 0.0 && !c->bounce;
@@ -33,104 +31,15 @@ static bool is_static(const cs_world* w, int body)
     return body < 0 || w->inv_mass[body] == 0.0;
 }
 
-// Levels by breadth-first search from the static bodies over supporting contacts (adjacency in CSR).
-static void find_levels(const cs_world* w, int* level, int* head, int* adj, int* queue)
+static int other(const cs_contact* c, int body)
 {
-    const int n = w->body_count;
-    const cs_contact* cs = w->contacts.items;
-    const int count = w->contacts.count;
-    memset(head, 0, (size_t)(n + 1) * sizeof(int));
-    int tail = 0;
-    for (int i = 0; i < n; ++i)
-    {
-        level[i] = CS_SHOCK_NONE;
-    }
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = cs + k;
-        if (!supporting(c))
-        {
-            continue;
-        }
-        if (c->a >= 0)
-        {
-            head[c->a + 1] += 1;
-        }
-        head[c->b + 1] += 1;
-    }
-    for (int i = 0; i < n; ++i)
-    {
-        head[i + 1] += head[i];
-    }
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = cs + k;
-        if (!supporting(c))
-        {
-            continue;
-        }
-        if (c->a >= 0)
-        {
-            adj[head[c->a]++] = c->b;
-            adj[head[c->b]++] = c->a;
-        }
-        else
-        {
-            adj[head[c->b]++] = -1;
-        }
-    }
-    for (int i = n; i > 0; --i)
-    {
-        head[i] = head[i - 1]; // back to the starts
-    }
-    head[0] = 0;
-    for (int i = 0; i < n; ++i)
-    {
-        if (is_static(w, i))
-        {
-            continue;
-        }
-        for (int e = head[i]; e < head[i + 1]; ++e)
-        {
-            if (is_static(w, adj[e]))
-            {
-                level[i] = 1;
-                queue[tail++] = i;
-                break;
-            }
-        }
-    }
-    for (int q = 0; q < tail; ++q)
-    {
-        int i = queue[q];
-        for (int e = head[i]; e < head[i + 1]; ++e)
-        {
-            int j = adj[e];
-            if (!is_static(w, j) && level[j] == CS_SHOCK_NONE)
-            {
-                level[j] = level[i] + 1;
-                queue[tail++] = j;
-            }
-        }
-    }
-}
-
-static int level_of(const cs_world* w, const int* level, int body)
-{
-    return is_static(w, body) ? 0 : level[body];
+    return c->b == body ? c->a : c->b;
 }
 
 // One contact: the upper body alone removes the approach its row forbids.
-static void support(cs_world* w, const cs_contact* c, const int* level)
+static void support(cs_world* w, const cs_contact* c, int up, int down)
 {
-    int la = level_of(w, level, c->a), lb = level_of(w, level, c->b);
-    if (la == lb)
-    {
-        return;
-    }
-    int up = lb > la ? c->b : c->a;
-    int down = lb > la ? c->a : c->b;
-    double nx = lb > la ? c->nx : -c->nx, ny = lb > la ? c->ny : -c->ny; // from the lower to the upper
+    double nx = up == c->b ? c->nx : -c->nx, ny = up == c->b ? c->ny : -c->ny; // from the lower to the upper
     double vx = w->v[3 * up], vy = w->v[3 * up + 1];
     if (down >= 0)
     {
@@ -145,11 +54,72 @@ static void support(cs_world* w, const cs_contact* c, const int* level)
     }
 }
 
+// The supporting contacts of each body (CSR: head[i] .. head[i + 1] in adj, contact indices); the bodies
+// that touch something static are queued at level 1. Returns how many were queued.
+static int build_graph(const cs_world* w, int* level, int* head, int* adj, int* queue)
+{
+    const int n = w->body_count, count = w->contacts.count;
+    const cs_contact* cs = w->contacts.items;
+    memset(head, 0, (size_t)(n + 1) * sizeof(int));
+    for (int i = 0; i < n; ++i)
+    {
+        level[i] = -1;
+    }
+    int tail = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_contact* c = cs + k;
+        if (!supporting(c))
+        {
+            continue;
+        }
+        bool sa = is_static(w, c->a), sb = is_static(w, c->b);
+        if (!sa)
+        {
+            head[c->a + 1] += 1;
+        }
+        if (!sb)
+        {
+            head[c->b + 1] += 1;
+        }
+        int seed = sa && !sb ? c->b : (sb && !sa ? c->a : -1);
+        if (seed >= 0 && level[seed] < 0)
+        {
+            level[seed] = 1;
+            queue[tail++] = seed;
+        }
+    }
+    for (int i = 0; i < n; ++i)
+    {
+        head[i + 1] += head[i];
+    }
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_contact* c = cs + k;
+        if (supporting(c))
+        {
+            if (!is_static(w, c->a))
+            {
+                adj[head[c->a]++] = k;
+            }
+            if (!is_static(w, c->b))
+            {
+                adj[head[c->b]++] = k;
+            }
+        }
+    }
+    for (int i = n; i > 0; --i)
+    {
+        head[i] = head[i - 1]; // back to the starts
+    }
+    head[0] = 0;
+    return tail;
+}
+
 cs_status cs_shock_propagate(cs_world* w, cs_error* err)
 {
     const int n = w->body_count, count = w->contacts.count;
-    int need = 3 * n + 1 + 2 * count + count;
-    if (!CS_GROW(w->shock_ints, w->shock_capacity, need))
+    if (!CS_GROW(w->shock_ints, w->shock_capacity, 3 * n + 1 + 2 * count))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
@@ -157,42 +127,27 @@ cs_status cs_shock_propagate(cs_world* w, cs_error* err)
     int* head = level + n; // n + 1
     int* queue = head + n + 1;
     int* adj = queue + n; // 2·count
-    int* sorted = adj + 2 * count;
-    find_levels(w, level, head, adj, queue);
-    // Contacts by the level of their lower body (a counting sort; levels are < n + 1).
-    memset(head, 0, (size_t)(n + 1) * sizeof(int));
-    int used = 0;
-    for (int k = 0; k < count; ++k)
+    int tail = build_graph(w, level, head, adj, queue);
+    const cs_contact* cs = w->contacts.items;
+    // Breadth-first, so the queue is in level order: when a body leaves it, every body one level below is
+    // final (its own supports came before), and the body is pushed off each of them (or off a static one).
+    for (int q = 0; q < tail; ++q)
     {
-        const cs_contact* c = w->contacts.items + k;
-        int la = level_of(w, level, c->a), lb = level_of(w, level, c->b);
-        int low = la < lb ? la : lb;
-        if (supporting(c) && la != lb && low < n)
+        int i = queue[q];
+        for (int e = head[i]; e < head[i + 1]; ++e)
         {
-            head[low] += 1;
-            used += 1;
+            const cs_contact* c = cs + adj[e];
+            int j = other(c, i);
+            if (is_static(w, j) || level[j] == level[i] - 1)
+            {
+                support(w, c, i, j);
+            }
+            else if (level[j] < 0)
+            {
+                level[j] = level[i] + 1;
+                queue[tail++] = j;
+            }
         }
-    }
-    int start = 0;
-    for (int l = 0; l <= n; ++l)
-    {
-        int m = head[l];
-        head[l] = start;
-        start += m;
-    }
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = w->contacts.items + k;
-        int la = level_of(w, level, c->a), lb = level_of(w, level, c->b);
-        int low = la < lb ? la : lb;
-        if (supporting(c) && la != lb && low < n)
-        {
-            sorted[head[low]++] = k;
-        }
-    }
-    for (int s = 0; s < used; ++s)
-    {
-        support(w, w->contacts.items + sorted[s], level);
     }
     return CS_OK;
 }
