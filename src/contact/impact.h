@@ -52,6 +52,9 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
 int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                            const cs_restitution_params* params, double* v);
 
+// The approach speed above which a contact bounces: the world's threshold, at least the resting tolerance
+// max(slop/h, |g| h).
+double cs_bounce_threshold(const cs_restitution_params* params);
 // Position consistency: a contact whose impulse acted at s* > 0 moved its bodies with their pre-impulse
 // velocities until then, so their positions (already advanced by h·v) go back by s*·M⁻¹Jᵀλ.
 void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
