@@ -87,17 +87,26 @@ static void fill_pair_quad(cs_pair_quad* q, const cs_packed_row* rows)
     }
 }
 
+// A normal quad from four consecutive records with fields ja, jb, ma, mb (cs_v2), bias, a and b: a
+// cs_packed_row or a cs_split_row (the same fields, two record types), two lanes per store.
+#define CS_FILL_NORMAL_QUAD(q, rows)                                                                         \
+    do                                                                                                       \
+    {                                                                                                        \
+        for (int l = 0; l < CS_LANES; l += 2)                                                                \
+        {                                                                                                    \
+            put_xy((q)->jax + l, (q)->jay + l, (rows)[l].ja, (rows)[l + 1].ja);                              \
+            put_xy((q)->jbx + l, (q)->jby + l, (rows)[l].jb, (rows)[l + 1].jb);                              \
+            put_xy((q)->max + l, (q)->may + l, (rows)[l].ma, (rows)[l + 1].ma);                              \
+            put_xy((q)->mbx + l, (q)->mby + l, (rows)[l].mb, (rows)[l + 1].mb);                              \
+            (q)->bias[l] = (rows)[l].bias, (q)->bias[l + 1] = (rows)[l + 1].bias;                            \
+            (q)->a[l] = (rows)[l].a, (q)->a[l + 1] = (rows)[l + 1].a;                                        \
+            (q)->b[l] = (rows)[l].b, (q)->b[l + 1] = (rows)[l + 1].b;                                        \
+        }                                                                                                    \
+    } while (0)
+
 static void fill_normal_quad(cs_normal_quad* q, const cs_packed_row* rows)
 {
-    for (int l = 0; l < CS_LANES; ++l)
-    {
-        const cs_packed_row* r = rows + l;
-        q->jax[l] = r->ja[0], q->jay[l] = r->ja[1], q->jbx[l] = r->jb[0], q->jby[l] = r->jb[1];
-        q->max[l] = r->ma[0], q->may[l] = r->ma[1], q->mbx[l] = r->mb[0], q->mby[l] = r->mb[1];
-        q->bias[l] = r->bias;
-        q->a[l] = r->a;
-        q->b[l] = r->b;
-    }
+    CS_FILL_NORMAL_QUAD(q, rows);
 }
 
 // Whether the CS_LANES records from `rows`, `stride` apart, are all of `kind` and independent. A pair's
@@ -185,15 +194,8 @@ void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
         if (quad && lanes_independent(a, b, zero_slot))
         {
             cs_normal_quad* q = work->quads + quad_count;
-            for (int l = 0; l < CS_LANES; ++l)
-            {
-                const cs_split_row* r = rows + k + l;
-                q->jax[l] = r->ja[0], q->jay[l] = r->ja[1], q->jbx[l] = r->jb[0], q->jby[l] = r->jb[1];
-                q->max[l] = r->ma[0], q->may[l] = r->ma[1], q->mbx[l] = r->mb[0], q->mby[l] = r->mb[1];
-                q->bias[l] = r->bias;
-                q->a[l] = r->a;
-                q->b[l] = r->b;
-            }
+            const cs_split_row* r = rows + k;
+            CS_FILL_NORMAL_QUAD(q, r);
             work->items[item_count++] = (cs_sweep_item){k, CS_LANES, quad_count++};
             k += CS_LANES;
         }
