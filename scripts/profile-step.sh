@@ -58,7 +58,7 @@ profile() { # name, circlesim-cli arguments...
   for p in "${phases[@]}"; do
     local fn=${p#*:}
     local v
-    v=$(grep -E "[:]$fn( |\$)" "$out/$tag-$name.txt" | head -1 | awk '{gsub(",","",$1); printf "%.1f", $1/1e6}')
+    v=$(grep -E "[:]$fn( |\$)" "$out/$tag-$name.txt" | head -1 | awk '{gsub(",","",$1); printf "%.1f", $1/1e6}' || true)
     row+=" ${v:-0} |"
   done
   echo "$row"
