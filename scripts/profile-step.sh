@@ -70,7 +70,7 @@ for p in "${phases[@]}"; do
   header+=" ${p%%:*} |"
   rule+="---|"
 done
-echo "# $cli at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%F %T') UTC"
+echo "# $cli (this checkout: $(git rev-parse --short HEAD 2>/dev/null || echo '?')), $(date -u '+%F %T') UTC"
 echo "$header"
 echo "$rule"
 for s in pool1 pool2 stacking stacking150; do
