@@ -298,9 +298,17 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
         return cs_fail(err, CS_ERR_USAGE, "tolerances and the stagnation window must be >= 0, got %g, %g, %d",
                        params->tolerance, params->tolerance_rel, params->stagnation_window);
     }
+    // The packing pass below indexes bodies by these: out of range is a malformed problem. (One
+    // branch-free pass, (unsigned)(index + 1) <= body_count for an index in [-1, body_count), and the
+    // first offending row only when there is one.)
+    bool in_range = true;
     for (int i = 0; i < p->row_count; ++i)
     {
-        // The packing pass below indexes bodies by these: out of range is a malformed problem.
+        in_range &= ((unsigned)p->body_a[i] + 1u <= (unsigned)p->body_count) &
+                    ((unsigned)p->body_b[i] + 1u <= (unsigned)p->body_count);
+    }
+    for (int i = 0; !in_range && i < p->row_count; ++i)
+    {
         if (p->body_a[i] < -1 || p->body_a[i] >= p->body_count || p->body_b[i] < -1 ||
             p->body_b[i] >= p->body_count)
         {
