@@ -52,7 +52,7 @@ static void usage_solve(FILE* out)
         "  --max-iterations K  ... or K sweeps (default %d) ...\n"
         "  --stagnation K      ... or when K sweeps do no better than the K before (default 2000, 0 never)\n"
         "  --max-pivots K      pivoting methods: at most K pivots (lemke: complementary pivots, default\n"
-        "                      20 per LCP variable + 100; ppm: block pivots, default 100)\n"
+        "                      20 per LCP variable + 100; ppm: block pivots per attempt, default 100)\n"
         "  --out SOL           write the solution (.sol)\n"
         "  --history CSV       write iteration,res_lcp,res_nat,seconds per sweep (0 = the start point;\n"
         "                      seconds since the solve began, without the history's own residuals)\n"

@@ -27,6 +27,10 @@
 //   (iterative refinement against the true G): on a consistent system it converges to the solution nearest
 //   the previous λ in the D metric, which keeps the iterate close to the crash's physically sensible λ
 //   instead of a vertex with λ_n < 0 that a minimum-norm or pivoted answer would pick.
+// - The damping. When the crash is only approximate (PGS on a plateau), the first attempt's free systems
+//   turn inconsistent along A's near-null directions and the undamped steps blow λ up; two more attempts
+//   start again from the crash's sets with a proximal term of 1e-5, then 1e-3 of A_ii, which damps those
+//   steps, and polish the sets they verify at 1e-10.
 // The answer is accepted only when it solves the true problem (res_nat ≤ PPM_ACCEPT·max(1, |q|∞)); the
 // block-pivot cap (cs_solver_params.max_pivots, default DEFAULT_CAP) turns cycling or an exhausted budget
 // into an error that says so, never a hang.
@@ -37,7 +41,8 @@
 #include <math.h>
 #include <string.h>
 
-#define PPM_EPS       1e-10 // the proximal term, relative to each row's A_ii
+#define PPM_EPS       1e-10 // the proximal term, relative to each row's A_ii (the polish and first attempt)
+#define PPM_EPS_MAX   1e-2  // the largest a factorisation may need
 #define PPM_ACCEPT    1e-10 // natural residual, relative to max(1, |q|∞), of an accepted answer
 #define CRASH_TOL     1e-13 // the crash's PGS stops at this res_nat (relative)
 #define FLIP_FRACTION 0.1   // a block pivot flips the rows violated by at least this fraction of the worst
@@ -50,7 +55,7 @@ enum
     CRASH_CHUNK = 100,
     JP_RETRIES = 3,     // block flips allowed without a new best count (Júdice & Pires's p)
     REFINE_ROUNDS = 30, // proximal-point rounds per solve
-    DEFAULT_CAP = 100,  // block pivots (reduced systems solved): ~1 s on a frictional pool
+    DEFAULT_CAP = 100,  // block pivots (reduced systems solved) per attempt: ~1 s on a frictional pool
     ROW_LOW = -1,
     ROW_FREE = 0,
     ROW_UP = 1,
@@ -333,16 +338,21 @@ typedef enum ppm_outcome
 } ppm_outcome;
 
 // Júdice–Pires block principal pivoting with Murty's single pivots as the fallback.
-static ppm_outcome pivot_loop(ppm* s, double* res_nat)
+// eps0: the proximal term of this attempt. A large one damps the steps along A's near-null directions (an
+// inconsistent free system then moves λ by (rhs outside G's range)/eps, not /1e-10), at the price of
+// refinement rounds that may not finish; so once the sets verify at a large eps they are polished at
+// PPM_EPS (and pivoting goes on there if the exact solve contradicts them).
+static ppm_outcome pivot_loop(ppm* s, double eps0, double* res_nat)
 {
     int best = INT_MAX, retries = JP_RETRIES;
+    int cap = s->solves + s->cap;
     for (;;)
     {
-        double eps = PPM_EPS;
+        double eps = eps0;
         while (!build_system(s, eps))
         {
             eps *= 100.0;
-            if (eps > 1e-4)
+            if (eps > PPM_EPS_MAX)
             {
                 return PPM_SINGULAR;
             }
@@ -351,12 +361,17 @@ static ppm_outcome pivot_loop(ppm* s, double* res_nat)
         solve_system(s);
         s->solves += 1;
         int count = infeasible(s);
+        if (count == 0 && eps0 > PPM_EPS)
+        {
+            eps0 = PPM_EPS;
+            continue;
+        }
         if (count == 0)
         {
             *res_nat = final_residual(s);
             return *res_nat <= PPM_ACCEPT * s->scale ? PPM_SOLVED : PPM_INEXACT;
         }
-        if (s->solves >= s->cap)
+        if (s->solves >= cap)
         {
             *res_nat = final_residual(s);
             return PPM_CAP;
@@ -497,10 +512,26 @@ cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err)
         memcpy(s.lam, ctx->lambda, (size_t)m * sizeof(double));
         memcpy(ctx->lambda, w->scratch, (size_t)m * sizeof(double));
     }
-    velocities(&s);
-    guess_sets(&s);
+    // Attempts with a growing proximal term (pivot_loop), each from the crash's sets (the crash's λ waits
+    // in work->x): the smallest serves crash points that are already converged (one block pivot verifies
+    // them); the larger ones crash points that PGS left at a plateau (Pool 1 step 100 from λ = 0: 4.6e-6).
+    static const double attempts[] = {PPM_EPS, 1e-5, 1e-3};
+    if (m > 0)
+    {
+        memcpy(w->x, s.lam, (size_t)m * sizeof(double));
+    }
     double res_nat = INFINITY;
-    ppm_outcome outcome = pivot_loop(&s, &res_nat);
+    ppm_outcome outcome = PPM_CAP;
+    for (size_t k = 0; k < sizeof attempts / sizeof attempts[0] && outcome != PPM_SOLVED; ++k)
+    {
+        if (m > 0)
+        {
+            memcpy(s.lam, w->x, (size_t)m * sizeof(double));
+        }
+        velocities(&s);
+        guess_sets(&s);
+        outcome = pivot_loop(&s, attempts[k], &res_nat);
+    }
     ctx->method[0] = s.solves;
     ctx->method[2] = s.pivots;
     ctx->pivots = s.solves;
@@ -512,9 +543,9 @@ cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err)
         case PPM_CAP:
             return cs_fail(
                 err, CS_ERR_VALUE,
-                "ppm: block-pivot cap %d reached (%d principal pivots, res_nat %.3g): the sets cycle "
-                "or the budget is too small",
-                s.cap, s.pivots, res_nat);
+                "ppm: block-pivot cap %d reached in each of %d attempts (%d block, %d principal pivots, "
+                "last res_nat %.3g): the sets cycle or the budget is too small",
+                s.cap, (int)(sizeof attempts / sizeof attempts[0]), s.solves, s.pivots, res_nat);
         case PPM_SINGULAR:
             return cs_fail(err, CS_ERR_VALUE,
                            "ppm: a reduced system stayed numerically singular with a proximal term of 1e-4 "
