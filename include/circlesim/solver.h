@@ -56,7 +56,8 @@ extern "C"
         int ksm;
         cs_subspace_solver subspace_solver;
         // Pivoting methods (CS_SOLVER_PIVOTING): their own budget, in place of iterations; 0 = the method's
-        // default (lemke: 20 pivots per LCP variable + 100; ppm: 100 block pivots per attempt). Running out is an error.
+        // default (lemke: 20 pivots per LCP variable + 100; ppm: 100 block pivots per attempt). Running out
+        // is an error.
         int max_pivots;
     } cs_solver_params;
 
