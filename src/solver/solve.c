@@ -492,7 +492,12 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         }
     }
     int done = 0;
-    while (stop == CS_STOP_BUDGET && done < params->iterations)
+    // A pivoting method's begin either failed (an error, never here) or left the exact answer for its first
+    // sweep: one iteration, converged (or, with a tolerance it misses, iteration-limit), whatever the
+    // iteration budget (its own is params->max_pivots).
+    bool pivoting = (run->method->info.flags & CS_SOLVER_PIVOTING) != 0;
+    int budget = pivoting ? 1 : params->iterations;
+    while (stop == CS_STOP_BUDGET && done < budget)
     {
         run->method->sweep(ctx);
         done += 1;
@@ -516,6 +521,10 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
             observe_seconds += cs_seconds() - t;
         }
     }
+    if (stop == CS_STOP_BUDGET && pivoting && !tolerance)
+    {
+        stop = CS_STOP_CONVERGED;
+    }
     if (stop == CS_STOP_BUDGET && tolerance)
     {
         stop = CS_STOP_ITERATION_LIMIT;
@@ -529,6 +538,7 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         stats->seconds = seconds;
         stats->history_count = history_count;
         stats->subspace = cs_subspace_report(work, run->method->info.flags);
+        stats->pivots = ctx->pivots;
         residuals(ctx, &stats->res_lcp, &stats->res_nat);
         // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
         bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);
