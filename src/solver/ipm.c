@@ -251,6 +251,11 @@ cs_status cs_ipm_begin(cs_solve_ctx* ctx, cs_error* err)
     {
         return s;
     }
+    if (p->row_count == 0)
+    {
+        ctx->method[K_MODE] = MODE_DONE; // nothing to solve (and lambda may be NULL)
+        return CS_OK;
+    }
     ipm_arrays a = carve(ctx->work, p->row_count, p->body_count);
     a.v[3 * p->body_count] = a.v[3 * p->body_count + 1] = a.v[3 * p->body_count + 2] = 0.0;
     double mu0 = start_point(ctx, &a);
