@@ -46,7 +46,7 @@ static const struct
     {"amgs-dense", AMGS_NOTE},  {"psor", SOR_FIXED},    {"pssor", SOR_FIXED},
     {"pgs-block", BLOCK_FIXED}, {"apgd", APGD_FIXED},   {"pgs-sm", SM_FIXED},
     {"pgs-kz", SM_FIXED},       {"lemke", LEMKE_EXACT}, {"newton-minmap", NEWTON_BOTH},
-    {"newton-fb", NEWTON_BOTH}, {"ipm", IPM_FIXED}, {"ppm", PPM_EXACT},
+    {"newton-fb", NEWTON_BOTH}, {"ipm", IPM_FIXED},     {"ppm", PPM_EXACT},
 };
 
 // One line per method; the order is the order of menus and key cycling (append new ones).
