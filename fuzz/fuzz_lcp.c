@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "circlesim/circlesim.h"
+#include "fuzz_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
@@ -57,13 +58,11 @@ static void solve_with_every_solver(const cs_lcp* p)
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    char* text = malloc(size + 1);
+    char* text = fuzz_text(data, size);
     if (text == NULL)
     {
         return 0;
     }
-    memcpy(text, data, size);
-    text[size] = '\0';
     cs_lcp p = {0};
     cs_error err = {CS_OK, ""};
     if (cs_lcp_read_string(text, "fuzz.lcp", &p, &err) != CS_OK)

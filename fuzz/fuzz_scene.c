@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "circlesim/circlesim.h"
+#include "fuzz_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
@@ -86,13 +87,11 @@ static void snapshot_input(const char* text)
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    char* text = malloc(size + 1);
+    char* text = fuzz_text(data, size);
     if (text == NULL)
     {
         return 0;
     }
-    memcpy(text, data, size);
-    text[size] = '\0';
     if (strstr(text, "\"circlesim_state\"") != NULL)
     {
         snapshot_input(text);

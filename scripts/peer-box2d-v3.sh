@@ -1,77 +1,114 @@
 #!/usr/bin/env bash
-# Box2D v3 on circlesim's benchmark scenes through ../shared/peers/box2d-v3/run.sh (its own build of Box2D v3,
-# float, AVX2, 4 substeps, one worker unless told), as rows in the CSV format of circlesim-peers, so that
-# scripts/bench-vs-peers.sh can put it beside Box2D 2.4.1, Chipmunk and circlesim.
+# Box2D v3 on circlesim's benchmark scenes, churning ones included: builds Box2D v3 from the shared source
+# tarball (../shared/peers/box2d-v3/box2d-v3-src.tar.gz: main after v3.1.1, MIT licence) into BUILD/peers-v3
+# with the shared runner's settings (Release, AVX2), links bench/peers/box2d_v3.c (scenes from
+# src/cli/bench_scenes.c, the formulas circlesim's bench uses) and writes rows in the CSV of
+# circlesim-cli bench, so that scripts/bench-vs-peers.sh puts it beside Box2D 2.4.1, Chipmunk and circlesim.
 #
-#   scripts/peer-box2d-v3.sh --scenes LIST --steps N [--repeat R] [--workers W] [--csv FILE]
+#   scripts/peer-box2d-v3.sh --scenes LIST --steps N [--repeat R] [--warmup N] [--workers W] [--csv FILE]
+#                            [--build DIR]
+#   scripts/peer-box2d-v3.sh --check [--steps N]
 #
-# LIST: pool1,pool2,stacking,stacking150,pool-N. Each scene runs R times (default 3); the row holds the median
-# µs/step and the quality after the median run in the columns of circlesim-cli bench: penetration max/mean (m),
-# top-of-stack error (m), final max speed (m/s), and the final kinetic energy (J). The iterations column says 10: Box2D v3's 4 substeps stand beside circlesim's default
-# 10 iterations (Box2D v3 has no iteration count of its own). Exit 3 when run.sh is not there (says where it looked).
+# LIST: pool1, pool2, pool1-jitter, stacking, stacking150, gas, pool-N, stream-N. Float, 4 substeps, sleeping
+# off, one worker unless told. --check runs the shared runner (run.sh) and this program on pool1 and stacking
+# (500 steps unless told), three interleaved runs each: the quality after the run must be the same to the
+# printed digit and the median µs/step within 25 % (the machine's noise), else exit 1. The tarball is looked
+# for in $CS_BOX2D_V3_DIR when set, else in ../shared/peers/box2d-v3 and ../../shared/peers/box2d-v3 from the
+# repository (a worktree sits one level deeper); exit 3 when absent (says where it looked).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-runner="${CS_BOX2D_V3:-../shared/peers/box2d-v3/run.sh}"
 scenes=""
 steps=""
 repeat=3
+warmup=60
 workers=1
 csv=/dev/stdout
+build=build
+check=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --scenes) scenes="$2"; shift 2 ;;
     --steps) steps="$2"; shift 2 ;;
     --repeat) repeat="$2"; shift 2 ;;
+    --warmup) warmup="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
     --csv) csv="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --build) build="$2"; shift 2 ;;
+    --check) check=1; shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "peer-box2d-v3: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-if [ -z "$scenes" ] || [ -z "$steps" ]; then
+for v in repeat warmup workers; do
+  case "${!v}" in ''|*[!0-9]*) echo "peer-box2d-v3: --$v: a non-negative integer, got '${!v}'" >&2; exit 2 ;; esac
+done
+if [ "$check" = 0 ] && { [ -z "$scenes" ] || [ -z "$steps" ]; }; then
   echo "peer-box2d-v3: --scenes and --steps are required (see --help)" >&2
   exit 2
 fi
-case "$repeat" in ''|*[!0-9]*|0) echo "peer-box2d-v3: --repeat: a positive integer, got '$repeat'" >&2; exit 2 ;; esac
-if [ ! -x "$runner" ]; then
-  echo "peer-box2d-v3: Box2D v3 not measured: no runner at $runner (set CS_BOX2D_V3)" >&2
+
+shared=""
+places="${CS_BOX2D_V3_DIR:-../shared/peers/box2d-v3 ../../shared/peers/box2d-v3}"
+for d in $places; do
+  if [ -r "$d/box2d-v3-src.tar.gz" ]; then shared=$(cd "$d" && pwd); break; fi
+done
+if [ -z "$shared" ]; then
+  echo "peer-box2d-v3: Box2D v3 not measured: no box2d-v3-src.tar.gz in ${places// / or } (set CS_BOX2D_V3_DIR)" >&2
   exit 3
 fi
 
-# A JSON line's number by key (the runner prints flat objects of numbers and strings).
-field() {
-  sed -n "s/.*\"$2\":\([^,}]*\).*/\1/p" <<<"$1" | tr -d '"'
-}
+# Box2D v3 as the shared runner builds it, once per tarball; then this program.
+out="$build/peers-v3"
+lib="$out/build/src/libbox2d.a"
+if [ ! -f "$lib" ] || [ "$shared/box2d-v3-src.tar.gz" -nt "$lib" ]; then
+  echo "peer-box2d-v3: building Box2D v3 from $shared/box2d-v3-src.tar.gz into $out (log: $out/build.log)" >&2
+  rm -rf "$out/src" "$out/build"
+  mkdir -p "$out/src"
+  tar -xzf "$shared/box2d-v3-src.tar.gz" -C "$out/src"
+  cmake -S "$out/src" -B "$out/build" -DCMAKE_BUILD_TYPE=Release -DBOX2D_SAMPLES=OFF -DBOX2D_UNIT_TESTS=OFF \
+    -DBOX2D_BENCHMARKS=OFF -DBOX2D_AVX2=ON -DBOX2D_VALIDATE=OFF >"$out/build.log" 2>&1
+  cmake --build "$out/build" -j"$(nproc)" >>"$out/build.log" 2>&1
+fi
+bin="$out/circlesim-box2d-v3"
+if [ ! -x "$bin" ] || [ bench/peers/box2d_v3.c -nt "$bin" ] || [ src/cli/bench_scenes.c -nt "$bin" ] ||
+   [ src/cli/bench_scenes.h -nt "$bin" ] || [ "$lib" -nt "$bin" ]; then
+  # -O2 as the shared runner compiles its program; the library carries the AVX2 solver.
+  cc -O2 -std=gnu17 -Wall -Wextra -I"$out/src/include" -Isrc bench/peers/box2d_v3.c src/cli/bench_scenes.c "$lib" \
+    -lm -lpthread -o "$bin"
+fi
 
-echo "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,row_order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed,kinetic_energy,workers" >"$csv"
-IFS=',' read -ra list <<<"$scenes"
-for scene in "${list[@]}"; do
-  lines=()
-  for ((r = 0; r < repeat; ++r)); do
-    lines+=("$("$runner" "$scene" "$steps" 4 "$workers")")
+if [ "$check" = 1 ]; then
+  runner="$shared/run.sh"
+  test -x "$runner" || { echo "peer-box2d-v3: --check: no shared runner $runner" >&2; exit 3; }
+  steps="${steps:-500}"
+  status=0
+  us() { sed -n 's/.*"us_per_step":\([^,]*\),.*/\1/p' <<<"$1"; }
+  median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+  for scene in pool1 stacking; do
+    # Three runs of each, interleaved, medians compared (the machine's load moves both alike).
+    t=(); o=()
+    for r in 1 2 3; do
+      theirs=$("$runner" "$scene" "$steps" 4 "$workers")
+      ours=$("$bin" --scenes "$scene" --steps "$steps" --workers "$workers" --json)
+      t+=("$(us "$theirs")"); o+=("$(us "$ours")")
+    done
+    echo "run.sh:             $theirs"
+    echo "circlesim-box2d-v3: $ours"
+    # Everything but the wall time is the same simulation's result: equal as printed.
+    strip() { sed 's/"us_per_step":[^,]*,//' <<<"$1"; }
+    if [ "$(strip "$theirs")" != "$(strip "$ours")" ]; then
+      echo "peer-box2d-v3: --check: $scene: the quality differs from the shared runner's" >&2
+      status=1
+    fi
+    mt=$(median "${t[@]}"); mo=$(median "${o[@]}")
+    echo "$scene: µs/step median of 3: run.sh $mt (${t[*]}), circlesim-box2d-v3 $mo (${o[*]})"
+    if ! awk -v a="$mt" -v b="$mo" 'BEGIN { r = b / a; exit !(r > 0.8 && r < 1.25) }'; then
+      echo "peer-box2d-v3: --check: $scene: µs/step $mo vs the runner's $mt: beyond 25 % (a busy machine?)" >&2
+      status=1
+    fi
   done
-  # The median run by µs/step.
-  median=$(for l in "${lines[@]}"; do echo "$(field "$l" us_per_step) $l"; done | sort -g | sed -n "$(((repeat + 1) / 2))p" | cut -d' ' -f2-)
-  us=$(field "$median" us_per_step)
-  case "$scene" in
-    pool1|pool2) bodies=221 ;;
-    stacking) bodies=30 ;;
-    stacking150) bodies=150 ;;
-    pool-*) bodies=${scene#pool-} ;;
-    *) bodies="" ;;
-  esac
-  seconds=$(awk -v u="$us" -v s="$steps" 'BEGIN { printf "%.6f", u * s * 1e-6 }')
-  ns=$(awk -v u="$us" -v b="$bodies" 'BEGIN { if (b > 0) printf "%.2f", 1000 * u / b }')
-  # circlesim-cli bench's quality columns, in its units (m, J, m/s). Box2D v3's runner measures penetration
-  # after the run (circlesim: the worst over the run) and reports the final kinetic energy, not its drift;
-  # top_error (exact top minus final top, m) only for the stacks.
-  top_error=""
-  case "$scene" in
-    stacking*) top_error=$(awk -v t="$(field "$median" top)" -v p="$(field "$median" top_err_pct)" \
-      'BEGIN { printf "%.6g", t / (1 + p / 100) - t }') ;;
-  esac
-  pen_max=$(awk -v x="$(field "$median" pen_max_mm)" 'BEGIN { printf "%.6g", x / 1000 }')
-  pen_mean=$(awk -v x="$(field "$median" pen_mean_mm)" 'BEGIN { printf "%.6g", x / 1000 }')
-  echo "$scene,box2d-v3,,10,$steps,$bodies,,,$seconds,$us,,,,,,$ns,,,$pen_max,$pen_mean,,$top_error,$(field "$median" vmax),$(field "$median" ke),$workers" >>"$csv"
-done
+  exit $status
+fi
+
+"$bin" --scenes "$scenes" --steps "$steps" --repeat "$repeat" --warmup "$warmup" --workers "$workers" --csv "$csv"

@@ -13,6 +13,7 @@ packages=(
   libsiconos-numerics-dev
   libfclib-dev
   python3-siconos
+  valgrind
 )
 
 missing=()

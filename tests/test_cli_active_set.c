@@ -65,7 +65,9 @@ static void active_set_on_the_break(void** state)
         "--active-csv %s",
         CLI, cs_test_source_path("scenes/pool1.json"), csv);
     assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
-    assert_non_null(strstr(out, "optimal active set from lemke"));
+    // The reference is an exact method's (ppm first, lemke when ppm refuses).
+    assert_true(strstr(out, "optimal active set from ppm") != NULL ||
+                strstr(out, "optimal active set from lemke") != NULL);
     assert_non_null(strstr(out, "identified after k iterations (MNS Table 2)"));
     row rows[64];
     int n = read_rows(csv, rows, 64);

@@ -13,7 +13,7 @@ static const char* const columns =
     "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,"
     "us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,"
     "bytes_per_body,ns_per_step_body,row_order,simd,"
-    "max_penetration,mean_penetration,ke_drift,top_error,final_max_speed";
+    "max_penetration,mean_penetration,ke_drift,top_error,final_max_speed,kinetic_energy,threads";
 
 // Splits a CSV line in place into at most max fields.
 static int split_csv(char* line, char** fields, int max)
@@ -53,7 +53,7 @@ static void stacking_rows_describe_the_run(void** state)
         while ((line = strtok(NULL, "\n")) != NULL)
         {
             char* f[32];
-            assert_int_equal(split_csv(line, f, 32), 23);
+            assert_int_equal(split_csv(line, f, 32), 25);
             assert_string_equal(f[0], "stacking");
             assert_true(strcmp(f[1], "pgs") == 0 || strcmp(f[1], "amgs") == 0);
             assert_int_equal(atoi(f[3]), 7);
@@ -76,6 +76,12 @@ static void stacking_rows_describe_the_run(void** state)
             assert_true(top >= 0.0 && top < 0.5); // (7 iterations: the first steps compress it)
             assert_true(ke_drift <= 30.0 * 9.80665 * top + 1e-9);
             assert_true(vmax >= 0.0 && vmax < 1.0);
+            // The final kinetic energy: the linear part alone is at least 1/2 m vmax² of the fastest body
+            // (1 kg), and all of it is no more than 30 bodies at vmax (a disc's spin adds at most half
+            // again).
+            double ke = strtod(f[23], NULL);
+            assert_true(ke >= 0.5 * vmax * vmax - 1e-12 && ke <= 30.0 * 0.75 * vmax * vmax + 1e-12);
+            assert_int_equal(atoi(f[24]), 1); // threads
             rows += 1;
         }
         assert_int_equal(rows, 2);
@@ -97,13 +103,55 @@ static void table_names_the_settings(void** state)
     assert_non_null(strstr(out, "stacking"));
 }
 
+// The churn suite: the elastic gas of scenes/gas.json and a pool under a stream of falling rows, whose
+// spawned circles the bodies column counts (stream-100: 10 columns, a row before steps 0, 10, ..., 30).
+static void churn_suite_runs_gas_and_stream(void** state)
+{
+    (void)state;
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "%s bench --suite churn --sizes 100 --steps 31 --repeat 1 --warmup 0 --scene-dir %s --csv -",
+             CLI, cs_test_source_path("scenes"));
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    char* line = strtok(out, "\n");
+    assert_non_null(line);
+    assert_string_equal(line, columns);
+    const char* names[] = {"gas", "stream-100"};
+    const int bodies[] = {20000, 100 + 4 * 10};
+    for (int k = 0; k < 2; ++k)
+    {
+        line = strtok(NULL, "\n");
+        assert_non_null(line);
+        char* f[32];
+        assert_int_equal(split_csv(line, f, 32), 25);
+        assert_string_equal(f[0], names[k]);
+        assert_int_equal(atoi(f[3]), 10);
+        assert_int_equal(atoi(f[5]), bodies[k]);
+        double ke = strtod(f[23], NULL), vmax = strtod(f[22], NULL);
+        if (k == 0)
+        {
+            // 20 000 discs of 1 kg at speeds uniform in [0.5, 3] m/s (mean square (3³ - 0.5³) / (3 · 2.5)),
+            // elastic: the kinetic energy stays within a few per cent of half the sum after 31 steps.
+            double expected = 20000.0 * 0.5 * (27.0 - 0.125) / 7.5;
+            assert_near(ke, expected, 0.05 * expected);
+            assert_true(vmax > 2.5 && vmax < 10.0); // collisions speed some discs up
+        }
+        else
+        {
+            // The last row was spawned at 3 m/s and is falling faster since.
+            assert_true(vmax > 3.0 && vmax < 10.0);
+        }
+    }
+    assert_null(strtok(NULL, "\n"));
+}
+
 static void usage_errors_exit_2(void** state)
 {
     (void)state;
     const char* cases[][2] = {
         {"--row-order zigzag", "--row-order: unknown row order 'zigzag'"},
         {"--formulation baumgarte", "--formulation: unknown formulation 'baumgarte'"},
-        {"--suite huge", "--suite: expected paper or scale"},
+        {"--suite huge", "--suite: expected paper, scale or churn"},
         {"--threads 3", "--threads"},
         {"--solvers pgz", "unknown solver 'pgz'"},
         {"--frobnicate", "unknown option '--frobnicate'"},
@@ -127,6 +175,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stacking_rows_describe_the_run),
         cmocka_unit_test(table_names_the_settings),
+        cmocka_unit_test(churn_suite_runs_gas_and_stream),
         cmocka_unit_test(usage_errors_exit_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

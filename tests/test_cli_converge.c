@@ -34,31 +34,46 @@ static int iterations_of(const char* csv, const char* solver, const char* alpha)
     return found;
 }
 
-// `over_relaxed`: assert that α = 0.2 (ω = 2/1.4) beats PGS. That holds on the stack at every physics change
-// so far; Pool 1 is chaotic (its step 100 is another problem after any change of the contact model: α = 0.2
-// took 786 vs 1941 sweeps, then 1938 vs 3975, then stagnated at 6000 vs 2993), so there only the theorem
-// (αγ = 1 is PGS) is asserted and the counts are printed.
-static void check_converge(const char* scene, bool over_relaxed)
+// Asserts what converge's CSV says about pgs and amgs(α = 0.5, 0.2) and returns the counts: αγ = 1 is PGS
+// (docs/amgs.md (b)); with `over_relaxed`, α = 0.2 (ω = 2/1.4) beats PGS.
+static void check_counts(const char* what, const char* csv, bool over_relaxed, int counts[3])
 {
-    const char* csv = cs_test_temp_path(".csv");
-    const char* hist = cs_test_temp_path(".csv");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd,
-             "%s converge %s --at-step 100 --tol 1e-4 --frictionless --solvers pgs,amgs,amgs-omega --alphas "
-             "0.5,0.2 "
-             "--repeat 1 --csv %s --history %s",
-             CLI, cs_test_source_path(scene), csv, hist);
-    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
     int pgs = iterations_of(csv, "pgs", "");
     int half = iterations_of(csv, "amgs", "0.5");
     int fifth = iterations_of(csv, "amgs", "0.2");
-    printf("# %s: pgs %d, amgs(0.5) %d, amgs(0.2) %d iterations to RES < 1e-4\n", scene, pgs, half, fifth);
+    printf("# %s: pgs %d, amgs(0.5) %d, amgs(0.2) %d iterations to RES < 1e-4\n", what, pgs, half, fifth);
     assert_true(pgs > 1);
-    assert_int_equal(half, pgs); // αγ = 1: the same method (docs/amgs.md (b))
+    assert_int_equal(half, pgs);
     if (over_relaxed)
     {
-        assert_true(fifth < pgs); // over-relaxed by ω = 2/1.4
+        assert_true(fifth < pgs);
     }
+    counts[0] = pgs, counts[1] = half, counts[2] = fifth;
+}
+
+// converge on SCENE's step 100 (or, with scene NULL, on the frozen problem `problem`): `lcp_out` receives the
+// frozen problem when not NULL. Returns the pgs/amgs counts (check_counts).
+static void run_converge(const char* scene, const char* problem, const char* lcp_out, bool over_relaxed,
+                         int counts[3])
+{
+    const char* csv = cs_test_temp_path(".csv");
+    const char* hist = cs_test_temp_path(".csv");
+    char source[1024], cmd[4096];
+    if (scene != NULL)
+    {
+        snprintf(source, sizeof source, "%s --at-step 100 --frictionless%s%s", cs_test_source_path(scene),
+                 lcp_out != NULL ? " --lcp-out " : "", lcp_out != NULL ? lcp_out : "");
+    }
+    else
+    {
+        snprintf(source, sizeof source, "--problem %s", problem);
+    }
+    snprintf(cmd, sizeof cmd,
+             "%s converge %s --tol 1e-4 --solvers pgs,amgs,amgs-omega --alphas 0.5,0.2 --repeat 1 --csv %s "
+             "--history %s",
+             CLI, source, csv, hist);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    check_counts(scene != NULL ? scene : problem, csv, over_relaxed, counts);
     assert_true(iterations_of(csv, "amgs-omega", "") > 0);
     // History: iteration 0 .. k for each variant, so at least pgs + 1 lines for pgs.
     FILE* f = fopen(hist, "r");
@@ -70,19 +85,49 @@ static void check_converge(const char* scene, bool over_relaxed)
         lines += strstr(line, ",pgs,") != NULL;
     }
     fclose(f);
-    assert_int_equal(lines, pgs + 1);
+    assert_int_equal(lines, counts[0] + 1);
 }
 
 static void converge_stacking(void** state)
 {
     (void)state;
-    check_converge("scenes/stacking.json", true);
+    int counts[3];
+    run_converge("scenes/stacking.json", NULL, NULL, true, counts);
 }
 
+// Pool 1 is chaotic: its step 100 is another problem after any change of the contact model (α = 0.2 took
+// 786 vs 1941 sweeps, then 1938 vs 3975, then stagnated at 6000 vs 2993), so on the live scene only the
+// theorem (αγ = 1 is PGS) is asserted. The over-relaxation claim is held on a frozen Pool 1 problem instead,
+// tests/data/pool1-step100-frictionless.lcp (written by `circlesim-cli run scenes/pool1.json --steps 100
+// --frictionless --dump-lcp 100:FILE` at commit 4de2634; 603 rows, 221 bodies), which no physics change
+// can move: 1938 vs 3975 sweeps there. And converge on the problem it froze from the scene (--lcp-out) gives
+// the scene run's counts again, so --problem is the same experiment.
 static void converge_pool(void** state)
 {
     (void)state;
-    check_converge("scenes/pool1.json", false);
+    const char* frozen = cs_test_temp_path(".lcp");
+    int live[3], again[3], fixed[3];
+    run_converge("scenes/pool1.json", NULL, frozen, false, live);
+    run_converge(NULL, frozen, NULL, false, again);
+    assert_memory_equal(live, again, sizeof live);
+    run_converge(NULL, cs_test_source_path("tests/data/pool1-step100-frictionless.lcp"), NULL, true, fixed);
+}
+
+// --problem replaces the scene: with SCENE, --at-step or a world option it is a usage error.
+static void converge_problem_usage(void** state)
+{
+    (void)state;
+    char file[1024], scene[1024]; // (cs_test_source_path returns a static buffer)
+    snprintf(file, sizeof file, "%s", cs_test_source_path("tests/data/pool1-step100-frictionless.lcp"));
+    snprintf(scene, sizeof scene, "%s", cs_test_source_path("scenes/stacking.json"));
+    const char* extra[] = {"--at-step 3", "--frictionless", scene};
+    for (size_t k = 0; k < sizeof extra / sizeof extra[0]; ++k)
+    {
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd, "%s converge --problem %s --tol 1e-4 %s", CLI, file, extra[k]);
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+        assert_non_null(strstr(out, "--problem"));
+    }
 }
 
 static void table2_small_run(void** state)
@@ -223,9 +268,13 @@ int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(converge_stacking),          cmocka_unit_test(converge_pool),
-        cmocka_unit_test(table2_small_run),           cmocka_unit_test(usage_errors_exit_2),
-        cmocka_unit_test(converge_stagnation_window), cmocka_unit_test(switching_solver_keeps_warm_start),
+        cmocka_unit_test(converge_stacking),
+        cmocka_unit_test(converge_pool),
+        cmocka_unit_test(converge_problem_usage),
+        cmocka_unit_test(table2_small_run),
+        cmocka_unit_test(usage_errors_exit_2),
+        cmocka_unit_test(converge_stagnation_window),
+        cmocka_unit_test(switching_solver_keeps_warm_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

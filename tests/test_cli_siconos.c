@@ -15,17 +15,23 @@ static int bench(const char* args, char* out, size_t size)
     return cs_test_run(cmd, out, size);
 }
 
-// A small frozen problem: Stacking 30 at step 100, without friction.
-static const char* stack_problem(void)
+// A frozen problem of a stack scene at a step, without friction.
+static const char* frozen_stack(const char* scene, int step)
 {
     static char path[1024];
     const char* p = cs_test_temp_path(".lcp");
     snprintf(path, sizeof path, "%s", p);
     char args[2048];
-    snprintf(args, sizeof args, "run %s --frictionless --steps 100 --quiet --dump-lcp 100:%s",
-             cs_test_source_path("scenes/stacking.json"), path);
+    snprintf(args, sizeof args, "run %s --frictionless --steps %d --quiet --dump-lcp %d:%s",
+             cs_test_source_path(scene), step, step, path);
     cs_test_cli_expect(args, 0, "");
     return path;
+}
+
+// A small frozen problem: Stacking 30 at step 100, without friction.
+static const char* stack_problem(void)
+{
+    return frozen_stack("scenes/stacking.json", 100);
 }
 
 static void test_compare_row(void** state)
@@ -70,7 +76,7 @@ static void test_profile_files(void** state)
     char line[1024];
     assert_non_null(fgets(line, sizeof line, f));
     assert_string_equal(line,
-                        "problem,rows,friction,method,tol,run,solved,iterations,ms,res_nat,info,note\n");
+                        "problem,rows,friction,method,tol,run,solved,iterations,ms,res_nat,info,stop,note\n");
     int runs = 0;
     while (fgets(line, sizeof line, f) != NULL)
     {
@@ -136,6 +142,41 @@ static void test_empty_and_joint_problems(void** state)
     assert_non_null(strstr(out, "has no rows: left out"));
 }
 
+// A run past its CPU-time budget has failed (Dolan-Moré's ratio ∞), said in runs.csv, and the profile goes
+// on: on Stacking 150 at step 10 Jacobi asked for 1e-14 with no sweep cap crawls (more than 100 000
+// sweeps) and is ended after 50 ms, while PGS-SM's subspace step solves it in 2 iterations (0.03 ms).
+static void test_budget_ends_a_run(void** state)
+{
+    (void)state;
+    const char* lcp = frozen_stack("scenes/stacking150.json", 10);
+    const char* dir = cs_test_temp_path("-budget");
+    char args[4096], out[8192], path[2048], line[1024];
+    snprintf(args, sizeof args, "profile --out %s --tol 1e-14 --max-iterations 100000000 --budget 0.05 %s",
+             dir, lcp);
+    assert_int_equal(bench(args, out, sizeof out), 0);
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    FILE* f = fopen(path, "r");
+    assert_non_null(f);
+    int seen = 0;
+    while (fgets(line, sizeof line, f) != NULL)
+    {
+        if (strstr(line, ",jacobi,") != NULL)
+        {
+            assert_non_null(strstr(line, ",1,0,")); // run, not solved
+            assert_non_null(strstr(line, ",time,failed within budget: 0.05 s CPU"));
+            seen += 1;
+        }
+        if (strstr(line, ",pgs-sm,") != NULL)
+        {
+            assert_non_null(strstr(line, ",1,1,"));
+            assert_non_null(strstr(line, ",solved,"));
+            seen += 1;
+        }
+    }
+    fclose(f);
+    assert_int_equal(seen, 2);
+}
+
 static void test_usage_errors(void** state)
 {
     (void)state;
@@ -147,6 +188,8 @@ static void test_usage_errors(void** state)
     assert_int_equal(bench("profile x.lcp", out, sizeof out), 2);
     assert_non_null(strstr(out, "--out DIR is required"));
     assert_int_equal(bench("compare --max-iterations -3 x.lcp", out, sizeof out), 2);
+    assert_int_equal(bench("compare --budget -1 x.lcp", out, sizeof out), 2);
+    assert_int_equal(bench("compare --max-dense-rows 0 x.lcp", out, sizeof out), 2);
     assert_int_equal(bench("compare", out, sizeof out), 2);
     assert_int_equal(bench("compare /nonexistent/x.lcp", out, sizeof out), 1);
     assert_non_null(strstr(out, "/nonexistent/x.lcp"));
@@ -156,9 +199,8 @@ int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compare_row),
-        cmocka_unit_test(test_profile_files),
-        cmocka_unit_test(test_empty_and_joint_problems),
+        cmocka_unit_test(test_compare_row),       cmocka_unit_test(test_profile_files),
+        cmocka_unit_test(test_budget_ends_a_run), cmocka_unit_test(test_empty_and_joint_problems),
         cmocka_unit_test(test_usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

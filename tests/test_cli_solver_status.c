@@ -35,6 +35,48 @@ static void test_lcp_solve_status(void** state)
     cs_test_cli_expect(args, 0, " status=converged\n");
 }
 
+// A pivoting method is not bound by --iterations (issue 11: lemke used to print iterations=10 status=budget):
+// it runs to its answer, one iteration, converged, with its pivots; its own budget is --max-pivots, and
+// running out of it is an error (exit 1) that says so. The answer is checked on the printed residual.
+static void test_lcp_solve_pivoting(void** state)
+{
+    (void)state;
+    const char* path = cs_test_write_temp(".lcp", problem);
+    const char* methods[] = {"lemke", "ppm"};
+    for (int k = 0; k < 2; ++k)
+    {
+        char cmd[1024], out[4096];
+        snprintf(cmd, sizeof cmd, "%s/circlesim-cli lcp solve '%s' --solver %s", CS_BINARY_DIR, path,
+                 methods[k]);
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+        int iterations = -1, pivots = -1;
+        double res_nat = 1.0;
+        const char* at = strstr(out, "iterations=");
+        assert_non_null(at);
+        assert_int_equal(sscanf(at, "iterations=%d", &iterations), 1);
+        assert_int_equal(iterations, 1);
+        assert_non_null(strstr(out, " status=converged "));
+        at = strstr(out, " res_nat=");
+        assert_non_null(at);
+        assert_int_equal(sscanf(at, " res_nat=%lf", &res_nat), 1);
+        assert_true(res_nat <= 1e-12);
+        at = strstr(out, " pivots=");
+        assert_non_null(at);
+        assert_int_equal(sscanf(at, " pivots=%d", &pivots), 1);
+        assert_true(pivots >= 1);
+        // An explicit iteration count changes nothing: the same single iteration.
+        snprintf(cmd, sizeof cmd, "lcp solve '%s' --solver %s --iterations 7", path, methods[k]);
+        cs_test_cli_expect(cmd, 0, "iterations=1 ");
+    }
+    // Lemke needs more than one pivot here (z0 enters, then complementary pivots): a cap of 1 is an error.
+    char args[1024];
+    snprintf(args, sizeof args, "lcp solve '%s' --solver lemke --max-pivots 1", path);
+    cs_test_cli_expect(args, 1, "lemke: pivot cap 1 reached");
+    // The budget belongs to pivoting methods only.
+    snprintf(args, sizeof args, "lcp solve '%s' --solver pgs --max-pivots 5", path);
+    cs_test_cli_expect(args, 2, "--max-pivots is for the pivoting methods (lemke, ppm), not pgs");
+}
+
 // Issue 13's row with A_ii = 0 (Jacobian entries on two immovable bodies): refused, exit 3, row named.
 static void test_lcp_solve_bad_problem(void** state)
 {
@@ -166,9 +208,9 @@ int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lcp_solve_status),     cmocka_unit_test(test_lcp_solve_bad_problem),
-        cmocka_unit_test(test_run_csv_and_converge), cmocka_unit_test(test_option_unused_by_solver),
-        cmocka_unit_test(test_lcp_info_diagnostics),
+        cmocka_unit_test(test_lcp_solve_status),        cmocka_unit_test(test_lcp_solve_pivoting),
+        cmocka_unit_test(test_lcp_solve_bad_problem),   cmocka_unit_test(test_run_csv_and_converge),
+        cmocka_unit_test(test_option_unused_by_solver), cmocka_unit_test(test_lcp_info_diagnostics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

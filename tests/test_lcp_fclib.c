@@ -88,7 +88,48 @@ static void test_round_trip_exact(void** state)
     cs_world_destroy(w);
 }
 
-// Rows in FCLIB order (each normal row, then its friction row) with their FCLIB column.
+// src with `rods` rod rows (a joint's bilateral rows: kind c, [-inf, inf], random Jacobian, bias and warm
+// start) added before its rows (first) or after them.
+static void with_rods(const cs_lcp* src, cs_lcp* dst, int rods, bool first)
+{
+    cs_error err;
+    int rows = src->row_count + rods, shift = first ? rods : 0;
+    assert_true(rows <= MAXR);
+    assert_int_equal(cs_lcp_copy(dst, src, &err), CS_OK);
+    assert_int_equal(cs_lcp_reserve(dst, src->body_count, rows, &err), CS_OK);
+    dst->row_count = rows;
+    for (int i = src->row_count - 1; i >= 0; --i) // the contact rows, moved down by shift
+    {
+        int k = i + shift;
+        dst->body_a[k] = src->body_a[i];
+        dst->body_b[k] = src->body_b[i];
+        memcpy(dst->jac + 6 * k, src->jac + 6 * i, 6 * sizeof(double));
+        dst->bias[k] = src->bias[i];
+        dst->kind[k] = src->kind[i];
+        dst->link[k] = src->link[i] >= 0 ? src->link[i] + shift : -1;
+        dst->mu[k] = src->mu[i];
+        dst->lo[k] = src->lo[i];
+        dst->hi[k] = src->hi[i];
+        dst->lambda0[k] = src->lambda0[i];
+    }
+    for (int r = 0; r < rods; ++r)
+    {
+        int k = first ? r : src->row_count + r, a = rng_int(src->body_count);
+        int b = src->body_count > 1 && rng_int(2) == 0 ? (a + 1) % src->body_count : -1; // -1: the world
+        double jac[6];
+        for (int j = 0; j < 6; ++j)
+        {
+            jac[j] = j < 3 || b >= 0 ? rng_uniform(-1.0, 1.0) : 0.0;
+        }
+        cs_lcp_set_contact_row(dst, k, a, b, jac, rng_uniform(-0.5, 0.5), -1, 0.0, rng_uniform(-0.5, 0.5));
+        dst->kind[k] = CS_ROW_BOX;
+        dst->lo[k] = -INFINITY;
+        dst->hi[k] = INFINITY;
+    }
+}
+
+// Rows in FCLIB order (each normal row, then its friction row; then the rod rows, FCLIB's G columns) with
+// their FCLIB column (G's numbered after H's).
 static int fclib_order(const cs_lcp* p, int* rows, int* cols)
 {
     int n = 0, contact = 0;
@@ -110,7 +151,44 @@ static int fclib_order(const cs_lcp* p, int* rows, int* cols)
         }
         contact += 1;
     }
+    for (int i = 0, k = 0; i < p->row_count; ++i)
+    {
+        if (p->kind[i] == CS_ROW_BOX)
+        {
+            rows[n] = i;
+            cols[n++] = 2 * contact + k++;
+        }
+    }
     return n;
+}
+
+// q, read from an FCLIB file of r written without /circlesim, is r's problem in FCLIB order (contacts, each
+// normal row then its friction row, then the rods): the same kinds, bounds, warm start (FCLIB's initial
+// guess), friction, and the same A and q to rounding (inverse masses come back as 1/M, v* as f/M).
+static void assert_same_in_fclib_order(const cs_lcp* r, const cs_lcp* q)
+{
+    int rows[MAXR], cols[MAXR];
+    int n = fclib_order(r, rows, cols);
+    assert_int_equal(q->row_count, n);
+    double A[MAXR][MAXR], b[MAXR], A2[MAXR][MAXR], b2[MAXR];
+    dense_problem(r, A, b);
+    dense_problem(q, A2, b2);
+    for (int i = 0; i < n; ++i)
+    {
+        assert_int_equal(q->kind[i], r->kind[rows[i]]);
+        assert_true(q->kind[i] != CS_ROW_BOX || (q->lo[i] == -INFINITY && q->hi[i] == INFINITY));
+        assert_true(q->lambda0[i] == r->lambda0[rows[i]]);
+        assert_near(b2[i], b[rows[i]], 1e-14 * (1.0 + fabs(b[rows[i]])));
+        for (int j = 0; j < n; ++j)
+        {
+            assert_near(A2[i][j], A[rows[i]][rows[j]], 1e-14 * (1.0 + fabs(A[rows[i]][rows[j]])));
+        }
+        if (q->kind[i] == CS_ROW_FRICTION)
+        {
+            assert_int_equal(q->link[i], i - 1);
+            assert_true(q->mu[i] == r->mu[rows[i]]);
+        }
+    }
 }
 
 // Without /circlesim the reader rebuilds inverse masses as 1/M and v* as f/M: the same A and q to rounding.
@@ -126,29 +204,72 @@ static void test_fclib_alone_same_problem(void** state)
         const char* path = cs_test_temp_path(".hdf5");
         assert_int_equal(cs_lcp_write_fclib(&r, path, false, &err), CS_OK);
         assert_int_equal(cs_lcp_load(path, &q, &err), CS_OK);
-        int rows[MAXR], cols[MAXR];
-        int n = fclib_order(&r, rows, cols);
-        assert_int_equal(q.row_count, n);
-        double A[MAXR][MAXR], b[MAXR], A2[MAXR][MAXR], b2[MAXR];
-        dense_problem(&r, A, b);
-        dense_problem(&q, A2, b2);
-        for (int i = 0; i < n; ++i)
-        {
-            assert_int_equal(q.kind[i], r.kind[rows[i]]);
-            assert_true(q.lambda0[i] == r.lambda0[rows[i]]); // carried as FCLIB's initial guess
-            assert_near(b2[i], b[rows[i]], 1e-14 * (1.0 + fabs(b[rows[i]])));
-            for (int j = 0; j < n; ++j)
-            {
-                assert_near(A2[i][j], A[rows[i]][rows[j]], 1e-14 * (1.0 + fabs(A[rows[i]][rows[j]])));
-            }
-            if (q.kind[i] == CS_ROW_FRICTION)
-            {
-                assert_int_equal(q.link[i], i - 1);
-                assert_true(q.mu[i] == r.mu[rows[i]]);
-            }
-        }
+        assert_same_in_fclib_order(&r, &q);
         cs_lcp_free(&p);
         cs_lcp_free(&r);
+        cs_lcp_free(&q);
+    }
+}
+
+// Joints (issue 17): rod rows go to FCLIB's global form as G (Jᵀ of the rows) and b (their bias), their
+// warm start as the guess's l; the local form, which has no equalities, is then not written. With
+// /circlesim the round trip is bit for bit wherever the rods sit; without it the rods come back after the
+// contacts with the same A and q to rounding (test_fclib_alone_same_problem's check, rods included).
+static void test_joints_as_g_and_b(void** state)
+{
+    (void)state;
+    for (int trial = 0; trial < 30; ++trial)
+    {
+        cs_lcp p = {0}, j = {0}, q = {0};
+        cs_error err = {0};
+        random_contacts_any(&p, 1 + rng_int(MAXB), 1 + rng_int(2), trial % 2 == 0);
+        int rods = 1 + rng_int(3);
+        with_rods(&p, &j, rods, trial % 4 < 2);
+        snprintf(j.name, sizeof j.name, "joints-%d", trial);
+        round_trip(&j);
+        const char* path = cs_test_temp_path(".hdf5");
+        assert_int_equal(cs_lcp_write_fclib(&j, path, trial % 3 == 0, &err), CS_OK);
+        struct fclib_global* g = fclib_read_global(path);
+        assert_non_null(g);
+        assert_non_null(g->G);
+        assert_int_equal(g->G->n, rods);
+        assert_int_equal(g->G->m, 3 * j.body_count);
+        int rows[MAXR], cols[MAXR], n = fclib_order(&j, rows, cols);
+        for (int k = 0; k < n; ++k)
+        {
+            if (cols[k] >= g->H->n) // b = the rod's bias; Gᵀ v* = J v* (the velocity part of q)
+            {
+                int c = cols[k] - g->H->n, i = rows[k];
+                assert_true(g->b[c] == j.bias[i]);
+                double gv = 0.0, jv = 0.0;
+                for (int e = g->G->p[c]; e < g->G->p[c + 1]; ++e)
+                {
+                    gv += g->G->x[e] * j.v[g->G->i[e]];
+                }
+                for (int side = 0; side < 2; ++side)
+                {
+                    int body = side == 0 ? j.body_a[i] : j.body_b[i];
+                    for (int d = 0; body >= 0 && d < 3; ++d)
+                    {
+                        jv += j.jac[6 * i + 3 * side + d] * j.v[3 * body + d];
+                    }
+                }
+                assert_near(gv, jv, 1e-14 * (1.0 + fabs(jv)));
+            }
+        }
+        fclib_delete_global(g);
+        free(g);
+        hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        assert_true(file >= 0);
+        assert_true(H5Lexists(file, "/fclib_local", H5P_DEFAULT) == 0);
+        H5Fclose(file);
+        if (trial % 3 != 0) // FCLIB data alone: same problem, rods after the contacts
+        {
+            assert_int_equal(cs_lcp_load(path, &q, &err), CS_OK);
+            assert_same_in_fclib_order(&j, &q);
+        }
+        cs_lcp_free(&p);
+        cs_lcp_free(&j);
         cs_lcp_free(&q);
     }
 }
@@ -248,13 +369,31 @@ static void test_rejects_with_reason(void** state)
     p.link[1] = -1;
     assert_int_equal(cs_lcp_write_fclib(&p, cs_test_temp_path(".hdf5"), true, &err), CS_ERR_VALUE);
     assert_non_null(strstr(err.message, "row 1 is a fixed-box row"));
-    p.lo[1] = -INFINITY; // a joint's rows (issue 17): said, never dropped
+    assert_non_null(strstr(err.message, "a two-sided box): FCLIB has bilateral rows (G, b) and contacts"));
+    p.lo[1] = -INFINITY; // a rod (issue 17): FCLIB's G, b (test_joints_as_g_and_b)
     p.hi[1] = INFINITY;
+    assert_int_equal(cs_lcp_write_fclib(&p, cs_test_temp_path(".hdf5"), true, &err), CS_OK);
+    p.hi[1] = 0.0; // a rope: a one-sided multiplier FCLIB has no place for, said, never dropped
     assert_int_equal(cs_lcp_write_fclib(&p, cs_test_temp_path(".hdf5"), true, &err), CS_ERR_VALUE);
-    assert_non_null(strstr(err.message, "a rod joint): circlesim writes FCLIB contacts only"));
-    p.hi[1] = 0.0;
+    assert_non_null(
+        strstr(err.message, "row 1 is a fixed-box row (kind c, [-inf, 0]: one-sided, a rope joint)"));
+    p.hi[1] = INFINITY;
+    assert_int_equal(cs_lcp_reserve_reg(&p, true, &err), CS_OK);
+    p.reg[1] = 1e-3; // a spring: SPOOK's regularisation
     assert_int_equal(cs_lcp_write_fclib(&p, cs_test_temp_path(".hdf5"), true, &err), CS_ERR_VALUE);
-    assert_non_null(strstr(err.message, "one-sided, a rope joint"));
+    assert_non_null(strstr(err.message, "row 1 is regularised (reg 0.001, SPOOK)"));
+    assert_int_equal(cs_lcp_reserve_reg(&p, false, &err), CS_OK);
+    p.row_count = 1; // joints alone: libfclib would end the process on a problem without contacts
+    p.kind[0] = CS_ROW_BOX;
+    p.lo[0] = -INFINITY;
+    p.hi[0] = INFINITY;
+    const char* none = cs_test_temp_path(".hdf5");
+    assert_int_equal(cs_lcp_write_fclib(&p, none, true, &err), CS_ERR_VALUE);
+    assert_non_null(strstr(err.message, "no contact rows (1 joint rows)"));
+    assert_int_equal(access(none, F_OK), -1);
+    p.row_count = 2;
+    p.kind[0] = CS_ROW_NORMAL;
+    p.lo[0] = 0.0;
     p.lo[1] = 0.0;
     p.kind[1] = CS_ROW_FRICTION;
     p.link[1] = 0;
@@ -329,17 +468,45 @@ static void test_cli(void** state)
     const char* reordered = cs_test_temp_path(".lcp");
     assert_int_equal(cs_lcp_write(&r, reordered, &err), CS_OK);
     snprintf(cmd, sizeof cmd, "lcp export %s --fclib %s --no-extras", reordered, cs_test_temp_path(".hdf5"));
-    cs_test_cli_expect(cmd, 0,
-                       "friction rows not right after their normal row (read back in FCLIB contact order)");
+    cs_test_cli_expect(cmd, 0, "rows out of FCLIB order: friction not right after its normal row");
     cs_lcp_free(&r);
-    // A step of the heavy chain holds its rods: export refuses it, naming the row, and writes no file.
+    // Newton's cradle at step 10: five rods (G, b) and the balls' contacts. Solve and info read the FCLIB
+    // file as the .lcp it came from.
+    const char* cradle = cs_test_temp_path(".lcp");
+    snprintf(cmd, sizeof cmd, "run %s --steps 10 --quiet --dump-lcp 10:%s",
+             cs_test_source_path("scenes/cradle.json"), cradle);
+    cs_test_cli_expect(cmd, 0, "");
+    const char* cradle_h5 = cs_test_temp_path(".hdf5");
+    snprintf(cmd, sizeof cmd, "lcp export %s --fclib %s", cradle, cradle_h5);
+    cs_test_cli_expect(cmd, 0, "");
+    for (int k = 0; k < 2; ++k)
+    {
+        const char* verb =
+            k == 0 ? "solve %s --solver lemke | cut -d' ' -f1-3" : "info %s | grep -v '^file='";
+        char line[256];
+        snprintf(line, sizeof line, "%%s/circlesim-cli lcp %s", verb);
+        snprintf(cmd, sizeof cmd, line, CS_BINARY_DIR, cradle);
+        assert_int_equal(cs_test_run(cmd, out1, sizeof out1), 0);
+        snprintf(cmd, sizeof cmd, line, CS_BINARY_DIR, cradle_h5);
+        assert_int_equal(cs_test_run(cmd, out2, sizeof out2), 0);
+        assert_string_equal(out1, out2);
+        assert_non_null(strstr(out1, k == 0 ? "res_nat" : "rows_box=5"));
+    }
+    // The heavy chain is joints alone, the bridge hangs on ropes: refused, the reason named, no file.
     const char* chain = cs_test_temp_path(".lcp");
     snprintf(cmd, sizeof cmd, "run %s --steps 1 --quiet --dump-lcp 1:%s",
              cs_test_source_path("scenes/chain.json"), chain);
     cs_test_cli_expect(cmd, 0, "");
     const char* chain_h5 = cs_test_temp_path(".hdf5");
     snprintf(cmd, sizeof cmd, "lcp export %s --fclib %s", chain, chain_h5);
-    cs_test_cli_expect(cmd, 1, "row 0 is a fixed-box row (kind c, [-inf, inf]: a rod joint)");
+    cs_test_cli_expect(cmd, 1, "no contact rows (11 joint rows)");
+    assert_int_equal(access(chain_h5, F_OK), -1);
+    const char* bridge = cs_test_temp_path(".lcp");
+    snprintf(cmd, sizeof cmd, "run %s --steps 1 --quiet --dump-lcp 1:%s",
+             cs_test_source_path("scenes/bridge.json"), bridge);
+    cs_test_cli_expect(cmd, 0, "");
+    snprintf(cmd, sizeof cmd, "lcp export %s --fclib %s", bridge, chain_h5);
+    cs_test_cli_expect(cmd, 1, "(kind c, [-inf, 0]: one-sided, a rope joint)");
     assert_int_equal(access(chain_h5, F_OK), -1);
     snprintf(cmd, sizeof cmd, "lcp export %s", lcp);
     cs_test_cli_expect(cmd, 2, "exactly one of --fclib OUT, --lcp OUT");
@@ -352,11 +519,9 @@ int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip_exact),
-        cmocka_unit_test(test_fclib_alone_same_problem),
-        cmocka_unit_test(test_local_form_is_w_q),
-        cmocka_unit_test(test_rejects_with_reason),
-        cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_round_trip_exact),    cmocka_unit_test(test_fclib_alone_same_problem),
+        cmocka_unit_test(test_joints_as_g_and_b),   cmocka_unit_test(test_local_form_is_w_q),
+        cmocka_unit_test(test_rejects_with_reason), cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

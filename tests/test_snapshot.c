@@ -403,16 +403,19 @@ static void engine_state_resumes(void** state)
         }
     }
     assert_int_equal(cs_world_hash(resumed), cs_world_hash(straight));
-    // The sleep state is part of what makes it exact: woken at the fork, the same world ends elsewhere.
+    // The sleep state is part of what makes it exact: woken at the fork, the same world runs differently (its
+    // awake counts; its end state too, unless the woken bodies were as still as the sleepers: relax's
+    // support pass, world/shock.c, holds a resting pile exactly still).
     cs_world* woken = cs_world_load_state(path, &err);
     assert_non_null(woken);
     cs_world_enable_sleeping(woken, false);
     cs_world_enable_sleeping(woken, true);
+    bool differs = false;
     for (int s = 101; s <= 200; ++s)
     {
-        cs_test_engine_step(woken);
+        differs = cs_test_engine_step(woken) != digest[s - 101] || differs;
     }
-    assert_int_not_equal(cs_world_hash(woken), cs_world_hash(straight));
+    assert_true(differs || cs_world_hash(woken) != cs_world_hash(straight));
     cs_world_destroy(woken);
     cs_world_destroy(resumed);
     cs_world_destroy(first);

@@ -2,13 +2,16 @@
 // the same way and printed in the same CSV, so that scripts/bench-vs-peers.sh can put the engines side by
 // side (docs/PERFORMANCE.md).
 //
-// The scenes are rebuilt here from the same formulas as scenes/*.json and src/cli/cmd_bench.c (pool_world):
+// The scenes come from src/cli/bench_scenes.c, the numbers circlesim-cli bench and the Box2D v3 program
+// build theirs from (test_bench_scenes holds them to scenes/*.json body for body):
 //   pool1   13 × 17 circles, r 0.21 m, 2 kg, odd rows shifted by 0.22 m, spacing 0.44 × 0.45 m, in a 6 m pool
-//   pool2   the same with masses rising by row from 1 kg to 3 kg
+//   pool2   the same with masses rising by row from 1 kg to 3 kg; pool1-jitter: Pool 1 moved by ≤ 1 cm
 //   stacking, stacking150   30 / 150 circles (r 0.18 m, 1 kg) stacked exactly touching on a floor
 //   pool-N  N circles in the pool1 layout with round(sqrt(N)) columns (the scale suite)
-// Materials: μ 0.1 and e 0.2 for every pair (each engine's mixing rule is inverted to give exactly those),
-// gravity 9.80665, h = 1/60, the same velocity iterations. Where the engines differ from circlesim:
+//   gas     20 000 elastic discs (e = 1, μ = 0, no gravity, restitution at any speed) in a closed box
+//   stream-N  pool-N under a row of falling circles every 10 steps (spawned inside the timed loop)
+// Materials: the scene's μ and e for every pair (each engine's mixing rule is inverted to give exactly
+// those), gravity 9.80665, h = 1/60, the same velocity iterations. Where the engines differ from circlesim:
 //   Box2D: float; position iterations (nonlinear Gauss-Seidel, stops early once overlap is within 3 slops)
 //     get circlesim's split-impulse sweep count; sleeping off; continuous collision (TOI) off unless
 //     --box2d-ccd on (circlesim has speculative contacts and no TOI phase; nothing here moves fast enough
@@ -18,6 +21,8 @@
 // Walls are static segments reaching far beyond the piles (neither engine has half-planes).
 #include <box2d/box2d.h>
 #include <chipmunk/chipmunk.h>
+
+#include "cli/bench_scenes.h"
 #include <malloc.h>
 #include <unistd.h>
 
@@ -33,62 +38,27 @@
 namespace
 {
 
-struct Circle
-{
-    double x, y, r, m;
-};
-
-struct Segment
-{
-    double x0, y0, x1, y1;
-};
-
+// A scene of bench_scenes.h, owned.
 struct Scene
 {
-    std::string name;
-    std::vector<Circle> circles;
-    std::vector<Segment> walls;
+    cs_bench_scene spec;
+    Scene() : spec()
+    {
+    }
+    Scene(const Scene&) = delete;
+    Scene& operator=(const Scene&) = delete;
+    ~Scene()
+    {
+        cs_bench_scene_free(&spec);
+    }
+    // The discs a stream spawns before step `step` (none for the other scenes).
+    std::vector<cs_bench_disc> row(int step) const
+    {
+        std::vector<cs_bench_disc> out((size_t)spec.stream_columns + 1);
+        out.resize((size_t)cs_bench_stream_row(&spec, step, out.data()));
+        return out;
+    }
 };
-
-const double kFriction = 0.1;
-const double kRestitution = 0.2;
-const double kWallHeight = 1.0e4; // the pool's side walls: far above any pile
-
-// cmd_bench.c's pool_world: Pool 1's layout with `columns` columns; pool_world(221, 13) is pool1.
-Scene pool(const std::string& name, int count, int columns, bool mass_by_row)
-{
-    Scene s;
-    s.name = name;
-    const double sx = 0.44, sy = 0.45, radius = 0.21;
-    double half = 0.5 * (columns * sx + 0.28);
-    int rows = (count + columns - 1) / columns;
-    for (int i = 0; i < count; ++i)
-    {
-        int r = i / columns, k = i % columns;
-        double t = rows > 1 ? (double)r / (double)(rows - 1) : 0.0;
-        double m = mass_by_row ? 1.0 + 2.0 * t : 2.0; // pool2: "mass_range": [1, 3] by row
-        s.circles.push_back(
-            {-half + 0.25 + k * sx + ((r & 1) != 0 ? 0.5 * sx : 0.0), 0.22 + r * sy, radius, m});
-    }
-    s.walls.push_back({-half, 0.0, half, 0.0});
-    s.walls.push_back({-half, 0.0, -half, kWallHeight});
-    s.walls.push_back({half, 0.0, half, kWallHeight});
-    return s;
-}
-
-// The scene files' "stack" generator: count circles standing on (0, 0), exactly touching.
-Scene stack(const std::string& name, int count)
-{
-    Scene s;
-    s.name = name;
-    const double r = 0.18;
-    for (int k = 0; k < count; ++k)
-    {
-        s.circles.push_back({0.0, r + k * 2.0 * r, r, 1.0});
-    }
-    s.walls.push_back({-1.0e3, 0.0, 1.0e3, 0.0});
-    return s;
-}
 
 struct Result
 {
@@ -101,6 +71,8 @@ struct Result
     // (J), highest centre at the start minus at the end (m), and the final max speed (m/s). Measured
     // outside the timed Step calls.
     double max_pen = 0.0, mean_pen = 0.0, ke_drift = 0.0, top_error = 0.0, max_speed = 0.0;
+    double kinetic_energy = 0.0; // J, after the last step
+    int bodies = 0;              // at the end (a stream spawns some)
 };
 
 // Accumulates one step's penetrations (depths > 0) into the result.
@@ -142,36 +114,45 @@ Result run_box2d(const Scene& scene, int iterations, int position_iterations, bo
     Result res;
     size_t heap0 = heap_in_use();
     {
-        b2World world(b2Vec2(0.0f, -9.80665f));
+        const cs_bench_scene& spec = scene.spec;
+        b2World world(b2Vec2(0.0f, (float)spec.gravity_y));
         world.SetAllowSleeping(false);
         world.SetContinuousPhysics(continuous);
         b2BodyDef ground_def;
         b2Body* ground = world.CreateBody(&ground_def);
-        for (const Segment& w : scene.walls)
+        for (int k = 0; k < spec.wall_count; ++k)
         {
+            const cs_bench_wall& w = spec.walls[k];
             b2EdgeShape edge;
             edge.SetTwoSided(b2Vec2((float)w.x0, (float)w.y0), b2Vec2((float)w.x1, (float)w.y1));
             b2FixtureDef fd;
             fd.shape = &edge;
-            fd.friction = (float)kFriction;       // mixed as sqrt(fa fb), like circlesim
-            fd.restitution = (float)kRestitution; // mixed as max(ea, eb), like circlesim
+            fd.friction = (float)spec.friction;       // mixed as sqrt(fa fb), like circlesim
+            fd.restitution = (float)spec.restitution; // mixed as max(ea, eb), like circlesim
+            fd.restitutionThreshold = (float)spec.restitution_threshold; // mixed as min
             ground->CreateFixture(&fd);
         }
-        for (const Circle& c : scene.circles)
+        auto add = [&](const cs_bench_disc* c, int n)
         {
-            b2BodyDef bd;
-            bd.type = b2_dynamicBody;
-            bd.position.Set((float)c.x, (float)c.y);
-            b2Body* body = world.CreateBody(&bd);
-            b2CircleShape shape;
-            shape.m_radius = (float)c.r;
-            b2FixtureDef fd;
-            fd.shape = &shape;
-            fd.density = (float)(c.m / (M_PI * c.r * c.r));
-            fd.friction = (float)kFriction;
-            fd.restitution = (float)kRestitution;
-            body->CreateFixture(&fd);
-        }
+            for (int i = 0; i < n; ++i)
+            {
+                b2BodyDef bd;
+                bd.type = b2_dynamicBody;
+                bd.position.Set((float)c[i].x, (float)c[i].y);
+                bd.linearVelocity.Set((float)c[i].vx, (float)c[i].vy);
+                b2Body* body = world.CreateBody(&bd);
+                b2CircleShape shape;
+                shape.m_radius = (float)c[i].r;
+                b2FixtureDef fd;
+                fd.shape = &shape;
+                fd.density = (float)(c[i].m / (M_PI * c[i].r * c[i].r));
+                fd.friction = (float)spec.friction;
+                fd.restitution = (float)spec.restitution;
+                fd.restitutionThreshold = (float)spec.restitution_threshold;
+                body->CreateFixture(&fd);
+            }
+        };
+        add(spec.discs, spec.count);
         double broad = 0.0, narrow = 0.0, solve = 0.0, position = 0.0, ke_first = 0.0, top0 = -INFINITY;
         auto kinetic = [&]()
         {
@@ -191,7 +172,9 @@ Result run_box2d(const Scene& scene, int iterations, int position_iterations, bo
         }
         for (int s = 0; s < steps; ++s)
         {
+            std::vector<cs_bench_disc> row = scene.row(s);
             double t0 = now();
+            add(row.data(), (int)row.size());
             world.Step(1.0f / 60.0f, iterations, position_iterations);
             res.seconds += now() - t0;
             PenetrationStep pen;
@@ -230,15 +213,17 @@ Result run_box2d(const Scene& scene, int iterations, int position_iterations, bo
                 res.max_speed = std::max(res.max_speed, (double)b->GetLinearVelocity().Length());
             }
         }
-        res.ke_drift = kinetic() - ke_first;
+        res.kinetic_energy = kinetic();
+        res.ke_drift = res.kinetic_energy - ke_first;
         res.top_error = top0 - top1;
         res.mean_pen /= steps;
+        res.bodies = world.GetBodyCount() - 1; // the ground
         res.broad_us = 1e3 * broad / steps;
         res.narrow_us = 1e3 * narrow / steps;
         res.solver_us = 1e3 * solve / steps;
         res.position_us = 1e3 * position / steps;
         size_t heap1 = heap_in_use();
-        res.bytes_per_body = heap1 > heap0 ? (double)(heap1 - heap0) / scene.circles.size() : 0.0;
+        res.bytes_per_body = heap1 > heap0 ? (double)(heap1 - heap0) / res.bodies : 0.0;
     }
     res.contacts /= steps;
     return res;
@@ -279,31 +264,40 @@ Result run_chipmunk(const Scene& scene, int iterations, int steps)
     Result res;
     size_t heap0 = heap_in_use();
     cpSpace* space = cpSpaceNew();
-    cpSpaceSetGravity(space, cpv(0.0, -9.80665));
+    const cs_bench_scene& spec = scene.spec;
+    cpSpaceSetGravity(space, cpv(0.0, spec.gravity_y));
     cpSpaceSetIterations(space, iterations);
     cpSpaceSetCollisionSlop(space, 0.001);
     std::vector<cpShape*> shapes;
     std::vector<cpBody*> bodies;
-    // Chipmunk mixes friction and elasticity as products: sqrt on each side gives the pair μ and e.
-    const double mu = std::sqrt(kFriction), e = std::sqrt(kRestitution);
+    // Chipmunk mixes friction and elasticity as products: sqrt on each side gives the pair μ and e. It has
+    // no restitution threshold (restitution at any speed).
+    const double mu = std::sqrt(spec.friction), e = std::sqrt(spec.restitution);
     cpBody* ground = cpSpaceGetStaticBody(space);
-    for (const Segment& w : scene.walls)
+    for (int k = 0; k < spec.wall_count; ++k)
     {
+        const cs_bench_wall& w = spec.walls[k];
         cpShape* s = cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(w.x0, w.y0), cpv(w.x1, w.y1), 0.0));
         cpShapeSetFriction(s, mu);
         cpShapeSetElasticity(s, e);
         shapes.push_back(s);
     }
-    for (const Circle& c : scene.circles)
+    auto add = [&](const cs_bench_disc* c, int n)
     {
-        cpBody* body = cpSpaceAddBody(space, cpBodyNew(c.m, cpMomentForCircle(c.m, 0.0, c.r, cpvzero)));
-        cpBodySetPosition(body, cpv(c.x, c.y));
-        cpShape* s = cpSpaceAddShape(space, cpCircleShapeNew(body, c.r, cpvzero));
-        cpShapeSetFriction(s, mu);
-        cpShapeSetElasticity(s, e);
-        bodies.push_back(body);
-        shapes.push_back(s);
-    }
+        for (int i = 0; i < n; ++i)
+        {
+            cpBody* body =
+                cpSpaceAddBody(space, cpBodyNew(c[i].m, cpMomentForCircle(c[i].m, 0.0, c[i].r, cpvzero)));
+            cpBodySetPosition(body, cpv(c[i].x, c[i].y));
+            cpBodySetVelocity(body, cpv(c[i].vx, c[i].vy));
+            cpShape* s = cpSpaceAddShape(space, cpCircleShapeNew(body, c[i].r, cpvzero));
+            cpShapeSetFriction(s, mu);
+            cpShapeSetElasticity(s, e);
+            bodies.push_back(body);
+            shapes.push_back(s);
+        }
+    };
+    add(spec.discs, spec.count);
     auto kinetic = [&]()
     {
         double ke = 0.0;
@@ -322,7 +316,9 @@ Result run_chipmunk(const Scene& scene, int iterations, int steps)
     }
     for (int s = 0; s < steps; ++s)
     {
+        std::vector<cs_bench_disc> row = scene.row(s);
         double t0 = now();
+        add(row.data(), (int)row.size());
         cpSpaceStep(space, 1.0 / 60.0);
         res.seconds += now() - t0;
         ChipmunkCount count;
@@ -336,11 +332,13 @@ Result run_chipmunk(const Scene& scene, int iterations, int steps)
         top1 = std::max(top1, cpBodyGetPosition(b).y);
         res.max_speed = std::max(res.max_speed, cpvlength(cpBodyGetVelocity(b)));
     }
-    res.ke_drift = kinetic() - ke_first;
+    res.kinetic_energy = kinetic();
+    res.ke_drift = res.kinetic_energy - ke_first;
     res.top_error = top0 - top1;
     res.mean_pen /= steps;
+    res.bodies = (int)bodies.size();
     size_t heap1 = heap_in_use();
-    res.bytes_per_body = heap1 > heap0 ? (double)(heap1 - heap0) / scene.circles.size() : 0.0;
+    res.bytes_per_body = heap1 > heap0 ? (double)(heap1 - heap0) / res.bodies : 0.0;
     for (cpShape* s : shapes)
     {
         cpSpaceRemoveShape(space, s);
@@ -392,9 +390,10 @@ void help(FILE* out)
 {
     std::fprintf(
         out, "usage: circlesim-peers [options]   (the scenes of circlesim-cli bench in Box2D and Chipmunk)\n"
-             "  --suite paper|scale     as circlesim-cli bench (default paper)\n"
-             "  --scenes LIST           pool1,pool2,stacking,stacking150 or pool-N (any N)\n"
-             "  --sizes LIST            circle counts of the scale suite's pools\n"
+             "  --suite paper|scale|churn  as circlesim-cli bench (default paper)\n"
+             "  --scenes LIST           pool1, pool2, pool1-jitter, stacking, stacking150, gas, pool-N,\n"
+             "                          stream-N\n"
+             "  --sizes LIST            circle counts of the scale suite's pools (churn: the streams')\n"
              "  --engines LIST          box2d,chipmunk (default both)\n"
              "  --iterations LIST       velocity iterations (default: the suite's, 10 and 200 / 10)\n"
              "  --position-iterations P Box2D position iterations (default 20, circlesim's split sweeps)\n"
@@ -404,37 +403,13 @@ void help(FILE* out)
              "  --csv FILE              CSV to FILE ('-': to stdout, instead of the table)\n");
 }
 
-Scene make_scene(const std::string& name, bool* ok)
-{
-    *ok = true;
-    if (name == "pool1")
-        return pool(name, 221, 13, false);
-    if (name == "pool2")
-        return pool(name, 221, 13, true);
-    if (name == "stacking")
-        return stack(name, 30);
-    if (name == "stacking150")
-        return stack(name, 150);
-    if (name.rfind("pool-", 0) == 0)
-    {
-        int n = 0;
-        if (parse_int("--scenes", name.substr(5), 1, &n))
-        {
-            return pool(name, n, std::max(1, (int)std::lround(std::sqrt((double)n))), false);
-        }
-    }
-    std::fprintf(stderr, "circlesim-peers: unknown scene '%s'\n", name.c_str());
-    *ok = false;
-    return Scene();
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
     std::string suite = "paper", csv_path;
     std::vector<std::string> scene_names, engines = {"box2d", "chipmunk"};
-    std::vector<int> iterations, sizes = {1000, 5000, 20000, 50000, 100000};
+    std::vector<int> iterations, sizes;
     int steps = -1, repeat = 3, warmup = 60, position_iterations = 20;
     bool box2d_ccd = false;
     for (int i = 1; i < argc; ++i)
@@ -456,7 +431,7 @@ int main(int argc, char** argv)
         if (a == "--suite")
         {
             suite = v;
-            ok = suite == "paper" || suite == "scale";
+            ok = suite == "paper" || suite == "scale" || suite == "churn";
         }
         else if (a == "--scenes")
             scene_names = split(v);
@@ -508,7 +483,12 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    bool scale = suite == "scale";
+    bool churn = suite == "churn";
+    bool scale = churn || suite == "scale";
+    if (sizes.empty())
+    {
+        sizes = churn ? std::vector<int>{5000} : std::vector<int>{1000, 5000, 20000, 50000, 100000};
+    }
     if (iterations.empty())
     {
         iterations = scale ? std::vector<int>{10} : std::vector<int>{10, 200};
@@ -519,9 +499,11 @@ int main(int argc, char** argv)
     }
     if (scene_names.empty())
     {
+        if (churn)
+            scene_names.push_back("gas");
         if (scale)
             for (int n : sizes)
-                scene_names.push_back("pool-" + std::to_string(n));
+                scene_names.push_back((churn ? "stream-" : "pool-") + std::to_string(n));
         else
             scene_names = {"pool1", "pool2", "stacking", "stacking150"};
     }
@@ -550,21 +532,22 @@ int main(int argc, char** argv)
         std::fprintf(csv,
                      "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
                      "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,"
-                     "row_order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed\n");
+                     "row_order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed,"
+                     "kinetic_energy,threads\n");
     }
     if (!quiet)
     {
-        std::printf("%-14s %-16s %5s %6s %7s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s\n",
+        std::printf("%-14s %-16s %5s %6s %7s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s %9s\n",
                     "scene", "engine", "iter", "steps", "bodies", "contacts", "seconds", "us/step", "broad",
                     "narrow", "solver", "position", "B/body", "ns/st/b", "maxpen mm", "meanpen", "KE drift J",
-                    "top err mm", "vmax m/s");
+                    "top err mm", "vmax m/s", "KE J");
     }
     for (const std::string& name : scene_names)
     {
-        bool ok = true;
-        Scene scene = make_scene(name, &ok);
-        if (!ok)
+        Scene scene;
+        if (!cs_bench_scene_make(name.c_str(), &scene.spec))
         {
+            std::fprintf(stderr, "circlesim-peers: unknown scene '%s'\n", name.c_str());
             return 2;
         }
         for (int it : iterations)
@@ -589,7 +572,7 @@ int main(int argc, char** argv)
                 std::sort(runs.begin(), runs.end(),
                           [](const Result& x, const Result& y) { return x.seconds < y.seconds; });
                 Result m = runs[(runs.size() - 1) / 2];
-                int bodies = (int)scene.circles.size();
+                int bodies = m.bodies;
                 double us = 1e6 * m.seconds / steps;
                 std::string label = engine == "box2d" ? "box2d-2.4.1" : "chipmunk-7.0.3";
                 if (!quiet)
@@ -600,26 +583,26 @@ int main(int argc, char** argv)
                         std::snprintf(buffer, sizeof buffer, "%.2f", x);
                         return std::isnan(x) ? std::string("-") : std::string(buffer);
                     };
-                    std::printf("%-14s %-16s %5d %6d %7d %8.1f %9.3f %10.2f %8s %8s %9s %9s %7.0f %8.1f %8.3f "
-                                "%8.3f %10.3g %9.2f %9.2g\n",
-                                name.c_str(), label.c_str(), it, steps, bodies, m.contacts, m.seconds, us,
-                                cell(m.broad_us).c_str(), cell(m.narrow_us).c_str(),
-                                cell(m.solver_us).c_str(), cell(m.position_us).c_str(), bytes,
-                                1e3 * us / bodies, 1e3 * m.max_pen, 1e3 * m.mean_pen, m.ke_drift,
-                                1e3 * m.top_error, m.max_speed);
+                    std::printf(
+                        "%-14s %-16s %5d %6d %7d %8.1f %9.3f %10.2f %8s %8s %9s %9s %7.0f %8.1f %8.3f "
+                        "%8.3f %10.3g %9.2f %9.2g %9.2g\n",
+                        name.c_str(), label.c_str(), it, steps, bodies, m.contacts, m.seconds, us,
+                        cell(m.broad_us).c_str(), cell(m.narrow_us).c_str(), cell(m.solver_us).c_str(),
+                        cell(m.position_us).c_str(), bytes, 1e3 * us / bodies, 1e3 * m.max_pen,
+                        1e3 * m.mean_pen, m.ke_drift, 1e3 * m.top_error, m.max_speed, m.kinetic_energy);
                     std::fflush(stdout);
                 }
                 if (csv != nullptr)
                 {
                     auto field = [](double x) { return std::isnan(x) ? std::string() : std::to_string(x); };
-                    std::fprintf(csv,
-                                 "%s,%s,,%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%s,%s,%s,%s,%.0f,%.2f,,,%.6e,%.6e,%.6e,%.6e,"
-                                 "%.6e\n",
-                                 name.c_str(), label.c_str(), it, steps, bodies, m.contacts, 2.0 * m.contacts,
-                                 m.seconds, us, field(m.broad_us).c_str(), field(m.narrow_us).c_str(),
-                                 field(m.solver_us).c_str(), field(m.position_us).c_str(), bytes,
-                                 1e3 * us / bodies, m.max_pen, m.mean_pen, m.ke_drift, m.top_error,
-                                 m.max_speed);
+                    std::fprintf(
+                        csv,
+                        "%s,%s,,%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%s,%s,%s,%s,%.0f,%.2f,,,%.6e,%.6e,%.6e,%.6e,"
+                        "%.6e,%.6e,1\n",
+                        name.c_str(), label.c_str(), it, steps, bodies, m.contacts, 2.0 * m.contacts,
+                        m.seconds, us, field(m.broad_us).c_str(), field(m.narrow_us).c_str(),
+                        field(m.solver_us).c_str(), field(m.position_us).c_str(), bytes, 1e3 * us / bodies,
+                        m.max_pen, m.mean_pen, m.ke_drift, m.top_error, m.max_speed, m.kinetic_energy);
                     std::fflush(csv);
                 }
             }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 // Siconos Numerics never frees some of its workspace (LeakSanitizer: a few dozen blocks of a few kB); in a
 // sanitizer build that is named here by library, so leaks of circlesim's own still fail.
@@ -56,7 +57,7 @@ enum
 
 static void print_cell(const result* r)
 {
-    if (!r->run)
+    if (!r->run || strcmp(r->stop, SB_STOP_TIME) == 0 || strcmp(r->stop, SB_STOP_ERROR) == 0)
     {
         printf(" %s | | |", r->why);
         return;
@@ -71,7 +72,7 @@ static int cmd_compare(int count, char** files, const options* o)
     for (int f = 0; f < count; ++f)
     {
         loaded l = {0};
-        if (!sb_load(files[f], &l))
+        if (!sb_load(files[f], &l, o))
         {
             sb_unload(&l);
             return 1;
@@ -83,17 +84,9 @@ static int cmd_compare(int count, char** files, const options* o)
         }
         for (int k = 0; k < PAIR_COUNT; ++k)
         {
-            int solver = cs_solver_find(pairs[k].circlesim);
-            result c = {.run = false}, s;
-            if (solver < 0)
-            {
-                snprintf(c.why, sizeof c.why, "not in this build");
-            }
-            else
-            {
-                c = sb_run_circlesim(&l.p, solver, o->tol[0], o);
-            }
-            s = sb_run_siconos_on(&l, &pairs[k].siconos, o->tol[0], o);
+            method mine = {pairs[k].circlesim, pairs[k].circlesim, -1, -1, -1};
+            result c = sb_run_budgeted(&l, &mine, o->tol[0], o);
+            result s = sb_run_budgeted(&l, &pairs[k].siconos, o->tol[0], o);
             printf("| %s | %d | %s |", l.name, l.p.row_count, pairs[k].circlesim);
             print_cell(&c);
             printf(" %s%s |", pairs[k].siconos.label, l.mlcp ? " (MLCP)" : "");
@@ -103,8 +96,10 @@ static int cmd_compare(int count, char** files, const options* o)
         }
         sb_unload(&l);
     }
-    printf("\n✗: res_nat %.0e not reached within the cap (sweeps %d, Newton 100, Lemke 20 rows + 1000).\n",
-           o->tol[0], o->max_iterations);
+    printf(
+        "\n✗: res_nat %.0e not reached within the cap (sweeps %d, Newton 100, Lemke 20 rows + 1000) or the "
+        "budget (%g s CPU per run).\n",
+        o->tol[0], o->max_iterations, o->budget);
     return 0;
 }
 
@@ -144,14 +139,16 @@ static void usage(FILE* out)
 {
     fprintf(
         out,
-        "usage: circlesim-siconos compare [--tol T] [--max-iterations K] [--repeat R] FILE...\n"
-        "       circlesim-siconos profile --out DIR [--tol T1,T2] [--max-iterations K] [--repeat R] FILE...\n"
+        "usage: circlesim-siconos compare [--tol T] [BUDGETS] [--repeat R] FILE...\n"
+        "       circlesim-siconos profile --out DIR [--tol T1,T2] [BUDGETS] [--repeat R] FILE...\n"
         "       circlesim-siconos random --out DIR [--count N]\n"
         "FILE: .lcp or FCLIB. compare: each circlesim method beside its Siconos counterpart at res_nat <= T\n"
         "(default 1e-8), a Markdown table on stdout. profile: every method of both on every FILE at two\n"
         "tolerances (default 1e-4,1e-8): DIR/runs.csv, Dolan-More profiles DIR/profile-{time,iterations}-\n"
-        "{0,1}.csv and DIR/profile.gp (gnuplot). Sweeps capped at K (default 10000), Newton 100, Lemke\n"
-        "20 rows + 1000; times are medians of R solves (default 3 compare, 1 profile), from zero.\n"
+        "{0,1}.csv and DIR/profile.gp (gnuplot). BUDGETS per run: --max-iterations K sweeps (default\n"
+        "10000; Newton 100, pivots 20 rows + 1000), --budget S seconds of CPU (default 2; 0: none; a run\n"
+        "past it fails), --max-dense-rows N (default 2500: dense methods above are not run, and fail).\n"
+        "Times: CPU ms, medians of R solves (default 3 compare, 1 profile), from zero.\n"
         "random: N (default 6) seeded random piles of 4 to 64 discs, with and without friction, as .lcp.\n");
 }
 
@@ -170,6 +167,17 @@ static bool parse_double(const char* s, double* out)
 
 int main(int argc, char** argv)
 {
+    // One BLAS thread: circlesim's solvers run on one, runs are timed by the thread's CPU clock, and a
+    // forked run must not wait on pool threads its fork did not copy. OpenBLAS reads the variable when it is
+    // loaded, before main: so set it and start again.
+    if (getenv("OPENBLAS_NUM_THREADS") == NULL)
+    {
+        setenv("OPENBLAS_NUM_THREADS", "1", 1);
+        setenv("OMP_NUM_THREADS", "1", 1);
+        execv("/proc/self/exe", argv);
+        fprintf(stderr, "circlesim-siconos: cannot restart with one BLAS thread: %s\n", strerror(errno));
+        return 1;
+    }
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
     {
         usage(argc < 2 ? stderr : stdout);
@@ -185,7 +193,9 @@ int main(int argc, char** argv)
     options o = {.tol = {profile ? 1e-4 : 1e-8, 1e-8},
                  .tol_count = profile ? 2 : 1,
                  .max_iterations = 10000,
-                 .repeat = profile ? 1 : 3};
+                 .repeat = profile ? 1 : 3,
+                 .budget = 2.0,
+                 .max_dense_rows = 2500};
     int first_file = argc, random_count = 6;
     for (int i = 2; i < argc; ++i)
     {
@@ -214,6 +224,30 @@ int main(int argc, char** argv)
                 return 2;
             }
             *(strcmp(a, "--repeat") == 0 ? &o.repeat : &o.max_iterations) = (int)v;
+        }
+        else if (strcmp(a, "--budget") == 0 && has_value)
+        {
+            const char* v = argv[++i];
+            char* end = NULL;
+            o.budget = strtod(v, &end);
+            if (*end != '\0' || end == v || !(o.budget >= 0.0 && o.budget <= 1e6))
+            {
+                fprintf(stderr, "circlesim-siconos: --budget: expected seconds in [0, 1e6], got '%s'\n", v);
+                return 2;
+            }
+        }
+        else if (strcmp(a, "--max-dense-rows") == 0 && has_value)
+        {
+            char* end = NULL;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || v < 1 || v > 100000)
+            {
+                fprintf(stderr,
+                        "circlesim-siconos: --max-dense-rows: expected an integer in [1, 100000], got '%s'\n",
+                        argv[i]);
+                return 2;
+            }
+            o.max_dense_rows = (int)v;
         }
         else if (strcmp(a, "--out") == 0 && has_value && (profile || random))
         {

@@ -43,6 +43,35 @@ static int method_list(method* out, int capacity)
     return n;
 }
 
+// A problem λ = 0 already solves to the tightest tolerance (every contact separating: Newton's cradle at
+// rest, pegs before the discs arrive) costs every method nothing and ties them all: it says nothing about
+// any method, so the profile leaves it out, saying so.
+static bool solved_at_zero(const loaded* l, const options* o)
+{
+    const cs_lcp* p = &l->p;
+    double* lambda = calloc((size_t)p->row_count + 1, sizeof(double));
+    double* v = malloc(((size_t)p->body_count * 3 + 1) * sizeof(double));
+    cs_lcp_velocity(p, lambda, v);
+    double r0 = cs_residual_nat(p, v, lambda);
+    free(lambda);
+    free(v);
+    double tightest = o->tol_count > 1 ? fmin(o->tol[0], o->tol[1]) : o->tol[0];
+    if (r0 <= tightest)
+    {
+        fprintf(stderr,
+                "circlesim-siconos profile: %s: res_nat %.1e at lambda = 0: left out (no method needed)\n",
+                l->name, r0);
+    }
+    return r0 <= tightest;
+}
+
+// A run that ended on its iteration cap, its time budget or the dense-size budget.
+static bool spent(const result* r)
+{
+    return strcmp(r->stop, SB_STOP_ITERATIONS) == 0 || strcmp(r->stop, SB_STOP_TIME) == 0 ||
+           strcmp(r->stop, SB_STOP_SIZE) == 0;
+}
+
 enum
 {
     MAX_METHODS = 48,
@@ -114,31 +143,37 @@ static bool write_gnuplot(const char* dir, const options* o, int methods)
         fprintf(stderr, "%s: cannot open for writing: %s\n", path, strerror(errno));
         return false;
     }
+    // Each panel's key outside, on the right: with twenty-odd methods a key inside hides the curves.
     fprintf(
         f, "# Dolan-Moré performance profiles written by circlesim-siconos profile; run: gnuplot profile.gp\n"
-           "set datafile separator ','\nset terminal pngcairo size 1400,1000 font 'DejaVu Sans,10'\n"
-           "set output 'profile.png'\nset termoption noenhanced\nset multiplot layout 2,2\nset logscale "
-           "x\nset xrange [1:10000]\n"
-           "set yrange [0:1.02]\nset key bottom right font ',8'\nset xlabel 'tau (cost / best cost)'\n"
-           "set ylabel 'share of problems solved within tau'\n");
+           "set datafile separator ','\nset terminal pngcairo size 1800,1150 font 'DejaVu Sans,10'\n"
+           "set output 'profile.png'\nset termoption noenhanced\nset multiplot layout 2,2\n"
+           "set logscale x\nset xrange [1:10000]\nset yrange [0:1.02]\nset grid\n"
+           "set key outside right top vertical font ',9' spacing 1.0 samplen 5\n"
+           "set xlabel 'tau (cost / best cost)'\nset ylabel 'share of problems solved within tau'\n");
     const char* metrics[2] = {"time", "iterations"};
+    // Twelve distinct colours (gnuplot's default cycle has eight, which pairs methods up); circlesim's
+    // methods solid (dash-dot past twelve), Siconos's dashed and thicker.
+    static const char* const colours[12] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+                                            "#e377c2", "#17becf", "#bcbd22", "#000000", "#7f7f7f", "#aec7e8"};
     for (int t = 0; t < o->tol_count; ++t)
     {
         for (int k = 0; k < 2; ++k)
         {
-            // circlesim's methods solid, Siconos's dashed; '' is the previous clause's file.
-            fprintf(f, "set title '%s, res_nat <= %.0e'\nplot", metrics[k], o->tol[t]);
+            fprintf(f, "set title \"%s, res_nat <= %.0e\"\nplot",
+                    k == 0 ? "CPU time"
+                           : "iterations (in each method's own unit: sweeps, Newton steps, pivots)",
+                    o->tol[t]);
+            char file[64];
+            snprintf(file, sizeof file, "profile-%s-%d.csv", metrics[k], t);
             for (int c = 2; c <= methods + 1; ++c)
             {
-                char file[64];
-                snprintf(file, sizeof file, "profile-%s-%d.csv", metrics[k], t);
-                // Twelve distinct colours (gnuplot's default cycle has eight, which pairs methods up).
-                static const char* const colours[12] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                                        "#9467bd", "#8c564b", "#e377c2", "#17becf",
-                                                        "#bcbd22", "#000000", "#7f7f7f", "#aec7e8"};
-                fprintf(f, "%s '%s' using 1:%d with steps lw 2 dt %d lc rgb '%s' title columnheader(%d)",
-                        c > 2 ? "," : "", c == 2 ? file : "", c, c - 2 < cs_solver_count() ? 1 : 2,
-                        colours[(c - 2) % 12], c);
+                int index = c - 2;
+                bool ours = index < cs_solver_count();
+                const char* dash = ours ? (index < 12 ? "1" : "(12,4,2,4)") : "(7,5)";
+                fprintf(f, "%s '%s' using 1:%d with steps lw %s dt %s lc rgb '%s' title columnheader(%d)",
+                        c > 2 ? "," : "", c == 2 ? file : "", c, ours ? "1.8" : "3", dash,
+                        colours[(ours ? index : index - cs_solver_count() + 3) % 12], c);
             }
             fprintf(f, "\n");
         }
@@ -172,19 +207,19 @@ int sb_cmd_profile(int count, char** files, const options* o)
         free(runs);
         return 1;
     }
-    fprintf(csv, "problem,rows,friction,method,tol,run,solved,iterations,ms,res_nat,info,note\n");
+    fprintf(csv, "problem,rows,friction,method,tol,run,solved,iterations,ms,res_nat,info,stop,note\n");
     int kept = 0; // problems in the profile (empty ones are left out)
     for (int f = 0; f < count; ++f)
     {
         loaded l = {0};
-        if (!sb_load(files[f], &l))
+        if (!sb_load(files[f], &l, o))
         {
             sb_unload(&l);
             fclose(csv);
             free(runs);
             return 1;
         }
-        if (sb_skip_empty(&l, "profile"))
+        if (sb_skip_empty(&l, "profile") || solved_at_zero(&l, o))
         {
             sb_unload(&l);
             continue;
@@ -194,17 +229,26 @@ int sb_cmd_profile(int count, char** files, const options* o)
             for (int s = 0; s < methods; ++s)
             {
                 result* r = &runs[((size_t)kept * o->tol_count + (size_t)t) * methods + s];
-                if (m[s].circlesim != NULL)
+                const result* looser = t > 0 ? r - methods : NULL; // the same method at tol[t - 1]
+                if (looser != NULL && spent(looser) && o->tol[t] < o->tol[t - 1])
                 {
-                    *r = sb_run_circlesim(&l.p, cs_solver_find(m[s].circlesim), o->tol[t], o);
+                    // From zero, the first iterate under the tighter tolerance is under the looser one too: a
+                    // method that spent its budget before the looser one cannot reach the tighter one.
+                    *r = *looser;
+                    r->solved = false;
+                    snprintf(r->why, sizeof r->why, "budget spent at %.0e", o->tol[t - 1]);
                 }
                 else
                 {
-                    *r = sb_run_siconos_on(&l, &m[s], o->tol[t], o);
+                    *r = sb_run_budgeted(&l, &m[s], o->tol[t], o);
                 }
-                fprintf(csv, "%s,%d,%d,%s,%.0e,%d,%d,%d,%.4f,%.3e,%d,%s\n", l.name, l.p.row_count,
+                for (char* c = r->why; *c != '\0'; ++c)
+                {
+                    *c = *c == ',' || *c == '\n' ? ';' : *c; // one CSV field
+                }
+                fprintf(csv, "%s,%d,%d,%s,%.0e,%d,%d,%d,%.6g,%.3e,%d,%s,%s\n", l.name, l.p.row_count,
                         l.d.friction, m[s].label, o->tol[t], r->run, r->solved, r->iterations, r->ms,
-                        r->res_nat, r->info, r->why);
+                        r->res_nat, r->info, r->stop, r->why);
                 fflush(csv);
             }
         }

@@ -23,18 +23,24 @@ extern "C"
     typedef struct cs_active_set
     {
         int rows;
-        int active;       // rows in the optimal active set
-        signed char* at;  // per row: −1 lower bound, +1 upper bound, 0 not in the set
-        double eps;       // λ within eps of a bound counts as at it (1e-9 of the largest reference |λ|)
-        char source[512]; // where the reference came from: lemke's answer, or a converged newton-minmap's
-                          // (with lemke's refusal first) — one or two lines
+        int active;      // rows in the optimal active set
+        signed char* at; // per row: −1 lower bound, +1 upper bound, 0 not in the set
+        double eps;      // λ within eps of a bound counts as at it (1e-9 of the largest reference |λ|)
+        // where the reference came from: ppm's or lemke's answer, or a converged newton-minmap's (with the
+        // exact methods' refusals first) — one or two lines
+        char source[512];
     } cs_active_set;
 
-    // The reference answer is lemke's, or newton-minmap's from zero to 1e-12 (at most 500 iterations) when
-    // lemke refuses the problem. CS_ERR_VALUE with err set when neither gives one; CS_ERR_MEMORY when memory
-    // runs out. work is scratch (its velocities hold the reference's on return).
+    // The reference answer is ppm's (exact, fast on frictional pools), else lemke's, else newton-minmap's
+    // from zero to 1e-12 (at most 500 iterations). CS_ERR_VALUE with err set when none gives one;
+    // CS_ERR_MEMORY when memory runs out. work is scratch (its velocities hold the reference's on return).
     cs_status cs_active_set_find(const cs_lcp* problem, cs_solver_work* work, cs_active_set* set,
                                  cs_error* err);
+    // The same within a budget, for interactive callers (the viewer's race): ppm and then lemke each with at
+    // most max_pivots pivots (cs_solver_params.max_pivots; 0 = no budget, cs_active_set_find), and no Newton
+    // fallback; when neither finishes, CS_ERR_VALUE with both reasons in err.
+    cs_status cs_active_set_find_within(const cs_lcp* problem, cs_solver_work* work, int max_pivots,
+                                        cs_active_set* set, cs_error* err);
     // How many rows of the set λ has at the same bound.
     int cs_active_set_identified(const cs_active_set* set, const cs_lcp* problem, const double* lambda);
     // Rows identified by `solver` after each of ks[0..count) iterations from the problem's warm start, with

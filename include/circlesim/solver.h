@@ -55,6 +55,10 @@ extern "C"
         int kgs;
         int ksm;
         cs_subspace_solver subspace_solver;
+        // Pivoting methods (CS_SOLVER_PIVOTING): their own budget, in place of iterations; 0 = the method's
+        // default (lemke: 20 pivots per LCP variable + 100; ppm: 100 block pivots per attempt). Running out
+        // is an error.
+        int max_pivots;
     } cs_solver_params;
 
     // True when this CPU runs the vector sweeps (x86-64 with AVX2); params.simd is ignored otherwise.
@@ -112,6 +116,7 @@ extern "C"
         int stop_row;            // CS_STOP_BAD_PROBLEM: the first offending row (-1: a body's data)
         int stop_body;           // CS_STOP_BAD_PROBLEM: the offending body, or -1
         cs_subspace_stats subspace;
+        int pivots; // pivoting methods: the pivots made (lemke: complementary; ppm: block pivots); else 0
     } cs_solver_stats;
 
     // Workspace reused across solves: grows geometrically, never shrinks.

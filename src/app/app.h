@@ -29,7 +29,7 @@
 #define APP_SPEED_COUNT         5 // ×¼ ×½ ×1 ×2 ×4
 
 #define APP_MAX_PANES   4
-#define APP_RACE_MAX    16  // registered solvers a race runs
+#define APP_RACE_MAX    24  // registered solvers a race runs (the registry has 17)
 #define APP_MAX_SCENES  24  // scene files the panel lists
 #define APP_MAX_FLASHES 128 // hit events flashing at once
 #define APP_FLASH_STEPS 20  // a hit flashes for this many steps (1/3 s at 60 Hz: captures stay reproducible)

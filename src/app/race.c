@@ -170,13 +170,14 @@ static bool run_entry(app_race_entry* e, const app_race* r, const cs_active_set*
     return true;
 }
 
-// The reference for the active-set measure: lemke's answer (or a converged Newton solve's), as converge
-// --active-set finds it. A problem without one is raced all the same, without the measure.
+// The reference for the active-set measure: ppm's or lemke's answer as converge --active-set finds it, but
+// within RACE_REFERENCE_PIVOTS pivots each (no Newton fallback). A problem without one is raced all the
+// same, without the measure.
 static void find_active_set(app_race* r, const cs_lcp* problem, cs_active_set* set, bool* found)
 {
     cs_solver_work work = {0};
     cs_error err = {CS_OK, ""};
-    *found = cs_active_set_find(problem, &work, set, &err) == CS_OK;
+    *found = cs_active_set_find_within(problem, &work, RACE_REFERENCE_PIVOTS, set, &err) == CS_OK;
     cs_solver_work_free(&work);
     r->has_set = *found;
     r->set_active = *found ? set->active : 0;
@@ -228,9 +229,9 @@ bool race_run(app* a, double tolerance)
         return false;
     }
     r->shown = true;
-    app_message(a, "race: step %lld frozen, %d rows, %d solvers to %s <= %g; %s", (long long)r->step, r->rows,
-                r->count, r->on_lcp ? "res_lcp" : "res_nat", tolerance,
-                r->has_set ? "active set found" : r->set_source);
+    app_message(a, "race: step %lld frozen, %d rows, %d solvers to %s <= %g; %s%s", (long long)r->step,
+                r->rows, r->count, r->on_lcp ? "res_lcp" : "res_nat", tolerance,
+                r->has_set ? "active set found" : "no active-set share: ", r->has_set ? "" : r->set_source);
     return true;
 }
 

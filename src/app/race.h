@@ -12,6 +12,10 @@
 // Solvers that form A densely are left out above this many rows (seconds of a frozen window);
 // the legend says so.
 #define RACE_DENSE_MAX_ROWS 400
+// The reference for the active-set share (ppm, then lemke) gets at most this many pivots each (ppm's
+// block pivots are ~10 ms on Pool 1, lemke's a few ms): past it the race shows without the share and the
+// HUD says why.
+#define RACE_REFERENCE_PIVOTS 50
 
 // Runs the race on the focused pane's last step (replacing an earlier one); false with a message when
 // there is no problem yet or memory runs out.

@@ -98,6 +98,6 @@ int cs_arg_subspace_option(const char* cmd, int argc, char** argv, int* i, cs_so
 #define CS_ARG_SUBSPACE_HELP                                                                                 \
     "  --kgs K             pgs-sm, pgs-kz: PGS sweeps per iteration (default 5)\n"                           \
     "  --ksm K             pgs-sm: subspace minimisations per iteration (default 3; 0 = PGS)\n"              \
-    "  --subspace-solver S pgs-sm, pgs-kz: cholmod (sparse Cholesky) or pcg (matrix-free CG)\n"
+    "  --subspace-solver S pgs-sm, pgs-kz, ipm: cholmod (sparse Cholesky) or pcg (matrix-free CG)\n"
 
 #endif

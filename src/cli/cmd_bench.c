@@ -8,7 +8,9 @@
 // Suites:
 //   paper  pool1, pool2, stacking, stacking150 (scenes/*.json) at 10 and 200 iterations, 1000 steps;
 //   scale  square pools of 1k … 100k circles (r 0.21 m) built here with the public world API, 10
-//          iterations, 300 steps.
+//          iterations, 300 steps;
+//   churn  workloads whose contacts change every step: scenes/gas.json (20 000 elastic discs) and a pool
+//          of 5 000 under a stream of falling rows (stream-N of bench_scenes.h), 10 iterations, 300 steps.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,8 @@
 
 #include "circlesim/circlesim.h"
 #include "cli/args.h"
+#include "cli/bench_options.h"
+#include "cli/bench_world.h"
 #include "cli/commands.h"
 #include "cli/variants.h"
 
@@ -29,17 +33,22 @@
 
 static const char* const paper_scenes[] = {"pool1", "pool2", "stacking", "stacking150"};
 static const int scale_sizes[] = {1000, 5000, 20000, 50000, 100000};
+static const int churn_sizes[] = {5000}; // the streams' pools
 
 static void help(FILE* out)
 {
     fprintf(out,
             "usage: circlesim-cli bench [options]\n"
             "Times whole runs (fresh world, warm-up, then R repeats; the median repeat is reported).\n"
-            "  --suite paper|scale   paper (default): pool1, pool2, stacking, stacking150 at 10 and 200\n"
-            "                        iterations, 1000 steps; scale: generated pools of 1k, 5k, 20k, 50k and\n"
-            "                        100k circles, 10 iterations, 300 steps\n"
-            "  --scenes LIST         comma-separated scene files instead of the suite's scenes\n"
-            "  --sizes LIST          comma-separated circle counts of the generated pools (scale suite)\n"
+            "  --suite paper|scale|churn  paper (default): pool1, pool2, stacking, stacking150 at 10 and\n"
+            "                        200 iterations, 1000 steps; scale: generated pools of 1k, 5k, 20k, 50k\n"
+            "                        and 100k circles, 10 iterations, 300 steps; churn: scenes/gas.json and\n"
+            "                        stream-5000 (a pool of 5000 under a row of falling circles every 10\n"
+            "                        steps), 10 iterations, 300 steps\n"
+            "  --scenes LIST         comma-separated scene files instead of the suite's scenes (pool-N\n"
+            "                        and stream-N: the generated pool and stream scenes)\n"
+            "  --sizes LIST          comma-separated circle counts of the generated pools (scale suite) or\n"
+            "                        of the streams' pools (churn suite)\n"
             "  --solvers LIST        comma-separated (default: pgs,amgs for paper, pgs for scale)\n"
             "  --alphas LIST         alpha values for the solvers that use alpha (default 0.2)\n"
             "  --iterations LIST     iterations per step, comma-separated (default: the suite's)\n"
@@ -58,20 +67,22 @@ static void help(FILE* out)
             "  --quiet               no table\n"
             "CSV columns: scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,\n"
             "us_per_step,broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,"
-            "row_order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed\n"
+            "row_order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed,\n"
+            "kinetic_energy,threads\n"
             "(the *_us phase columns are means per step; solver_us is the velocity solve, position_us the\n"
             "split-impulse position solve; bytes_per_body is the heap the world holds after the run;\n"
             "quality of the same run: penetrations in m (max over the run, mean of the steps' means),\n"
             "ke_drift the kinetic energy after the last step minus after the first (J), top_error the\n"
             "highest centre at the start minus at the end (m: a stack starts at its exact height), and\n"
-            "final_max_speed in m/s).\n");
+            "final_max_speed in m/s, kinetic_energy after the last step in J: of a settled pile, how\n"
+            "quiet it went; stream-N: bodies counts the spawned circles too).\n");
 }
 
-// What a case runs on: a scene file or a generated pool of `bodies` circles.
+// What a case runs on: a scene file or a generated scene of bench_scenes.h (pool-N, stream-N).
 typedef struct bench_scene
 {
     char label[64];
-    const char* path; // NULL: generated pool
+    const char* path; // NULL: generated, label names it
     int bodies;
 } bench_scene;
 
@@ -93,6 +104,7 @@ typedef struct bench_result
     double ke_drift;         // J, kinetic energy after the last step minus after the first
     double top_error;        // m, highest centre at the start minus at the end
     double final_max_speed;  // m/s
+    double kinetic_energy;   // J, after the last step
     uint64_t hash;
 } bench_result;
 
@@ -106,48 +118,6 @@ static size_t heap_in_use(void)
 #endif
 }
 
-// The scale suite's pools: the Pool 1 layout (odd rows shifted by a radius, 0.44 m × 0.45 m spacing,
-// r 0.21 m, 2 kg, μ 0.1, e 0.2) with `columns` columns in a pool whose walls are 0.14 m clear of the
-// outer circles — cs_bench_pool_world(221, 13) is exactly scenes/pool1.json.
-cs_world* cs_bench_pool_world(int count, int columns, cs_error* err)
-{
-    cs_world_def def = cs_world_def_default();
-    cs_world* w = cs_world_create(&def, err);
-    if (w == NULL)
-    {
-        return NULL;
-    }
-    const double sx = 0.44, sy = 0.45, radius = 0.21;
-    double half = 0.5 * (columns * sx + 0.28);
-    cs_vec2 floor_point = {0.0, 0.0}, up = {0.0, 1.0};
-    cs_vec2 left_point = {-half, 0.0}, right = {1.0, 0.0};
-    cs_vec2 right_point = {half, 0.0}, left = {-1.0, 0.0};
-    if (cs_world_add_half_plane(w, floor_point, up, 0.1, 0.2, err) < 0 ||
-        cs_world_add_half_plane(w, left_point, right, 0.1, 0.2, err) < 0 ||
-        cs_world_add_half_plane(w, right_point, left, 0.1, 0.2, err) < 0)
-    {
-        cs_world_destroy(w);
-        return NULL;
-    }
-    cs_circle_def d = cs_circle_def_default();
-    d.radius = radius;
-    d.mass = 2.0;
-    d.friction = 0.1;
-    d.restitution = 0.2;
-    for (int i = 0; i < count; ++i)
-    {
-        int r = i / columns, k = i % columns;
-        d.position.x = -half + 0.25 + k * sx + ((r & 1) != 0 ? 0.5 * sx : 0.0);
-        d.position.y = 0.22 + r * sy;
-        if (cs_world_add_circle(w, &d, err) < 0)
-        {
-            cs_world_destroy(w);
-            return NULL;
-        }
-    }
-    return w;
-}
-
 // World settings every case of a run shares.
 typedef struct bench_setup
 {
@@ -157,8 +127,10 @@ typedef struct bench_setup
     int formulation; // -1: the scene's
 } bench_setup;
 
+// A scene file's world, or a generated scene's (pool-N: about as tall as wide before it falls; `generated`
+// keeps its numbers for a stream's rows).
 static cs_world* make_world(const bench_scene* scene, const cs_variant* variant, int iterations,
-                            const bench_setup* setup, cs_error* err)
+                            const bench_setup* setup, cs_bench_scene* generated, cs_error* err)
 {
     cs_world* w;
     if (scene->path != NULL)
@@ -166,11 +138,14 @@ static cs_world* make_world(const bench_scene* scene, const cs_variant* variant,
         cs_scene_info info;
         w = cs_scene_load(scene->path, &info, err);
     }
+    else if (!cs_bench_scene_make(scene->label, generated))
+    {
+        cs_fail(err, CS_ERR_USAGE, "%s: not a generated scene (out of memory?)", scene->label);
+        return NULL;
+    }
     else
     {
-        // About as tall as wide before it falls (0.44 m columns, 0.45 m rows).
-        int columns = (int)lround(sqrt((double)scene->bodies));
-        w = cs_bench_pool_world(scene->bodies, columns > 0 ? columns : 1, err);
+        w = cs_bench_world(generated, err);
     }
     if (w == NULL)
     {
@@ -210,10 +185,15 @@ static bool run_once(const bench_scene* scene, const cs_variant* variant, int it
 {
     cs_error err = {CS_OK, ""};
     size_t heap0 = heap_in_use();
-    cs_world* w = make_world(scene, variant, iterations, setup, &err);
-    if (w == NULL)
+    cs_bench_scene generated = {0};
+    cs_world* w = make_world(scene, variant, iterations, setup, &generated, &err);
+    cs_bench_disc* row = calloc((size_t)generated.stream_columns + 1, sizeof *row);
+    if (w == NULL || row == NULL)
     {
-        fprintf(stderr, "%s\n", err.message);
+        fprintf(stderr, "%s\n", w == NULL ? err.message : "out of memory");
+        cs_world_destroy(w);
+        cs_bench_scene_free(&generated);
+        free(row);
         return false;
     }
     memset(out, 0, sizeof *out);
@@ -224,10 +204,15 @@ static bool run_once(const bench_scene* scene, const cs_variant* variant, int it
     double t0 = cs_seconds();
     for (int s = 0; s < steps; ++s)
     {
-        if (cs_world_step(w) != CS_OK)
+        // A stream's row appears inside the timed loop: adding bodies is part of a churning workload.
+        int spawned = cs_bench_stream_row(&generated, s, row);
+        if (!cs_bench_world_add(w, &generated, row, spawned, &err) || cs_world_step(w) != CS_OK)
         {
-            fprintf(stderr, "%s: step %d: %s\n", scene->label, s + 1, cs_world_last_error(w));
+            fprintf(stderr, "%s: step %d: %s\n", scene->label, s + 1,
+                    err.status != CS_OK ? err.message : cs_world_last_error(w));
             cs_world_destroy(w);
+            cs_bench_scene_free(&generated);
+            free(row);
             return false;
         }
         const cs_step_stats* st = cs_world_stats(w);
@@ -250,7 +235,9 @@ static bool run_once(const bench_scene* scene, const cs_variant* variant, int it
         out->ke_drift = cs_world_stats(w)->kinetic_energy - ke_first;
         out->top_error = top0 - highest_centre(w);
         out->final_max_speed = cs_world_max_speed(w);
+        out->kinetic_energy = cs_world_stats(w)->kinetic_energy;
     }
+    out->bodies = cs_world_body_count(w);
     double n = steps > 0 ? (double)steps : 1.0;
     out->mean_contacts = contacts / n;
     out->mean_rows = rows / n;
@@ -265,6 +252,8 @@ static bool run_once(const bench_scene* scene, const cs_variant* variant, int it
     }
     out->hash = cs_world_hash(w);
     cs_world_destroy(w);
+    cs_bench_scene_free(&generated);
+    free(row);
     return true;
 }
 
@@ -310,71 +299,6 @@ static int run_case(const bench_scene* scene, const cs_variant* variant, int ite
     return 0;
 }
 
-// Finds a scene file of the paper suite: DIR/NAME.json for the given directory, else scenes/ in the
-// working directory, else ../scenes next to the binary (build directories live inside the repository).
-static bool find_scene(const char* dir, const char* name, char* path, size_t size)
-{
-    if (dir != NULL)
-    {
-        int len = snprintf(path, size, "%s/%s.json", dir, name);
-        return len > 0 && (size_t)len < size && access(path, R_OK) == 0;
-    }
-    snprintf(path, size, "scenes/%s.json", name);
-    if (access(path, R_OK) == 0)
-    {
-        return true;
-    }
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0)
-    {
-        exe[n] = '\0';
-        char* slash = strrchr(exe, '/');
-        if (slash != NULL)
-        {
-            *slash = '\0';
-            int len = snprintf(path, size, "%s/../scenes/%s.json", exe, name);
-            return len > 0 && (size_t)len < size && access(path, R_OK) == 0;
-        }
-    }
-    return false;
-}
-
-static int parse_int_list(const char* cmd, const char* opt, const char* text, int min, int max, int* out,
-                          int capacity)
-{
-    double values[CS_MAX_VARIANTS];
-    int n =
-        cs_arg_double_list(cmd, opt, text, values, capacity < CS_MAX_VARIANTS ? capacity : CS_MAX_VARIANTS);
-    for (int k = 0; k < n; ++k)
-    {
-        if (values[k] != floor(values[k]) || values[k] < min || values[k] > max)
-        {
-            fprintf(stderr, "circlesim-cli %s: %s: expected integers in [%d, %d], got '%s'\n", cmd, opt, min,
-                    max, text);
-            return -1;
-        }
-        out[k] = (int)values[k];
-    }
-    return n;
-}
-
-// Labels a scene file by its base name without .json.
-static void label_from_path(const char* path, char* label, size_t size)
-{
-    const char* base = strrchr(path, '/');
-    base = base != NULL ? base + 1 : path;
-    size_t len = strlen(base);
-    len = len < size - 1 ? len : size - 1;
-    memcpy(label, base, len);
-    label[len] = '\0';
-    char* dot = strrchr(label, '.');
-    if (dot != NULL && strcmp(dot, ".json") == 0)
-    {
-        *dot = '\0';
-    }
-}
-
 int cs_cmd_bench(int argc, char** argv)
 {
     const char* cmd = "bench";
@@ -403,9 +327,11 @@ int cs_cmd_bench(int argc, char** argv)
         if (strcmp(a, "--suite") == 0)
         {
             ok = (suite = cs_arg_value(cmd, argc, argv, &i)) != NULL;
-            if (ok && strcmp(suite, "paper") != 0 && strcmp(suite, "scale") != 0)
+            if (ok && strcmp(suite, "paper") != 0 && strcmp(suite, "scale") != 0 &&
+                strcmp(suite, "churn") != 0)
             {
-                fprintf(stderr, "circlesim-cli bench: --suite: expected paper or scale, got '%s'\n", suite);
+                fprintf(stderr, "circlesim-cli bench: --suite: expected paper, scale or churn, got '%s'\n",
+                        suite);
                 ok = false;
             }
         }
@@ -423,7 +349,8 @@ int cs_cmd_bench(int argc, char** argv)
                                (alpha_count = cs_arg_double_list(cmd, a, v, alphas, CS_MAX_VARIANTS)) > 0;
         else if (strcmp(a, "--iterations") == 0)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) &&
-                 (iteration_count = parse_int_list(cmd, a, v, 1, 1000000, iterations, MAX_ITERATIONS)) > 0;
+                 (iteration_count =
+                      cs_bench_parse_int_list(cmd, a, v, 1, 1000000, iterations, MAX_ITERATIONS)) > 0;
         else if (strcmp(a, "--steps") == 0)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 100000000, &steps);
         else if (strcmp(a, "--repeat") == 0)
@@ -452,7 +379,8 @@ int cs_cmd_bench(int argc, char** argv)
             return 2;
         }
     }
-    bool scale = strcmp(suite, "scale") == 0;
+    bool churn = strcmp(suite, "churn") == 0;
+    bool scale = churn || strcmp(suite, "scale") == 0; // one solver, 10 iterations, 300 steps
     if (row_order >= 0)
     {
         setup.row_order = (cs_row_order)row_order;
@@ -507,7 +435,11 @@ int cs_cmd_bench(int argc, char** argv)
             paths[scene_count][len] = '\0';
             scenes[scene_count].path = paths[scene_count];
             scenes[scene_count].bodies = 0;
-            label_from_path(paths[scene_count], scenes[scene_count].label, sizeof scenes[0].label);
+            cs_bench_label_from_path(paths[scene_count], scenes[scene_count].label, sizeof scenes[0].label);
+            if (cs_bench_generated_name(paths[scene_count]))
+            {
+                scenes[scene_count].path = NULL; // pool-N, stream-N: built here, as the peers build them
+            }
             scene_count += 1;
             p = comma != NULL ? comma + 1 : p + len;
         }
@@ -515,18 +447,31 @@ int cs_cmd_bench(int argc, char** argv)
     else if (scale || sizes_list != NULL)
     {
         int sizes[MAX_SCENES];
-        int size_count = (int)(sizeof scale_sizes / sizeof scale_sizes[0]);
-        memcpy(sizes, scale_sizes, sizeof scale_sizes);
-        if (sizes_list != NULL &&
-            (size_count = parse_int_list(cmd, "--sizes", sizes_list, 1, 10000000, sizes, MAX_SCENES)) < 0)
+        int size_count = churn ? (int)(sizeof churn_sizes / sizeof churn_sizes[0])
+                               : (int)(sizeof scale_sizes / sizeof scale_sizes[0]);
+        memcpy(sizes, churn ? churn_sizes : scale_sizes, (size_t)size_count * sizeof sizes[0]);
+        if (sizes_list != NULL && (size_count = cs_bench_parse_int_list(cmd, "--sizes", sizes_list, 1,
+                                                                        10000000, sizes, MAX_SCENES - 1)) < 0)
         {
             return 2;
+        }
+        if (churn)
+        {
+            if (!cs_bench_find_scene(scene_dir, "gas", paths[0], sizeof paths[0]))
+            {
+                fprintf(stderr, "circlesim-cli bench: cannot find gas.json (run from the repository root or "
+                                "give --scene-dir)\n");
+                return 1;
+            }
+            scenes[scene_count] = (bench_scene){.label = "gas", .path = paths[0]};
+            scene_count += 1;
         }
         for (int k = 0; k < size_count; ++k)
         {
             scenes[scene_count].path = NULL;
             scenes[scene_count].bodies = sizes[k];
-            snprintf(scenes[scene_count].label, sizeof scenes[0].label, "pool-%d", sizes[k]);
+            snprintf(scenes[scene_count].label, sizeof scenes[0].label, "%s-%d", churn ? "stream" : "pool",
+                     sizes[k]);
             scene_count += 1;
         }
     }
@@ -534,7 +479,7 @@ int cs_cmd_bench(int argc, char** argv)
     {
         for (size_t k = 0; k < sizeof paper_scenes / sizeof paper_scenes[0]; ++k)
         {
-            if (!find_scene(scene_dir, paper_scenes[k], paths[scene_count], sizeof paths[0]))
+            if (!cs_bench_find_scene(scene_dir, paper_scenes[k], paths[scene_count], sizeof paths[0]))
             {
                 fprintf(stderr,
                         "circlesim-cli bench: cannot find %s.json (run from the repository root or "
@@ -564,7 +509,8 @@ int cs_cmd_bench(int argc, char** argv)
         }
         fprintf(csv, "scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,"
                      "broadphase_us,narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,row_"
-                     "order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed\n");
+                     "order,simd,max_penetration,mean_penetration,ke_drift,top_error,final_max_speed,kinetic_"
+                     "energy,threads\n");
         fflush(csv);
     }
     if (!quiet)
@@ -572,12 +518,13 @@ int cs_cmd_bench(int argc, char** argv)
         printf("# %s row order, vector sweeps %s, %d thread%s\n", cs_row_order_name(setup.row_order),
                !setup.simd ? "off" : (cs_solver_simd_available() ? "on (AVX2)" : "unavailable on this CPU"),
                setup.threads, setup.threads > 1 ? "s" : "");
-        printf("%-14s %-16s %5s %6s %7s %8s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s\n",
+        printf("%-14s %-16s %5s %6s %7s %8s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s %9s\n",
                "scene", "solver", "iter", "steps", "bodies", "contacts", "rows", "seconds", "us/step",
                "broad", "narrow", "solver", "position", "B/body", "ns/st/b", "maxpen", "meanpen", "KE drift",
-               "top err", "vmax");
-        printf("%-14s %-16s %5s %6s %7s %8s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s\n", "",
-               "", "", "", "", "", "", "s", "", "us", "us", "us", "us", "", "", "mm", "mm", "J", "mm", "m/s");
+               "top err", "vmax", "KE");
+        printf("%-14s %-16s %5s %6s %7s %8s %8s %9s %10s %8s %8s %9s %9s %7s %8s %8s %8s %10s %9s %9s %9s\n",
+               "", "", "", "", "", "", "", "s", "", "us", "us", "us", "us", "", "", "mm", "mm", "J", "mm",
+               "m/s", "J");
         fflush(stdout);
     }
     int status = 0;
@@ -600,12 +547,12 @@ int cs_cmd_bench(int argc, char** argv)
                 if (!quiet)
                 {
                     printf("%-14s %-16s %5d %6d %7d %8.1f %8.1f %9.3f %10.2f %8.2f %8.2f %9.2f %9.2f %7.0f "
-                           "%8.1f %8.3f %8.3f %10.3g %9.2f %9.2g\n",
+                           "%8.1f %8.3f %8.3f %10.3g %9.2f %9.2g %9.2g\n",
                            scenes[s].label, cs_variant_label(variants + k, label, sizeof label),
                            iterations[it], steps, r.bodies, r.mean_contacts, r.mean_rows, r.seconds, us,
                            r.broadphase_us, r.narrowphase_us, r.solver_us, r.position_us, r.bytes_per_body,
                            ns_body, 1e3 * r.max_penetration, 1e3 * r.mean_penetration, r.ke_drift,
-                           1e3 * r.top_error, r.final_max_speed);
+                           1e3 * r.top_error, r.final_max_speed, r.kinetic_energy);
                     fflush(stdout);
                 }
                 if (csv != NULL)
@@ -614,13 +561,13 @@ int cs_cmd_bench(int argc, char** argv)
                     cs_variant_print_alpha(csv, variants + k);
                     fprintf(csv,
                             ",%d,%d,%d,%.2f,%.2f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.2f,%s,%d,%.6e,%.6e,%."
-                            "6e,%.6e,"
-                            "%.6e\n",
+                            "6e,%.6e,%.6e,%.6e,%d\n",
                             iterations[it], steps, r.bodies, r.mean_contacts, r.mean_rows, r.seconds, us,
                             r.broadphase_us, r.narrowphase_us, r.solver_us, r.position_us, r.bytes_per_body,
                             ns_body, cs_row_order_name(setup.row_order),
                             setup.simd && cs_solver_simd_available() ? 1 : 0, r.max_penetration,
-                            r.mean_penetration, r.ke_drift, r.top_error, r.final_max_speed);
+                            r.mean_penetration, r.ke_drift, r.top_error, r.final_max_speed, r.kinetic_energy,
+                            setup.threads);
                     fflush(csv);
                 }
             }

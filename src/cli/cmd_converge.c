@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "circlesim/circlesim.h"
+#include "circlesim/lcp_fclib.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/diagnostics.h"
@@ -18,6 +19,7 @@ static void help(FILE* out)
     fprintf(
         out,
         "usage: circlesim-cli converge SCENE --at-step T --tol X [options]\n"
+        "       circlesim-cli converge --problem FILE --tol X [options]\n"
         "Runs SCENE to step T with the scene's solver, freezes that step's contact problem and its warm "
         "start,\n"
         "and runs each solver from that start until the residual is below X: RES of the paper's eq. (24)\n"
@@ -26,7 +28,7 @@ static void help(FILE* out)
         "                        (default pgs,amgs-dense,amgs-omega,amgs)\n"
         "  --alphas LIST         alpha values for the solvers that use alpha (default 0.5)\n"
         "  --gamma G             AMGS gamma (default 2)\n"
-        "  --kgs K, --ksm K, --subspace-solver S   pgs-sm, pgs-kz: as in 'lcp solve --help'\n"
+        "  --kgs K, --ksm K, --subspace-solver S   pgs-sm, pgs-kz (and ipm's solver): as in 'lcp solve'\n"
         "  --frictionless        no friction rows (the paper's Table 1 setting)\n" CS_ARG_ROW_ORDER_HELP
             CS_ARG_FORMULATION_HELP CS_ARG_NO_SIMD_HELP
         "  --max-iterations K    give up after K iterations (default 100000)\n"
@@ -36,6 +38,9 @@ static void help(FILE* out)
         "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged,stop\n"
         "  --history FILE        per iteration: scene,solver,alpha,iteration,res_lcp,res_nat\n"
         "  --lcp-out FILE        also write the frozen problem\n"
+        "  --problem FILE        instead of SCENE and --at-step: a frozen problem (.lcp or FCLIB, as\n"
+        "                        written by --lcp-out, 'run --dump-lcp' or 'lcp export'), its lambda0 the\n"
+        "                        warm start; RES is res_lcp when it has normal rows only, else res_nat\n"
         "  --active-set          also the MNS paper's Table 2 measure: the fraction of the optimal active "
         "set\n"
         "                        (rows at a bound in lemke's answer, or a converged newton-minmap's where\n"
@@ -52,10 +57,64 @@ static int compare_doubles(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
+// Runs SCENE to step T with its own solver and per-step iterations and copies that step's problem (with its
+// warm start); false with the error printed.
+static bool freeze_scene(const char* scene, int at_step, const cs_world_options* options, cs_lcp* problem,
+                         cs_scene_info* info)
+{
+    cs_error err = {CS_OK, ""};
+    cs_world* w = cs_scene_load(scene, info, &err);
+    if (w == NULL)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        return false;
+    }
+    cs_cli_print_warnings(info);
+    cs_world_options_apply(w, options);
+    for (int s = 0; s < at_step; ++s)
+    {
+        if (cs_world_step(w) != CS_OK)
+        {
+            fprintf(stderr, "%s: step %d: %s\n", scene, s + 1, cs_world_last_error(w));
+            cs_world_destroy(w);
+            return false;
+        }
+    }
+    bool ok = cs_lcp_copy(problem, cs_world_last_problem(w), &err) == CS_OK;
+    if (!ok)
+    {
+        fprintf(stderr, "%s\n", err.message);
+    }
+    cs_world_destroy(w);
+    return ok;
+}
+
+// --problem FILE: a frozen problem instead of a scene's step. Named by the file's base name; *frictionless
+// (RES = res_lcp) when every row is a normal row.
+static bool load_frozen(const char* path, cs_lcp* problem, cs_scene_info* info, bool* frictionless)
+{
+    cs_error err = {CS_OK, ""};
+    int row = -1;
+    if (cs_lcp_load(path, problem, &err) != CS_OK || cs_lcp_check_scale(problem, &row, &err) != CS_OK)
+    {
+        fprintf(stderr, "%s%s%s\n", row >= 0 ? path : "", row >= 0 ? ": " : "", err.message);
+        return false;
+    }
+    const char* base = strrchr(path, '/');
+    snprintf(info->name, sizeof info->name, "%s", base != NULL ? base + 1 : path);
+    *frictionless = true;
+    for (int i = 0; i < problem->row_count; ++i)
+    {
+        *frictionless = *frictionless && problem->kind[i] == CS_ROW_NORMAL;
+    }
+    return true;
+}
+
 int cs_cmd_converge(int argc, char** argv)
 {
     const char* cmd = "converge";
     const char *scene = NULL, *csv_path = NULL, *history_path = NULL, *lcp_out = NULL, *active_csv = NULL;
+    const char* problem_path = NULL; // --problem
     bool active_set = false, failed = false;
     int at_step = -1, max_iterations = 100000, repeat = 3;
     int stagnation = cs_solver_params_default().stagnation_window;
@@ -122,6 +181,8 @@ int cs_cmd_converge(int argc, char** argv)
             ok = (history_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if (strcmp(a, "--lcp-out") == 0)
             ok = (lcp_out = cs_arg_value(cmd, argc, argv, &i)) != NULL;
+        else if (strcmp(a, "--problem") == 0)
+            ok = (problem_path = cs_arg_value(cmd, argc, argv, &i)) != NULL;
         else if ((world = cs_arg_world_option(cmd, argc, argv, &i, &world_options)) != 0)
             ok = world > 0;
         else if ((world = cs_arg_subspace_option(cmd, argc, argv, &i, &subspace, &given)) != 0)
@@ -133,7 +194,14 @@ int cs_cmd_converge(int argc, char** argv)
             return 2;
         }
     }
-    if (scene == NULL || at_step < 1 || !(tol > 0.0))
+    if (problem_path != NULL && (scene != NULL || at_step >= 1 || world_options.frictionless ||
+                                 world_options.row_order >= 0 || world_options.formulation >= 0))
+    {
+        fprintf(stderr, "circlesim-cli converge: --problem FILE replaces SCENE, --at-step and the world "
+                        "options (see --help)\n");
+        return 2;
+    }
+    if ((problem_path == NULL && (scene == NULL || at_step < 1)) || !(tol > 0.0))
     {
         fprintf(stderr, "circlesim-cli converge: SCENE, --at-step T and --tol X are required (see --help)\n");
         return 2;
@@ -155,34 +223,15 @@ int cs_cmd_converge(int argc, char** argv)
     int variant_count =
         cs_variants_expand(solvers, solver_count, alphas, alpha_count, variants, CS_MAX_VARIANTS);
 
-    // Run to the frozen step with the scene's own solver and per-step iterations.
     cs_error err = {CS_OK, ""};
-    cs_scene_info info;
-    cs_world* w = cs_scene_load(scene, &info, &err);
-    if (w == NULL)
-    {
-        fprintf(stderr, "%s\n", err.message);
-        return 1;
-    }
-    cs_cli_print_warnings(&info);
-    cs_world_options_apply(w, &world_options);
-    for (int s = 0; s < at_step; ++s)
-    {
-        if (cs_world_step(w) != CS_OK)
-        {
-            fprintf(stderr, "%s: step %d: %s\n", scene, s + 1, cs_world_last_error(w));
-            cs_world_destroy(w);
-            return 1;
-        }
-    }
+    cs_scene_info info = {0};
     cs_lcp problem = {0};
-    if (cs_lcp_copy(&problem, cs_world_last_problem(w), &err) != CS_OK)
+    bool frictionless = world_options.frictionless;
+    if (problem_path != NULL ? !load_frozen(problem_path, &problem, &info, &frictionless)
+                             : !freeze_scene(scene, at_step, &world_options, &problem, &info))
     {
-        fprintf(stderr, "%s\n", err.message);
-        cs_world_destroy(w);
         return 1;
     }
-    cs_world_destroy(w);
     if (lcp_out != NULL && cs_lcp_write(&problem, lcp_out, &err) != CS_OK)
     {
         fprintf(stderr, "%s\n", err.message);
@@ -207,10 +256,14 @@ int cs_cmd_converge(int argc, char** argv)
     int m = problem.row_count;
     double* lambda = malloc((size_t)(m > 0 ? m : 1) * sizeof(double));
     cs_solver_work work = {0};
-    cs_residual_kind kind = world_options.frictionless ? CS_RES_LCP : CS_RES_NAT;
-    printf("%s step %d: bodies %d, n = %d, rows m = %d, tolerance %g on %s\n", info.name, at_step,
-           problem.body_count, 3 * problem.body_count, m, tol,
-           world_options.frictionless ? "res_lcp (eq. 24)" : "res_nat");
+    cs_residual_kind kind = frictionless ? CS_RES_LCP : CS_RES_NAT;
+    char where[32] = "(frozen problem)";
+    if (problem_path == NULL)
+    {
+        snprintf(where, sizeof where, "step %d", at_step);
+    }
+    printf("%s %s: bodies %d, n = %d, rows m = %d, tolerance %g on %s\n", info.name, where,
+           problem.body_count, 3 * problem.body_count, m, tol, frictionless ? "res_lcp (eq. 24)" : "res_nat");
     printf("%-22s %10s %12s %12s  %s\n", "solver", "iterations", "seconds", "residual", "stop");
     for (int k = 0; k < variant_count && status == 0; ++k)
     {

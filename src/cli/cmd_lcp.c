@@ -38,9 +38,12 @@ static void usage_solve(FILE* out)
         out,
         "usage: circlesim-cli lcp solve FILE [options]\n"
         "Solves FILE and prints one line: iterations=K res_lcp=R res_nat=R seconds=S status=STOP (pgs-sm,\n"
-        "pgs-kz: then pgs_sweeps, subspace_solves, cg_iterations, regularised, beta, failed, safeguard)\n"
+        "pgs-kz, ipm: then pgs_sweeps, subspace_solves, cg_iterations, regularised, beta, failed,\n"
+        "safeguard; pivoting methods: then pivots)\n"
         "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
-        "bad-problem (the reason on stderr); the last four exit with code 3.\n"
+        "bad-problem (the reason on stderr); the last four exit with code 3. A pivoting method (lemke,\n"
+        "ppm) is not bound by --iterations: it runs to its answer (converged, 1 iteration) or fails with\n"
+        "a message (exit 1) within its own budget, --max-pivots.\n"
         "options:\n"
         "%s"
         "%s"
@@ -48,6 +51,8 @@ static void usage_solve(FILE* out)
         "  --rtol R            ... or until res_nat <= R x its value at the start point (R > 0) ...\n"
         "  --max-iterations K  ... or K sweeps (default %d) ...\n"
         "  --stagnation K      ... or when K sweeps do no better than the K before (default 2000, 0 never)\n"
+        "  --max-pivots K      pivoting methods: at most K pivots (lemke: complementary pivots, default\n"
+        "                      20 per LCP variable + 100; ppm: block pivots per attempt, default 100)\n"
         "  --out SOL           write the solution (.sol)\n"
         "  --history CSV       write iteration,res_lcp,res_nat,seconds per sweep (0 = the start point;\n"
         "                      seconds since the solve began, without the history's own residuals)\n"
@@ -149,6 +154,7 @@ static int cmd_solve(int argc, char** argv)
     int solver = cs_solver_find("pgs");
     cs_solver_params params = cs_solver_params_default();
     bool have_iterations = false, have_tol = false, have_max = false, have_stagnation = false;
+    bool have_pivots = false;
     int max_iterations = DEFAULT_MAX_ITERATIONS;
     unsigned given = 0u; // method parameters given (CS_SOLVER_USES_*)
 
@@ -195,6 +201,11 @@ static int cmd_solve(int argc, char** argv)
             ok = cs_arg_next_int("lcp solve", argc, argv, &i, 1, 100000000, &max_iterations);
             have_max = true;
         }
+        else if (strcmp(arg, "--max-pivots") == 0)
+        {
+            ok = cs_arg_next_int("lcp solve", argc, argv, &i, 1, 100000000, &params.max_pivots);
+            have_pivots = true;
+        }
         else if (strcmp(arg, "--out") == 0)
         {
             ok = (out_path = cs_arg_value("lcp solve", argc, argv, &i)) != NULL;
@@ -226,6 +237,12 @@ static int cmd_solve(int argc, char** argv)
     if (!cs_cli_distinct_outputs("lcp solve", output_options, outputs, 2))
     {
         return 2;
+    }
+    bool pivoting = (cs_solver_at(solver)->flags & CS_SOLVER_PIVOTING) != 0;
+    if (have_pivots && !pivoting)
+    {
+        return usage_error("--max-pivots is for the pivoting methods (%s), not %s",
+                           cs_solver_names_with(CS_SOLVER_PIVOTING), cs_solver_at(solver)->name);
     }
     if (have_iterations && have_tol)
     {
@@ -264,7 +281,11 @@ static int cmd_solve(int argc, char** argv)
     }
     printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e status=%s", stats.iterations, stats.res_lcp,
            stats.res_nat, stats.seconds, cs_solve_stop_name(stats.stop));
-    if (cs_solver_at(solver)->flags & CS_SOLVER_USES_KGS)
+    if (pivoting)
+    {
+        printf(" pivots=%d", stats.pivots);
+    }
+    if (cs_solver_at(solver)->flags & CS_SOLVER_USES_SUBSPACE)
     {
         const cs_subspace_stats* s = &stats.subspace;
         printf(" pgs_sweeps=%d subspace_solves=%d cg_iterations=%d regularised=%d beta=%g failed=%d "

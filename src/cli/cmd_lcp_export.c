@@ -14,8 +14,9 @@ static void usage_export(FILE* out)
     fprintf(out,
             "usage: circlesim-cli lcp export FILE (--fclib OUT | --lcp OUT) [--no-extras]\n"
             "Writes the problem in FILE (.lcp text or FCLIB HDF5, recognised by content) as\n"
-            "  --fclib OUT   an FCLIB 2D problem: global form (M, H, f, w, mu) and local form (W, q, mu),\n"
-            "                plus a /circlesim group with what FCLIB cannot hold (warm start, exact\n"
+            "  --fclib OUT   an FCLIB 2D problem: global form (M, H, f, w, mu; joint rods as G, b) and,\n"
+            "                without rods, local form (W, q, mu), plus a /circlesim group with what\n"
+            "                FCLIB cannot hold (warm start, exact\n"
             "                inverse masses, row and body order): reading OUT back gives FILE's problem\n"
             "  --lcp OUT     the circlesim-lcp 1 text format\n"
             "  --no-extras   FCLIB data only; says on stderr what is then not carried\n");
@@ -26,6 +27,7 @@ static void usage_export(FILE* out)
 static void warn_lost(const cs_lcp* p, const char* out)
 {
     int inexact = 0, reordered = 0, swapped = 0;
+    bool rod_seen = false;
     for (int b = 0; b < p->body_count; ++b)
     {
         inexact += 1.0 / (1.0 / p->inv_mass[b]) != p->inv_mass[b] ||
@@ -35,14 +37,18 @@ static void warn_lost(const cs_lcp* p, const char* out)
     {
         int a = p->body_a[i], b = p->body_b[i];
         swapped += (b >= 0 && (a < 0 || b < a));
-        // FCLIB order: each normal row followed by its friction row.
-        bool in_order = p->kind[i] == CS_ROW_NORMAL ? true : p->link[i] == i - 1;
+        // FCLIB order: each normal row followed by its friction row; the rods (G) after every contact.
+        bool in_order = p->kind[i] == CS_ROW_BOX      ? true
+                        : p->kind[i] == CS_ROW_NORMAL ? !rod_seen
+                                                      : p->link[i] == i - 1 && !rod_seen;
+        rod_seen = rod_seen || p->kind[i] == CS_ROW_BOX;
         reordered += !in_order;
     }
     const char* what[4] = {
         "rows with a nonzero warm start lambda0 (read back as 0)",
         "bodies whose inverse mass or inertia does not survive 1/(1/x) (read back within 1 ulp)",
-        "friction rows not right after their normal row (read back in FCLIB contact order)",
+        "rows out of FCLIB order: friction not right after its normal row, or a contact after a joint rod "
+        "(read back in FCLIB contact order, rods last)",
         "rows whose body_a is not the lower body index (read back swapped)"};
     int counts[3] = {inexact, reordered, swapped};
     for (int k = 0; k < 3; ++k)

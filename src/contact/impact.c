@@ -199,7 +199,7 @@ static void separated(cs_contact* c, const cs_impact_bodies* bd, double h, doubl
 // adds in one step (the integrator's mean and instant velocities differ by that much). A pile's contacts
 // approach that slowly from the solver's residual; counted as impacts they left the solve and only pushed
 // in the pass, and a pile at threshold 0 (Pool 2) was pushed apart step after step.
-static double bounce_threshold(const cs_restitution_params* params)
+double cs_bounce_threshold(const cs_restitution_params* params)
 {
     double h = params->time_step, slop = params->linear_slop / h, fall = params->gravity * h;
     double resting = slop > fall ? slop : fall;
@@ -244,7 +244,7 @@ static void mark_held(const cs_contact* contacts, int count, const cs_impact_bod
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params)
 {
-    double h = params->time_step, threshold = bounce_threshold(params);
+    double h = params->time_step, threshold = cs_bounce_threshold(params);
     bool timed = false;
     for (int k = 0; k < count; ++k)
     {
@@ -524,7 +524,7 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
     }
     pass p = {.bd = bodies,
               .h = params->time_step,
-              .threshold = bounce_threshold(params),
+              .threshold = cs_bounce_threshold(params),
               .resting = params->linear_slop / params->time_step,
               .absorbed = 0.0,
               .frictionless = params->frictionless,

@@ -53,6 +53,9 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
 int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                            const cs_restitution_params* params, double* v);
 
+// The approach speed above which a contact bounces: the world's threshold, at least the resting tolerance
+// max(slop/h, |g| h).
+double cs_bounce_threshold(const cs_restitution_params* params);
 // Position consistency: a contact whose impulse acted at s* > 0 moved its bodies with their pre-impulse
 // velocities until then, so their positions (already advanced by h·v) go back by s*·M⁻¹Jᵀλ. Bodies a
 // touching contact held last step stay where h·v put them (impact.c, mark_held).

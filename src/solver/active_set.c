@@ -2,11 +2,10 @@
 // at a bound; an iterate has identified a row when its impulse sits at that same bound.
 #include "circlesim/active_set.h"
 
-#include "circlesim/lemke.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const int cs_active_set_ks[CS_ACTIVE_SET_KS_COUNT] = {1, 2, 5, 10, 50};
 
@@ -43,18 +42,48 @@ static double contact_velocity(const cs_lcp* p, const double* v, int i)
     return w;
 }
 
-// The reference answer into `best` (its velocities into work->v), saying where it came from.
-static cs_status reference(const cs_lcp* p, cs_solver_work* work, double* best, cs_active_set* set,
-                           cs_error* err)
+// One exact method into `best` within max_pivots (0: its default); appends its refusal to `why`.
+static bool exact(const char* name, const cs_lcp* p, cs_solver_work* work, double* best, int max_pivots,
+                  cs_active_set* set, char* why, size_t why_size)
 {
-    cs_lemke_stats st;
-    cs_error refused = {CS_OK, ""};
-    if (cs_lemke_solve(p, work, best, &st, &refused) == CS_OK)
+    cs_solver_params params = cs_solver_params_default();
+    params.warm_start = false;
+    params.iterations = 1;
+    params.max_pivots = max_pivots;
+    cs_solver_stats st;
+    cs_error err = {CS_OK, ""};
+    bool history = work->record_history;
+    work->record_history = false;
+    int method = cs_solver_find(name);
+    bool ok = method >= 0 && cs_solve(p, method, &params, work, best, &st, &err) == CS_OK &&
+              st.stop == CS_STOP_CONVERGED;
+    work->record_history = history;
+    if (ok)
     {
-        snprintf(set->source, sizeof set->source,
-                 "optimal active set from lemke (%d pivots on %d variables, res_nat %.1e)", st.pivots,
-                 st.variables, st.res_nat);
+        snprintf(set->source, sizeof set->source, "optimal active set from %s (%d pivots, res_nat %.1e)",
+                 name, st.pivots, st.res_nat);
+        return true;
+    }
+    size_t used = strlen(why);
+    snprintf(why + used, why_size - used, "%s%s", used > 0 ? "; " : "",
+             err.message[0] != '\0' ? err.message : st.stop_reason);
+    return false;
+}
+
+// The reference answer into `best` (its velocities into work->v), saying where it came from: ppm (fast on
+// frictional pools), then lemke, then (without a budget) a converged Newton solve.
+static cs_status reference(const cs_lcp* p, cs_solver_work* work, double* best, int max_pivots,
+                           cs_active_set* set, cs_error* err)
+{
+    char refused[400] = "";
+    if (exact("ppm", p, work, best, max_pivots, set, refused, sizeof refused) ||
+        exact("lemke", p, work, best, max_pivots, set, refused, sizeof refused))
+    {
         return CS_OK;
+    }
+    if (max_pivots > 0)
+    {
+        return cs_fail(err, CS_ERR_VALUE, "no reference within %d pivots: %s", max_pivots, refused);
     }
     cs_solver_params params = cs_solver_params_default();
     params.warm_start = false;
@@ -65,17 +94,21 @@ static cs_status reference(const cs_lcp* p, cs_solver_work* work, double* best, 
     int newton = cs_solver_find("newton-minmap");
     if (newton < 0 || cs_solve(p, newton, &params, work, best, &stats, &failed) != CS_OK)
     {
-        return cs_fail(err, CS_ERR_VALUE, "no reference answer: %s (lemke: %s)", failed.message,
-                       refused.message);
+        return cs_fail(err, CS_ERR_VALUE, "no reference answer: %s (%s)", failed.message, refused);
     }
     snprintf(set->source, sizeof set->source,
-             "%s\noptimal active set from newton-minmap instead (%d iterations, res_nat %.1e%s)",
-             refused.message, stats.iterations, stats.res_nat,
-             stats.res_nat <= 1e-12 ? "" : ", NOT converged");
+             "%s\noptimal active set from newton-minmap instead (%d iterations, res_nat %.1e%s)", refused,
+             stats.iterations, stats.res_nat, stats.res_nat <= 1e-12 ? "" : ", NOT converged");
     return CS_OK;
 }
 
 cs_status cs_active_set_find(const cs_lcp* problem, cs_solver_work* work, cs_active_set* set, cs_error* err)
+{
+    return cs_active_set_find_within(problem, work, 0, set, err);
+}
+
+cs_status cs_active_set_find_within(const cs_lcp* problem, cs_solver_work* work, int max_pivots,
+                                    cs_active_set* set, cs_error* err)
 {
     int m = problem->row_count;
     *set = (cs_active_set){.rows = m};
@@ -87,7 +120,7 @@ cs_status cs_active_set_find(const cs_lcp* problem, cs_solver_work* work, cs_act
         cs_active_set_free(set);
         return cs_fail(err, CS_ERR_MEMORY, "active set: out of memory");
     }
-    cs_status status = reference(problem, work, best, set, err);
+    cs_status status = reference(problem, work, best, max_pivots, set, err);
     if (status == CS_OK)
     {
         double scale = 1.0, w_scale = 1.0;

@@ -96,9 +96,9 @@ static cs_status check_vector(hid_t file, const char* path, const char* name, lo
                : cs_fail(err, CS_ERR_PARSE, "%s: %s: missing or not of length %lld", path, name, n);
 }
 
-// The structure fclib_read_global relies on; M is nv x nv, H is nv x columns.
+// The structure fclib_read_global relies on; M is nv x nv, H is nv x columns, G (optional) nv x joints.
 cs_status cs_fclib_check_structure(hid_t file, const char* path, cs_fclib_shape* M, cs_fclib_shape* H,
-                                   cs_error* err)
+                                   cs_fclib_shape* G, cs_error* err)
 {
     if (!cs_fclib_exists(file, "/fclib_global"))
     {
@@ -116,12 +116,21 @@ cs_status cs_fclib_check_structure(hid_t file, const char* path, cs_fclib_shape*
     {
         return cs_fail(err, CS_ERR_VALUE, "%s: /fclib_global/spacedim: not 2 (circlesim is 2D)", path);
     }
-    if (cs_fclib_exists(file, "/fclib_global/G"))
-    {
-        return cs_fail(err, CS_ERR_VALUE, "%s: /fclib_global/G: bilateral rows are not supported", path);
-    }
+    bool bilateral = cs_fclib_exists(file, "/fclib_global/G");
+    *G = (cs_fclib_shape){0};
     cs_status s = check_matrix(file, path, "/fclib_global/M", M, err);
     s = s == CS_OK ? check_matrix(file, path, "/fclib_global/H", H, err) : s;
+    s = s == CS_OK && bilateral ? check_matrix(file, path, "/fclib_global/G", G, err) : s;
+    if (s != CS_OK)
+    {
+        return s;
+    }
+    if (bilateral && G->m != M->m)
+    {
+        return cs_fail(err, CS_ERR_VALUE, "%s: /fclib_global/G is %dx%d: need as many rows as M (%d)", path,
+                       G->m, G->n, M->m);
+    }
+    s = bilateral ? check_vector(file, path, "/fclib_global/vectors/b", G->n, err) : CS_OK;
     if (s != CS_OK)
     {
         return s;

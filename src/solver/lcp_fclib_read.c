@@ -1,4 +1,5 @@
-// Reading an FCLIB 2D global problem into circlesim's factored form (lcp_fclib.h).
+// Reading an FCLIB 2D global problem into circlesim's factored form (lcp_fclib.h). FCLIB's bilateral rows
+// (G, b: Gᵀ v + b = 0) become rod rows (kind c, [-inf, inf]) after the contacts' rows.
 //
 // libfclib ends the process (exit(1)) when a dataset it expects is missing or malformed, so the file's
 // structure is checked first (lcp_fclib_check.c); only a file that passes is handed to fclib_read_global.
@@ -69,14 +70,16 @@ static cs_status each_entry(const struct fclib_matrix* a, const char* path, cons
     return CS_OK;
 }
 
-// H and M gathered per column and per coordinate.
+// H and M gathered per column and per coordinate; G's columns are numbered after H's.
 typedef struct gathered
 {
-    int columns;
-    double* mass;    // [nv] diagonal of M, 0 = not given
-    int* col_body;   // [2 * columns] the (at most two) bodies of each H column, lower first; -1 = none
-    double* col_jac; // [6 * columns] their three entries each
-    uint8_t* seen;   // [6 * columns]
+    int columns;         // H's and G's
+    int contact_columns; // H's
+    int col_offset;      // added to the column of the matrix being gathered (G: contact_columns)
+    double* mass;        // [nv] diagonal of M, 0 = not given
+    int* col_body;       // [2 * columns] the (at most two) bodies of each H column, lower first; -1 = none
+    double* col_jac;     // [6 * columns] their three entries each
+    uint8_t* seen;       // [6 * columns]
     const char* path;
 } gathered;
 
@@ -98,20 +101,21 @@ static cs_status take_mass(void* ctx, int row, int col, double x, cs_error* err)
 static cs_status take_jacobian(void* ctx, int row, int col, double x, cs_error* err)
 {
     gathered* g = ctx;
+    col += g->col_offset;
     int body = row / 3, *slots = g->col_body + 2 * col;
     int slot = slots[0] == body || slots[0] < 0 ? 0 : slots[1] == body || slots[1] < 0 ? 1 : -1;
     if (slot < 0)
     {
         return cs_fail(
             err, CS_ERR_VALUE,
-            "%s: /fclib_global/H: column %d touches bodies %d, %d and %d: a circlesim row couples two",
-            g->path, col, slots[0], slots[1], body);
+            "%s: /fclib_global/%s: column %d touches bodies %d, %d and %d: a circlesim row couples two",
+            g->path, g->col_offset > 0 ? "G" : "H", col - g->col_offset, slots[0], slots[1], body);
     }
     int k = 6 * col + 3 * slot + row % 3;
     if (g->seen[k])
     {
-        return cs_fail(err, CS_ERR_VALUE, "%s: /fclib_global/H: entry (%d, %d) given twice", g->path, row,
-                       col);
+        return cs_fail(err, CS_ERR_VALUE, "%s: /fclib_global/%s: entry (%d, %d) given twice", g->path,
+                       g->col_offset > 0 ? "G" : "H", row, col - g->col_offset);
     }
     slots[slot] = body;
     g->seen[k] = 1;
@@ -144,6 +148,10 @@ static cs_status gather(const struct fclib_global* fc, gathered* g, cs_error* er
 {
     cs_status s = each_entry(fc->M, g->path, "/fclib_global/M", take_mass, g, err);
     s = s == CS_OK ? each_entry(fc->H, g->path, "/fclib_global/H", take_jacobian, g, err) : s;
+    g->col_offset = g->contact_columns;
+    s = s == CS_OK && fc->G != NULL ? each_entry(fc->G, g->path, "/fclib_global/G", take_jacobian, g, err)
+                                    : s;
+    g->col_offset = 0;
     if (s != CS_OK)
     {
         return s;
@@ -159,7 +167,14 @@ static cs_status gather(const struct fclib_global* fc, gathered* g, cs_error* er
                 g->path, b, m[0], m[1], m[2]);
         }
     }
-    for (int c = 0; c < g->columns; ++c)
+    for (int k = 0; fc->G != NULL && k < fc->G->n; ++k)
+    {
+        if (!isfinite(fc->b[k]))
+        {
+            return cs_fail(err, CS_ERR_VALUE, "%s: /fclib_global/vectors/b: entry %d not finite", g->path, k);
+        }
+    }
+    for (int c = 0; c < g->contact_columns; ++c)
     {
         double w = fc->w[c], mu = fc->mu[c / CS_FCLIB_DIM];
         if (!isfinite(w) || !isfinite(mu) || mu < 0.0)
@@ -212,6 +227,17 @@ static cs_status set_row(cs_lcp* out, int i, int col, int a, int b, int link, co
             out->jac[6 * i + 3 * side + k] = body >= 0 ? g->col_jac[6 * col + 3 * slot + k] : 0.0;
         }
     }
+    out->lambda0[i] = 0.0;
+    if (col >= g->contact_columns) // a G column: Gᵀ v + b = 0, its multiplier free
+    {
+        out->kind[i] = CS_ROW_BOX;
+        out->link[i] = -1;
+        out->mu[i] = 0.0;
+        out->lo[i] = -INFINITY;
+        out->hi[i] = INFINITY;
+        out->bias[i] = fc->b[col - g->contact_columns];
+        return CS_OK;
+    }
     bool friction = col % CS_FCLIB_DIM == 1;
     out->kind[i] = friction ? CS_ROW_FRICTION : CS_ROW_NORMAL;
     out->link[i] = friction ? link : -1;
@@ -219,7 +245,6 @@ static cs_status set_row(cs_lcp* out, int i, int col, int a, int b, int link, co
     out->lo[i] = 0.0;
     out->hi[i] = friction ? 0.0 : INFINITY;
     out->bias[i] = fc->w[col];
-    out->lambda0[i] = 0.0;
     return CS_OK;
 }
 
@@ -235,9 +260,35 @@ static void set_name(cs_lcp* out, const char* title)
     }
 }
 
-// The warm start from FCLIB's first initial guess (/guesses/1/r), when the file has one of the right shape.
-// Read with HDF5 directly: fclib_read_guesses opens the file for writing, which fails on a read-only file
-// (and on one this reader already holds open).
+// One vector of FCLIB's first initial guess into x (length n, finite), or CS_OK without reading when n is 0.
+static cs_status read_guess_vector(hid_t file, const char* path, const char* name, int n, double* x,
+                                   cs_error* err)
+{
+    if (n == 0)
+    {
+        return CS_OK;
+    }
+    if (cs_fclib_length(file, name) != n)
+    {
+        return cs_fail(err, CS_ERR_PARSE, "%s: %s: missing or not of length %d", path, name, n);
+    }
+    if (H5LTread_dataset_double(file, name, x) < 0)
+    {
+        return cs_fail(err, CS_ERR_IO, "%s: %s: read failed", path, name);
+    }
+    for (int k = 0; k < n; ++k)
+    {
+        if (!isfinite(x[k]))
+        {
+            return cs_fail(err, CS_ERR_VALUE, "%s: %s: entry %d not finite", path, name, k);
+        }
+    }
+    return CS_OK;
+}
+
+// The warm start from FCLIB's first initial guess (/guesses/1: r on H's columns, l on G's), when the file has
+// one. Read with HDF5 directly: fclib_read_guesses opens the file for writing, which fails on a read-only
+// file (and on one this reader already holds open).
 static cs_status read_guess(hid_t file, const char* path, const struct fclib_global* fc, const gathered* g,
                             cs_lcp* out, cs_error* err)
 {
@@ -246,25 +297,21 @@ static cs_status read_guess(hid_t file, const char* path, const struct fclib_glo
     {
         return CS_OK;
     }
-    if (cs_fclib_length(file, "/guesses/1/r") != g->columns)
-    {
-        return cs_fail(err, CS_ERR_PARSE, "%s: /guesses/1/r: missing or not of length %d", path, g->columns);
-    }
     double* r = malloc(((size_t)g->columns + 1) * sizeof(double));
     if (r == NULL)
     {
         return cs_fail(err, CS_ERR_MEMORY, "%s: out of memory", path);
     }
-    cs_status s = H5LTread_dataset_double(file, "/guesses/1/r", r) >= 0
-                      ? CS_OK
-                      : cs_fail(err, CS_ERR_IO, "%s: /guesses/1/r: read failed", path);
-    // The rows in the order convert_plain laid them out: per contact the normal, then a present tangent.
+    cs_status s = read_guess_vector(file, path, "/guesses/1/r", g->contact_columns, r, err);
+    s = s == CS_OK ? read_guess_vector(file, path, "/guesses/1/l", g->columns - g->contact_columns,
+                                       r + g->contact_columns, err)
+                   : s;
+    // The rows in the order convert_plain laid them out: per contact the normal, then a present tangent;
+    // then G's columns.
     for (int c = 0, i = 0; s == CS_OK && c < g->columns; ++c)
     {
-        if (c % CS_FCLIB_DIM == 0 || has_tangent(fc, g, c / CS_FCLIB_DIM))
+        if (c >= g->contact_columns || c % CS_FCLIB_DIM == 0 || has_tangent(fc, g, c / CS_FCLIB_DIM))
         {
-            s = isfinite(r[c]) ? CS_OK
-                               : cs_fail(err, CS_ERR_VALUE, "%s: /guesses/1/r: entry %d not finite", path, c);
             out->lambda0[i++] = r[c];
         }
     }
@@ -276,7 +323,8 @@ static cs_status read_guess(hid_t file, const char* path, const struct fclib_glo
 static cs_status convert_plain(hid_t file, const struct fclib_global* fc, const gathered* g, cs_lcp* out,
                                cs_error* err)
 {
-    int contacts = g->columns / CS_FCLIB_DIM, rows = 0, bodies = fc->M->m / 3;
+    int contacts = g->contact_columns / CS_FCLIB_DIM, rows = g->columns - g->contact_columns;
+    int bodies = fc->M->m / 3;
     for (int c = 0; c < contacts; ++c)
     {
         rows += 1 + has_tangent(fc, g, c);
@@ -311,6 +359,10 @@ static cs_status convert_plain(hid_t file, const struct fclib_global* fc, const 
             s = set_row(out, i++, col + 1, g->col_body[2 * col + 2], g->col_body[2 * col + 3], normal, fc, g,
                         err);
         }
+    }
+    for (int col = g->contact_columns; col < g->columns && s == CS_OK; ++col)
+    {
+        s = set_row(out, i++, col, g->col_body[2 * col], g->col_body[2 * col + 1], -1, fc, g, err);
     }
     set_name(out, fc->info != NULL ? fc->info->title : NULL);
     return s == CS_OK ? read_guess(file, g->path, fc, g, out, err) : s;
@@ -396,7 +448,7 @@ static bool agrees(double exact, double divided)
 static cs_status convert_exact(const struct fclib_global* fc, const gathered* g, const extras* e, cs_lcp* out,
                                cs_error* err)
 {
-    int contacts = g->columns / CS_FCLIB_DIM, rows = 0;
+    int contacts = g->contact_columns / CS_FCLIB_DIM, rows = g->columns - g->contact_columns;
     for (int c = 0; c < contacts; ++c)
     {
         rows += 1 + has_tangent(fc, g, c);
@@ -442,8 +494,9 @@ static cs_status convert_exact(const struct fclib_global* fc, const gathered* g,
     for (int i = 0; i < rows && s == CS_OK; ++i)
     {
         int col = e->column[i];
-        bool valid = col >= 0 && col < g->columns && row_at[col] < 0 &&
-                     (col % CS_FCLIB_DIM == 0 || has_tangent(fc, g, col / CS_FCLIB_DIM));
+        bool valid =
+            col >= 0 && col < g->columns && row_at[col] < 0 &&
+            (col >= g->contact_columns || col % CS_FCLIB_DIM == 0 || has_tangent(fc, g, col / CS_FCLIB_DIM));
         if (!valid || !isfinite(e->lambda0[i]))
         {
             s = cs_fail(err, CS_ERR_VALUE, "%s: " CS_FCLIB_EXTRAS ": row %d: column %d or lambda0 invalid",
@@ -457,8 +510,8 @@ static cs_status convert_exact(const struct fclib_global* fc, const gathered* g,
     for (int i = 0; i < rows && s == CS_OK; ++i)
     {
         int col = e->column[i];
-        s = set_row(out, i, col, e->body_a[i], e->body_b[i], col % CS_FCLIB_DIM == 1 ? row_at[col - 1] : -1,
-                    fc, g, err);
+        bool tangent = col < g->contact_columns && col % CS_FCLIB_DIM == 1;
+        s = set_row(out, i, col, e->body_a[i], e->body_b[i], tangent ? row_at[col - 1] : -1, fc, g, err);
         out->lambda0[i] = e->lambda0[i];
     }
     free(row_at);
@@ -468,8 +521,8 @@ static cs_status convert_exact(const struct fclib_global* fc, const gathered* g,
 
 static cs_status read_global(hid_t file, const char* path, cs_lcp* out, cs_error* err)
 {
-    cs_fclib_shape M, H;
-    cs_status s = cs_fclib_check_structure(file, path, &M, &H, err);
+    cs_fclib_shape M, H, G;
+    cs_status s = cs_fclib_check_structure(file, path, &M, &H, &G, err);
     if (s != CS_OK)
     {
         return s;
@@ -479,16 +532,16 @@ static cs_status read_global(hid_t file, const char* path, cs_lcp* out, cs_error
     {
         return cs_fail(err, CS_ERR_IO, "%s: libfclib could not read /fclib_global", path);
     }
-    gathered g = {.columns = H.n, .path = path};
+    gathered g = {.columns = H.n + G.n, .contact_columns = H.n, .path = path};
     g.mass = calloc((size_t)M.m + 1, sizeof(double));
-    g.col_body = malloc(((size_t)H.n * 2 + 1) * sizeof(int));
-    g.col_jac = calloc((size_t)H.n * 6 + 1, sizeof(double));
-    g.seen = calloc((size_t)H.n * 6 + 1, 1);
+    g.col_body = malloc(((size_t)g.columns * 2 + 1) * sizeof(int));
+    g.col_jac = calloc((size_t)g.columns * 6 + 1, sizeof(double));
+    g.seen = calloc((size_t)g.columns * 6 + 1, 1);
     if (!g.mass || !g.col_body || !g.col_jac || !g.seen)
     {
         s = cs_fail(err, CS_ERR_MEMORY, "%s: out of memory", path);
     }
-    for (int k = 0; s == CS_OK && k < 2 * H.n; ++k)
+    for (int k = 0; s == CS_OK && k < 2 * g.columns; ++k)
     {
         g.col_body[k] = -1;
     }

@@ -17,27 +17,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-cs_status cs_fclib_columns(const cs_lcp* p, const char* path, int* column, int* contacts, cs_error* err)
+// A rod row: both bounds infinite, FCLIB's bilateral G row (G^T v + b = 0, its multiplier free).
+static bool is_rod(const cs_lcp* p, int i)
 {
-    int count = 0;
+    return p->kind[i] == CS_ROW_BOX && p->lo[i] == -INFINITY && p->hi[i] == INFINITY;
+}
+
+cs_status cs_fclib_columns(const cs_lcp* p, const char* path, int* column, int* contacts, int* joints,
+                           cs_error* err)
+{
+    int count = 0, rods = 0;
     for (int i = 0; i < p->row_count; ++i)
     {
-        if (p->kind[i] == CS_ROW_BOX)
+        if (p->kind[i] == CS_ROW_BOX && !is_rod(p, i))
         {
-            // A joint's row (a rod: −∞..+∞; a rope: −∞..0) or another fixed box. FCLIB's global form has
-            // bilateral rows (G, b) but circlesim writes contacts only: refused, never written without it.
-            bool rod = p->lo[i] == -INFINITY && p->hi[i] == INFINITY;
+            // A rope (-inf..0) or another box with a finite bound: FCLIB has equalities (G, b) and contacts
+            // with their Coulomb cones, no one-sided or bounded multiplier of its own.
             bool one_sided = isfinite(p->lo[i]) != isfinite(p->hi[i]);
-            return cs_fail(
-                err, CS_ERR_VALUE,
-                "%s: row %d is a fixed-box row (kind c, [%g, %g]: %s): %s, so the problem cannot be "
-                "written as FCLIB without losing it",
-                path, i, p->lo[i], p->hi[i],
-                rod         ? "a rod joint"
-                : one_sided ? "one-sided, a rope joint"
-                            : "a two-sided box",
-                rod ? "circlesim writes FCLIB contacts only, not FCLIB's bilateral rows (G, b)"
-                    : "FCLIB has box rows only as friction cones of contacts");
+            return cs_fail(err, CS_ERR_VALUE,
+                           "%s: row %d is a fixed-box row (kind c, [%g, %g]: %s): FCLIB has bilateral rows "
+                           "(G, b) and contacts, not bounded multipliers, so the problem cannot be written "
+                           "as FCLIB without losing it",
+                           path, i, p->lo[i], p->hi[i],
+                           one_sided ? "one-sided, a rope joint" : "a two-sided box");
         }
         if (p->reg != NULL && p->reg[i] != 0.0)
         {
@@ -46,7 +48,12 @@ cs_status cs_fclib_columns(const cs_lcp* p, const char* path, int* column, int* 
                            ".lcp, version 2, instead)",
                            path, i, p->reg[i]);
         }
+        rods += is_rod(p, i);
         column[i] = p->kind[i] == CS_ROW_NORMAL ? CS_FCLIB_DIM * count++ : -1;
+    }
+    for (int i = 0, k = 0; i < p->row_count; ++i)
+    {
+        column[i] = is_rod(p, i) ? CS_FCLIB_DIM * count + k++ : column[i];
     }
     for (int i = 0; i < p->row_count; ++i)
     {
@@ -69,6 +76,7 @@ cs_status cs_fclib_columns(const cs_lcp* p, const char* path, int* column, int* 
         column[i] = tangent;
     }
     *contacts = count;
+    *joints = rods;
     return CS_OK;
 }
 
@@ -113,8 +121,8 @@ static cs_status check_writable(const cs_lcp* p, const char* path, cs_error* err
 // The arrays of one write; everything freed by free_arrays.
 typedef struct fclib_arrays
 {
-    int* column;  // [rows] FCLIB column of each row
-    int* row_of;  // [2 * contacts] row of each column, -1 for an absent tangent
+    int* column;  // [rows] FCLIB column of each row (G's columns after H's)
+    int* row_of;  // [2 * contacts + joints] row of each column, -1 for an absent tangent
     int* m_index; // [3 * bodies] diagonal M: p = i = 0..n
     double* m_x;
     double* f;
@@ -123,6 +131,10 @@ typedef struct fclib_arrays
     double* h_x;
     double* w;
     double* mu;
+    int* g_p; // G: CSC, nv x joints
+    int* g_i;
+    double* g_x;
+    double* b;
     int* w_p; // W: CSC, 2 contacts square
     int* w_i;
     double* w_x;
@@ -136,10 +148,29 @@ typedef struct fclib_arrays
 
 static void free_arrays(fclib_arrays* a)
 {
-    void* all[] = {a->column,    a->row_of,  a->m_index, a->m_x, a->f,
-                   a->h_p,       a->h_i,     a->h_x,     a->w,   a->mu,
-                   a->w_p,       a->w_i,     a->w_x,     a->q,   a->body_rows_start,
-                   a->body_rows, a->scratch, a->touched, a->mark};
+    void* all[] = {a->column,
+                   a->row_of,
+                   a->m_index,
+                   a->m_x,
+                   a->f,
+                   a->h_p,
+                   a->h_i,
+                   a->h_x,
+                   a->w,
+                   a->mu,
+                   a->g_p,
+                   a->g_i,
+                   a->g_x,
+                   a->b,
+                   a->w_p,
+                   a->w_i,
+                   a->w_x,
+                   a->q,
+                   a->body_rows_start,
+                   a->body_rows,
+                   a->scratch,
+                   a->touched,
+                   a->mark};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
     {
         free(all[k]);
@@ -152,8 +183,30 @@ static int compare_int(const void* x, const void* y)
     return (a > b) - (a < b);
 }
 
-// H = Jᵀ column by column; within a column the lower body's three entries first (CSC rows ascending).
-static void fill_global(const cs_lcp* p, int columns, fclib_arrays* a)
+// Row i's Jacobian as one CSC column of H or G: the lower body's three entries first (rows ascending).
+static void put_column(const cs_lcp* p, int i, int* index, double* value, int* nz)
+{
+    int halves[2] = {0, 3};
+    if (p->body_b[i] >= 0 && (p->body_a[i] < 0 || p->body_b[i] < p->body_a[i]))
+    {
+        halves[0] = 3;
+        halves[1] = 0;
+    }
+    for (int h = 0; h < 2; ++h)
+    {
+        int body = halves[h] == 0 ? p->body_a[i] : p->body_b[i];
+        for (int k = 0; body >= 0 && k < 3; ++k)
+        {
+            index[*nz] = 3 * body + k;
+            value[*nz] = p->jac[6 * i + halves[h] + k];
+            *nz += 1;
+        }
+    }
+}
+
+// M, f; H = Jᵀ of the contact rows with w = their bias; G = Jᵀ of the rod rows with b = their bias
+// (circlesim's w = J v + bias = 0 on a rod row is FCLIB's Gᵀ v + b = 0, its free multiplier FCLIB's λ).
+static void fill_global(const cs_lcp* p, int columns, int joints, fclib_arrays* a)
 {
     int nv = 3 * p->body_count;
     for (int k = 0; k < nv; ++k)
@@ -174,28 +227,21 @@ static void fill_global(const cs_lcp* p, int columns, fclib_arrays* a)
             int t = a->row_of[c + 1];
             a->mu[c / CS_FCLIB_DIM] = t >= 0 ? p->mu[t] : 0.0;
         }
-        if (i < 0)
+        if (i >= 0)
         {
-            continue;
-        }
-        int halves[2] = {0, 3};
-        if (p->body_b[i] >= 0 && (p->body_a[i] < 0 || p->body_b[i] < p->body_a[i]))
-        {
-            halves[0] = 3;
-            halves[1] = 0;
-        }
-        for (int h = 0; h < 2; ++h)
-        {
-            int body = halves[h] == 0 ? p->body_a[i] : p->body_b[i];
-            for (int k = 0; body >= 0 && k < 3; ++k)
-            {
-                a->h_i[nz] = 3 * body + k;
-                a->h_x[nz] = p->jac[6 * i + halves[h] + k];
-                nz += 1;
-            }
+            put_column(p, i, a->h_i, a->h_x, &nz);
         }
     }
     a->h_p[columns] = nz;
+    nz = 0;
+    for (int k = 0; k < joints; ++k)
+    {
+        int i = a->row_of[columns + k];
+        a->g_p[k] = nz;
+        a->b[k] = p->bias[i];
+        put_column(p, i, a->g_i, a->g_x, &nz);
+    }
+    a->g_p[joints] = nz;
 }
 
 // W = J M⁻¹ Jᵀ and q = J v* + b in FCLIB order: column c gathers the rows sharing a body with row_of[c],
@@ -252,11 +298,15 @@ static void fill_local(const cs_lcp* p, int columns, fclib_arrays* a)
 }
 
 // Allocates every array of one write and the body -> rows lists; false when memory runs out.
-static bool alloc_arrays(const cs_lcp* p, int columns, fclib_arrays* a)
+static bool alloc_arrays(const cs_lcp* p, int columns, int joints, fclib_arrays* a)
 {
     int rows = p->row_count, bodies = p->body_count, nv = 3 * bodies;
     size_t cols = (size_t)columns + 1;
-    a->row_of = malloc(cols * sizeof(int));
+    a->row_of = malloc((cols + (size_t)joints) * sizeof(int));
+    a->g_p = malloc(((size_t)joints + 1) * sizeof(int));
+    a->g_i = malloc(((size_t)joints * 6 + 1) * sizeof(int));
+    a->g_x = malloc(((size_t)joints * 6 + 1) * sizeof(double));
+    a->b = malloc(((size_t)joints + 1) * sizeof(double));
     a->m_index = malloc(((size_t)nv + 1) * sizeof(int));
     a->m_x = malloc(((size_t)nv + 1) * sizeof(double));
     a->f = malloc(((size_t)nv + 1) * sizeof(double));
@@ -273,7 +323,8 @@ static bool alloc_arrays(const cs_lcp* p, int columns, fclib_arrays* a)
     a->body_rows_start = calloc((size_t)bodies + 2, sizeof(int));
     a->body_rows = malloc(((size_t)rows * 2 + 1) * sizeof(int));
     if (!a->row_of || !a->m_index || !a->m_x || !a->f || !a->h_p || !a->h_i || !a->h_x || !a->w || !a->mu ||
-        !a->q || !a->w_p || !a->scratch || !a->touched || !a->mark || !a->body_rows_start || !a->body_rows)
+        !a->q || !a->w_p || !a->scratch || !a->touched || !a->mark || !a->body_rows_start || !a->body_rows ||
+        !a->g_p || !a->g_i || !a->g_x || !a->b)
     {
         return false;
     }
@@ -350,7 +401,9 @@ static cs_status write_extras(const cs_lcp* p, const char* path, const int* colu
     return ok ? CS_OK : cs_fail(err, CS_ERR_IO, "%s: writing " CS_FCLIB_EXTRAS " failed", path);
 }
 
-static cs_status write_problems(const cs_lcp* p, const char* path, int columns, fclib_arrays* a,
+// The global form always; the local form FC(W, q, mu) only without rod rows: it has no equalities, and
+// eliminating them (a Schur complement of the G block) would make W dense and no longer the rows' own.
+static cs_status write_problems(const cs_lcp* p, const char* path, int columns, int joints, fclib_arrays* a,
                                 cs_error* err)
 {
     int nv = 3 * p->body_count;
@@ -365,27 +418,36 @@ static cs_status write_problems(const cs_lcp* p, const char* path, int columns, 
                              .i = a->w_i,
                              .x = a->w_x,
                              .nz = -1};
+    struct fclib_matrix G = {
+        .nzmax = a->g_p[joints], .m = nv, .n = joints, .p = a->g_p, .i = a->g_i, .x = a->g_x, .nz = -1};
     char title[80];
     snprintf(title, sizeof title, "%s", p->name[0] != '\0' ? p->name : "circlesim");
     char description[] = "circlesim frozen contact problem of one time step (docs/LCP-FORMAT.md)";
-    char math_info[] =
-        "2D; per contact [normal, tangent]; M = diag(m, m, I) per body, H = J^T, f = M v*, w = bias";
+    char math_info[] = "2D; per contact [normal, tangent]; M = diag(m, m, I) per body, H = J^T, f = M v*, "
+                       "w = bias; joint rods: G = J^T, b = bias";
     struct fclib_info info = {.title = title, .description = description, .math_info = math_info};
-    struct fclib_global global = {
-        .M = &M, .H = &H, .mu = a->mu, .f = a->f, .w = a->w, .spacedim = CS_FCLIB_DIM, .info = &info};
+    struct fclib_global global = {.M = &M,
+                                  .H = &H,
+                                  .G = joints > 0 ? &G : NULL,
+                                  .mu = a->mu,
+                                  .f = a->f,
+                                  .b = joints > 0 ? a->b : NULL,
+                                  .w = a->w,
+                                  .spacedim = CS_FCLIB_DIM,
+                                  .info = &info};
     struct fclib_local local = {.W = &W, .mu = a->mu, .q = a->q, .spacedim = CS_FCLIB_DIM, .info = &info};
     // libfclib prints its own reason and returns 0 on failure.
-    if (fclib_write_global(&global, path) != 1 || fclib_write_local(&local, path) != 1)
+    if (fclib_write_global(&global, path) != 1 || (joints == 0 && fclib_write_local(&local, path) != 1))
     {
         return cs_fail(err, CS_ERR_IO, "%s: libfclib could not write the problem", path);
     }
     return CS_OK;
 }
 
-// The warm start as FCLIB's initial guess (/guesses/1): r = lambda0 per column, v = v* + M⁻¹ H r,
-// u = Hᵀ v + w; written only when lambda0 is not all zero.
-static cs_status write_guess(const cs_lcp* p, const char* path, int columns, const fclib_arrays* a,
-                             cs_error* err)
+// The warm start as FCLIB's initial guess (/guesses/1): r = lambda0 per H column, l = lambda0 per G column,
+// v = v* + M⁻¹ (H r + G l), u = Hᵀ v + w; written only when lambda0 is not all zero.
+static cs_status write_guess(const cs_lcp* p, const char* path, int columns, int joints,
+                             const fclib_arrays* a, cs_error* err)
 {
     bool any = false;
     for (int i = 0; i < p->row_count; ++i)
@@ -397,8 +459,8 @@ static cs_status write_guess(const cs_lcp* p, const char* path, int columns, con
         return CS_OK;
     }
     double* v = malloc(((size_t)p->body_count * 3 + 1) * sizeof(double));
-    double* u = calloc((size_t)columns + 1, sizeof(double));
-    double* r = calloc((size_t)columns + 1, sizeof(double));
+    double* u = calloc((size_t)columns + (size_t)joints + 1, sizeof(double));
+    double* r = calloc((size_t)columns + (size_t)joints + 1, sizeof(double));
     cs_status status = CS_OK;
     if (v == NULL || u == NULL || r == NULL)
     {
@@ -421,7 +483,8 @@ static cs_status write_guess(const cs_lcp* p, const char* path, int columns, con
             }
             u[c] += p->bias[i];
         }
-        struct fclib_solution guess = {.v = v, .u = u, .r = r};
+        // r and u hold the G columns after the H ones: l is r's tail (u's tail, G^T v + b, is not written).
+        struct fclib_solution guess = {.v = v, .u = u, .r = r, .l = joints > 0 ? r + columns : NULL};
         if (fclib_write_guesses(1, &guess, path) != 1)
         {
             status = cs_fail(err, CS_ERR_IO, "%s: libfclib could not write the warm start as a guess", path);
@@ -441,33 +504,48 @@ cs_status cs_lcp_write_fclib(const cs_lcp* p, const char* path, bool extras, cs_
         return status;
     }
     fclib_arrays a = {0};
-    int contacts = 0;
+    int contacts = 0, joints = 0;
     a.column = malloc(((size_t)p->row_count + 1) * sizeof(int));
-    status = a.column != NULL ? cs_fclib_columns(p, path, a.column, &contacts, err)
+    status = a.column != NULL ? cs_fclib_columns(p, path, a.column, &contacts, &joints, err)
                               : cs_fail(err, CS_ERR_MEMORY, "%s: out of memory", path);
+    if (status == CS_OK && contacts == 0)
+    {
+        // libfclib ends the process ("contact constraints must be present") on a global problem without H.
+        status =
+            cs_fail(err, CS_ERR_VALUE,
+                    "%s: no contact rows (%d joint rows): an FCLIB problem needs at least one contact, so "
+                    "the problem cannot be written as FCLIB (write the .lcp instead)",
+                    path, joints);
+    }
     int columns = CS_FCLIB_DIM * contacts;
-    if (status == CS_OK && !alloc_arrays(p, columns, &a))
+    if (status == CS_OK && !alloc_arrays(p, columns, joints, &a))
     {
         status = cs_fail(err, CS_ERR_MEMORY, "%s: out of memory", path);
     }
     if (status == CS_OK)
     {
-        for (int c = 0; c < columns; ++c)
+        for (int c = 0; c < columns + joints; ++c)
         {
             a.row_of[c] = -1;
+        }
+        for (int c = 0; c < columns; ++c)
+        {
             a.mark[c] = -1;
         }
         for (int i = 0; i < p->row_count; ++i)
         {
             a.row_of[a.column[i]] = i;
         }
-        fill_global(p, columns, &a);
-        fill_local(p, columns, &a);
-        status = write_problems(p, path, columns, &a, err);
+        fill_global(p, columns, joints, &a);
+        if (joints == 0)
+        {
+            fill_local(p, columns, &a);
+        }
+        status = write_problems(p, path, columns, joints, &a, err);
     }
     if (status == CS_OK)
     {
-        status = write_guess(p, path, columns, &a, err);
+        status = write_guess(p, path, columns, joints, &a, err);
     }
     if (status == CS_OK && extras)
     {

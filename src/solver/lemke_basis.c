@@ -12,6 +12,8 @@
 // the k columns j ∈ R of B⁻¹ are stored (the `touched` columns of lemke.c).
 #include "solver/lemke.h"
 
+#include "solver/dense_lu.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -93,85 +95,6 @@ double cs_lemke_basis_residual(const cs_lemke* L, double* res)
     return worst;
 }
 
-// In-place LU with partial pivoting of the k×k row-major a: P a = L U, piv[i] = the row swapped into i.
-// Returns false when a pivot is below tol (the basis is numerically singular).
-static bool lu_factor(double* a, int k, int* piv, double tol)
-{
-    for (int c = 0; c < k; ++c)
-    {
-        int p = c;
-        for (int i = c + 1; i < k; ++i)
-        {
-            if (fabs(a[(size_t)i * k + c]) > fabs(a[(size_t)p * k + c]))
-            {
-                p = i;
-            }
-        }
-        piv[c] = p;
-        if (!(fabs(a[(size_t)p * k + c]) > tol))
-        {
-            return false;
-        }
-        if (p != c)
-        {
-            for (int j = 0; j < k; ++j)
-            {
-                double t = a[(size_t)p * k + j];
-                a[(size_t)p * k + j] = a[(size_t)c * k + j];
-                a[(size_t)c * k + j] = t;
-            }
-        }
-        double inv = 1.0 / a[(size_t)c * k + c];
-        for (int i = c + 1; i < k; ++i)
-        {
-            double* ri = a + (size_t)i * k;
-            double f = ri[c] * inv;
-            if (f == 0.0)
-            {
-                continue;
-            }
-            ri[c] = f;
-            const double* rc = a + (size_t)c * k;
-            for (int j = c + 1; j < k; ++j)
-            {
-                ri[j] -= f * rc[j];
-            }
-        }
-    }
-    return true;
-}
-
-// x ← (P a)⁻¹ x with the factors of lu_factor.
-static void lu_solve(const double* a, int k, const int* piv, double* x)
-{
-    for (int c = 0; c < k; ++c)
-    {
-        double t = x[piv[c]];
-        x[piv[c]] = x[c];
-        x[c] = t;
-    }
-    for (int i = 1; i < k; ++i)
-    {
-        const double* ri = a + (size_t)i * k;
-        double s = x[i];
-        for (int j = 0; j < i; ++j)
-        {
-            s -= ri[j] * x[j];
-        }
-        x[i] = s;
-    }
-    for (int i = k - 1; i >= 0; --i)
-    {
-        const double* ri = a + (size_t)i * k;
-        double s = x[i];
-        for (int j = i + 1; j < k; ++j)
-        {
-            s -= ri[j] * x[j];
-        }
-        x[i] = s / ri[i];
-    }
-}
-
 // Puts ζ_i at position i and the other basic variables at the positions of the rows R whose slack is not
 // basic (in increasing order of both); returns k = |R|.
 static int reorder_positions(cs_lemke* L)
@@ -238,7 +161,7 @@ bool cs_lemke_refactor(cs_lemke* L)
             cmax = fmax(cmax, fabs(c));
         }
     }
-    if (!lu_factor(L->lu, k, L->lu_piv, 1e-13 * (cmax > 0.0 ? cmax : 1.0)))
+    if (!cs_dense_lu_factor(L->lu, k, L->lu_piv, 1e-13 * (cmax > 0.0 ? cmax : 1.0)))
     {
         return false;
     }
@@ -257,7 +180,7 @@ bool cs_lemke_refactor(cs_lemke* L)
         memset(bj, 0, (size_t)n * sizeof(double));
         memset(L->d, 0, (size_t)k * sizeof(double));
         L->d[a] = 1.0;
-        lu_solve(L->lu, k, L->lu_piv, L->d);
+        cs_dense_lu_solve(L->lu, k, L->lu_piv, L->d);
         for (int b = 0; b < k; ++b)
         {
             bj[rows[b]] = L->d[b];

@@ -290,7 +290,7 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
     a.lemke.r = a.rhs;
     a.lemke.column = map_column;
     a.lemke.data = &a.map;
-    a.lemke.max_pivots = 20 * a.map.n + 100;
+    a.lemke.max_pivots = ctx->params->max_pivots > 0 ? ctx->params->max_pivots : 20 * a.map.n + 100;
     a.scale = 1.0;
     for (int k = 0; k < a.map.n; ++k)
     {
@@ -324,6 +324,7 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
         }
     }
     ctx->method[0] = pivots;
+    ctx->pivots = (int)pivots;
     ctx->method[2] = a.map.n;
     if (outcome == CS_LEMKE_RAY)
     {
@@ -344,8 +345,10 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
     }
     if (outcome == CS_LEMKE_PIVOT_CAP)
     {
-        return cs_fail(err, CS_ERR_VALUE, "lemke: pivot cap %d reached on %d variables: the pivots cycle",
-                       a.lemke.max_pivots, a.map.n);
+        return cs_fail(
+            err, CS_ERR_VALUE,
+            "lemke: pivot cap %d reached on %d variables: the pivots cycle or the budget is too small",
+            a.lemke.max_pivots, a.map.n);
     }
     if (!(res_nat <= LEMKE_ACCEPT * a.scale))
     {

@@ -17,10 +17,18 @@ void cs_apply_a(const cs_lcp* p, const double* x, double* u, double* out);
 // lemke.c, lemke_blcp.c
 cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_lemke_sweep(cs_solve_ctx* ctx);
+// ppm.c: block principal pivoting on the frictional BLCP.
+cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_ppm_sweep(cs_solve_ctx* ctx);
 
 // newton.c: the generalised Newton methods on the min-map and Fischer–Burmeister reformulations.
 cs_status cs_newton_minmap_begin(cs_solve_ctx* ctx, cs_error* err);
 cs_status cs_newton_fb_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_newton_sweep(cs_solve_ctx* ctx);
+
+// ipm.c: the primal-dual interior-point method (Mehrotra predictor-corrector, crossover to pgs-sm's
+// subspace phase).
+cs_status cs_ipm_begin(cs_solve_ctx* ctx, cs_error* err);
+void cs_ipm_sweep(cs_solve_ctx* ctx);
 
 #endif

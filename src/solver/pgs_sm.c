@@ -96,7 +96,7 @@ cs_subspace_stats cs_subspace_report(const cs_solver_work* w, unsigned flags)
 {
     cs_subspace_stats none = {0};
     const cs_subspace* s = w->subspace;
-    return s != NULL && (flags & CS_SOLVER_USES_KGS) ? s->stats : none;
+    return s != NULL && (flags & CS_SOLVER_USES_SUBSPACE) ? s->stats : none;
 }
 
 // Grows the per-row and per-body arrays (nothing allocated once they are large enough).
@@ -133,10 +133,48 @@ static cs_status reserve(cs_subspace* s, int rows, int bodies, cs_error* err)
     return CS_OK;
 }
 
+cs_status cs_subspace_prepare(cs_solve_ctx* ctx, bool matrix, cs_subspace** out, cs_error* err)
+{
+    const cs_lcp* p = ctx->p;
+    cs_subspace* s = NULL;
+    cs_status status = cs_subspace_get(ctx->work, &s, err);
+    if (status == CS_OK)
+    {
+        status = reserve(s, p->row_count, p->body_count, err);
+    }
+    if (status != CS_OK)
+    {
+        return status;
+    }
+    *out = s;
+    s->stats = (cs_subspace_stats){0};
+    s->beta = 0.0;
+    s->shift = NULL;
+    double q_max = 0.0;
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        s->q[i] = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], p->v) + p->bias[i];
+        q_max = fmax(q_max, fabs(s->q[i]));
+    }
+    s->rhs_floor = 1e-14 * q_max;
+    if (matrix && ctx->params->subspace_solver == CS_SUBSPACE_CHOLMOD)
+    {
+        status = cs_amatrix_build(&s->a, p, err);
+        if (status == CS_OK && !CS_GROW(s->masked, s->masked_capacity, s->a.nnz > 0 ? s->a.nnz : 1))
+        {
+            status = cs_fail(err, CS_ERR_MEMORY, "out of memory: A_FF with %d entries", s->a.nnz);
+        }
+        if (status == CS_OK && p->row_count > 0)
+        {
+            status = cs_cholmod_analyze(s, err);
+        }
+    }
+    return status;
+}
+
 static cs_status begin(cs_solve_ctx* ctx, bool kz, cs_error* err)
 {
     const cs_solver_params* params = ctx->params;
-    const cs_lcp* p = ctx->p;
     const char* name = kz ? "pgs-kz" : "pgs-sm";
     if (params->kgs < 1 || params->kgs > KGS_MAX)
     {
@@ -151,39 +189,9 @@ static cs_status begin(cs_solve_ctx* ctx, bool kz, cs_error* err)
         return cs_fail(err, CS_ERR_USAGE, "%s: unknown subspace solver %d (cholmod, pcg)", name,
                        (int)params->subspace_solver);
     }
-    cs_subspace* s = NULL;
-    cs_status status = cs_subspace_get(ctx->work, &s, err);
-    if (status == CS_OK)
-    {
-        status = reserve(s, p->row_count, p->body_count, err);
-    }
-    if (status != CS_OK)
-    {
-        return status;
-    }
-    s->stats = (cs_subspace_stats){0};
-    s->beta = 0.0;
     ctx->method[K_KZ] = kz ? 1.0 : 0.0;
-    double q_max = 0.0;
-    for (int i = 0; i < p->row_count; ++i)
-    {
-        s->q[i] = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], p->v) + p->bias[i];
-        q_max = fmax(q_max, fabs(s->q[i]));
-    }
-    s->rhs_floor = 1e-14 * q_max;
-    if ((kz || params->ksm > 0) && params->subspace_solver == CS_SUBSPACE_CHOLMOD)
-    {
-        status = cs_amatrix_build(&s->a, p, err);
-        if (status == CS_OK && !CS_GROW(s->masked, s->masked_capacity, s->a.nnz > 0 ? s->a.nnz : 1))
-        {
-            status = cs_fail(err, CS_ERR_MEMORY, "out of memory: A_FF with %d entries", s->a.nnz);
-        }
-        if (status == CS_OK && p->row_count > 0)
-        {
-            status = cs_cholmod_analyze(s, err);
-        }
-    }
-    return status;
+    cs_subspace* s = NULL;
+    return cs_subspace_prepare(ctx, kz || params->ksm > 0, &s, err);
 }
 
 cs_status cs_pgs_sm_begin(cs_solve_ctx* ctx, cs_error* err)
@@ -337,7 +345,7 @@ static void take_backtrack_point(const cs_solve_ctx* ctx, const cs_subspace* s)
 }
 
 // Steps 1–3 of the file comment.
-static void subspace_phase(const cs_solve_ctx* ctx, cs_subspace* s, int ksm, bool kz)
+void cs_subspace_phase(const cs_solve_ctx* ctx, cs_subspace* s, int ksm, bool kz)
 {
     const cs_lcp* p = ctx->p;
     bool cholmod = ctx->params->subspace_solver == CS_SUBSPACE_CHOLMOD;
@@ -394,6 +402,6 @@ void cs_pgs_sm_sweep(cs_solve_ctx* ctx)
     int ksm = kz ? 1 : ctx->params->ksm;
     if (ksm > 0 && ctx->p->row_count > 0)
     {
-        subspace_phase(ctx, s, ksm, kz);
+        cs_subspace_phase(ctx, s, ksm, kz);
     }
 }

@@ -22,8 +22,16 @@
 #define LEMKE_EXACT                                                                                          \
     "pivoting: exact (res_nat ~1e-13) or an error saying why; Lemke with the lexicographic rule processes "  \
     "copositive-plus LCPs and the contact LCP of Anitescu & Potra 1997 (friction via Erleben's beta model)"
+#define PPM_EXACT                                                                                            \
+    "pivoting: exact (res_nat <= 1e-10 max(1, |q|)) or an error saying why (block-pivot cap: cycling or "    \
+    "budget; a singular or inconsistent reduced system); Murty's single pivots are finite for P-matrices "   \
+    "only, the contact BLCP with friction has no such theorem: held to it by the agreement tests"
 #define AMGS_NOTE                                                                                            \
     "Theorem 4.2's bound is not proven and fails (docs/amgs.md (e)); with alpha*gamma = 1 it is pgs"
+#define IPM_FIXED                                                                                            \
+    "fixed bounds, A symmetric PSD: the box-constrained convex QP, whose infeasible primal-dual path "       \
+    "following converges (Wright 1997, ch. 6 and 8); Mehrotra's heuristic has no proof, the crossover is "   \
+    "kept only when it lowers res_nat and its polish is pgs-sm (k_gs 1, k_sm 3)"
 #define NEWTON_BOTH                                                                                          \
     "A nonsingular: locally quadratic (semismooth Newton, Qi 1993), globalised by a projected Armijo "       \
     "search; held to it by test_solver_agreement (measured: no global theorem for the min-map); with A "     \
@@ -38,7 +46,7 @@ static const struct
     {"amgs-dense", AMGS_NOTE},  {"psor", SOR_FIXED},    {"pssor", SOR_FIXED},
     {"pgs-block", BLOCK_FIXED}, {"apgd", APGD_FIXED},   {"pgs-sm", SM_FIXED},
     {"pgs-kz", SM_FIXED},       {"lemke", LEMKE_EXACT}, {"newton-minmap", NEWTON_BOTH},
-    {"newton-fb", NEWTON_BOTH},
+    {"newton-fb", NEWTON_BOTH}, {"ipm", IPM_FIXED},     {"ppm", PPM_EXACT},
 };
 
 // One line per method; the order is the order of menus and key cycling (append new ones).
@@ -93,6 +101,12 @@ static const cs_solver_entry solvers[] = {
     {{"newton-fb", "Newton-FB", "generalised Newton on the Fischer-Burmeister (Billups box) reformulation, GMRES, projected Armijo",
       CS_SOLVER_CONVERGES_NONSINGULAR | CS_SOLVER_NEWTON_STEPS},
      cs_newton_fb_begin, cs_newton_sweep},
+    {{"ipm", "IPM", "primal-dual interior point (Mehrotra predictor-corrector, CHOLMOD on A + D), crossover to an exact active-set solve (MNS 2008 section 4)",
+      CS_SOLVER_USES_SUBSPACE | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_NEWTON_STEPS},
+     cs_ipm_begin, cs_ipm_sweep},
+    {{"ppm", "PPM", "block principal pivoting (Judice-Pires, Murty fallback) on the frictional BLCP, crash-started from PGS; exact, dense",
+      CS_SOLVER_DENSE | CS_SOLVER_PIVOTING | CS_SOLVER_EXACT},
+     cs_ppm_begin, cs_ppm_sweep},
 };
 // clang-format on
 

@@ -2,6 +2,8 @@
 // normal/friction pairs, that touch eight different bodies. Everything else is swept one row at a time,
 // in place, so the schedule never changes the order of the updates, only how many run at once.
 
+#include <string.h>
+
 #include "core/array.h"
 #include "solver/simd.h"
 #include "solver/solver_internal.h"
@@ -11,25 +13,27 @@
 // Δλ overflows to ±inf, 0·inf = NaN lands in the zero slot, which the next row reads in the scalar sweep
 // and a lane may already have read as 0 — a solve that has overflowed is garbage either way, but then not
 // the same garbage.
+typedef int32_t cs_i4 __attribute__((vector_size(16)));
+
+static inline cs_i4 rotate(cs_i4 x, int k)
+{
+    cs_i4 r = {x[k & 3], x[(k + 1) & 3], x[(k + 2) & 3], x[(k + 3) & 3]};
+    return r;
+}
+
+// (All 28 pairs of the eight halves compared side by side, four lanes at a time: a with its rotations by 1
+// and 2 covers a's six pairs, b likewise, and b with a's four rotations the sixteen pairs across. A pair
+// both in the zero slot is no conflict.)
 static bool lanes_independent(const int32_t* a, const int32_t* b, int32_t zero_slot)
 {
-    int32_t h[2 * CS_LANES];
-    for (int l = 0; l < CS_LANES; ++l)
-    {
-        h[2 * l] = a[l];
-        h[2 * l + 1] = b[l];
-    }
-    for (int i = 0; i < 2 * CS_LANES; ++i)
-    {
-        for (int j = i + 1; j < 2 * CS_LANES; ++j)
-        {
-            if (h[i] == h[j] && h[i] != zero_slot)
-            {
-                return false;
-            }
-        }
-    }
-    return true;
+    cs_i4 va, vb, z = {zero_slot, zero_slot, zero_slot, zero_slot};
+    memcpy(&va, a, sizeof va);
+    memcpy(&vb, b, sizeof vb);
+    cs_i4 na = va != z, nb = vb != z;
+    cs_i4 clash = ((va == rotate(va, 1)) | (va == rotate(va, 2))) & na;
+    clash |= ((vb == rotate(vb, 1)) | (vb == rotate(vb, 2))) & nb;
+    clash |= ((vb == va) | (vb == rotate(va, 1)) | (vb == rotate(va, 2)) | (vb == rotate(va, 3))) & nb;
+    return (clash[0] | clash[1] | clash[2] | clash[3]) == 0;
 }
 
 // Rows [first, first + count) one at a time, merged into the previous item when that is one too.
@@ -47,39 +51,62 @@ static void push_rows(cs_sweep_item* items, int* item_count, int first, int coun
     items[(*item_count)++] = (cs_sweep_item){first, count, -1};
 }
 
+// x[0..1] = (p.x, q.x), y[0..1] = (p.y, q.y): two lanes of an (x, y) field from two rows' cs_v2.
+static inline void put_xy(double* x, double* y, cs_v2 p, cs_v2 q)
+{
+    cs_v2_store(x, cs_v2_set(p[0], q[0]));
+    cs_v2_store(y, cs_v2_set(p[1], q[1]));
+}
+
 static void fill_pair_quad(cs_pair_quad* q, const cs_packed_row* rows)
 {
-    for (int k = 0; k < CS_LANES; ++k)
+    // Lanes 2h and 2h + 1 hold pairs h and h + 2 (cs_pair_lane): one half of every field at a time.
+    for (int h = 0; h < 2; ++h)
     {
-        const cs_packed_row* r = rows + 2 * k;
-        const cs_packed_row* f = r + 1;
-        int l = cs_pair_lane(k);
-        q->nax[l] = r->ja[0], q->nay[l] = r->ja[1], q->nbx[l] = r->jb[0], q->nby[l] = r->jb[1];
-        q->nmax[l] = r->ma[0], q->nmay[l] = r->ma[1], q->nmbx[l] = r->mb[0], q->nmby[l] = r->mb[1];
-        q->nbias[l] = r->bias;
-        q->coupling[l] = r->mu;
-        q->fax[l] = f->ja[0], q->fay[l] = f->ja[1], q->fbx[l] = f->jb[0], q->fby[l] = f->jb[1];
-        q->fwb[l] = f->jw[0], q->fwa[l] = f->jw[1];
-        q->fmax[l] = f->ma[0], q->fmay[l] = f->ma[1], q->fmbx[l] = f->mb[0], q->fmby[l] = f->mb[1];
-        q->fmwb[l] = f->mw[0], q->fmwa[l] = f->mw[1];
-        q->fbias[l] = f->bias;
-        q->mu[l] = f->mu;
-        q->a[l] = r->a;
-        q->b[l] = r->b;
+        const cs_packed_row* r0 = rows + 2 * h;       // normal row of the pair in lane 2h
+        const cs_packed_row* r1 = rows + 2 * (h + 2); // ... in lane 2h + 1
+        const cs_packed_row* f0 = r0 + 1;             // their friction rows
+        const cs_packed_row* f1 = r1 + 1;
+        int l = 2 * h;
+        put_xy(q->nax + l, q->nay + l, r0->ja, r1->ja);
+        put_xy(q->nbx + l, q->nby + l, r0->jb, r1->jb);
+        put_xy(q->nmax + l, q->nmay + l, r0->ma, r1->ma);
+        put_xy(q->nmbx + l, q->nmby + l, r0->mb, r1->mb);
+        q->nbias[l] = r0->bias, q->nbias[l + 1] = r1->bias;
+        q->coupling[l] = r0->mu, q->coupling[l + 1] = r1->mu;
+        put_xy(q->fax + l, q->fay + l, f0->ja, f1->ja);
+        put_xy(q->fbx + l, q->fby + l, f0->jb, f1->jb);
+        put_xy(q->fwb + l, q->fwa + l, f0->jw, f1->jw);
+        put_xy(q->fmax + l, q->fmay + l, f0->ma, f1->ma);
+        put_xy(q->fmbx + l, q->fmby + l, f0->mb, f1->mb);
+        put_xy(q->fmwb + l, q->fmwa + l, f0->mw, f1->mw);
+        q->fbias[l] = f0->bias, q->fbias[l + 1] = f1->bias;
+        q->mu[l] = f0->mu, q->mu[l + 1] = f1->mu;
+        q->a[l] = r0->a, q->a[l + 1] = r1->a;
+        q->b[l] = r0->b, q->b[l + 1] = r1->b;
     }
 }
 
+// A normal quad from four consecutive records with fields ja, jb, ma, mb (cs_v2), bias, a and b: a
+// cs_packed_row or a cs_split_row (the same fields, two record types), two lanes per store.
+#define CS_FILL_NORMAL_QUAD(q, rows)                                                                         \
+    do                                                                                                       \
+    {                                                                                                        \
+        for (int l = 0; l < CS_LANES; l += 2)                                                                \
+        {                                                                                                    \
+            put_xy((q)->jax + l, (q)->jay + l, (rows)[l].ja, (rows)[l + 1].ja);                              \
+            put_xy((q)->jbx + l, (q)->jby + l, (rows)[l].jb, (rows)[l + 1].jb);                              \
+            put_xy((q)->max + l, (q)->may + l, (rows)[l].ma, (rows)[l + 1].ma);                              \
+            put_xy((q)->mbx + l, (q)->mby + l, (rows)[l].mb, (rows)[l + 1].mb);                              \
+            (q)->bias[l] = (rows)[l].bias, (q)->bias[l + 1] = (rows)[l + 1].bias;                            \
+            (q)->a[l] = (rows)[l].a, (q)->a[l + 1] = (rows)[l + 1].a;                                        \
+            (q)->b[l] = (rows)[l].b, (q)->b[l + 1] = (rows)[l + 1].b;                                        \
+        }                                                                                                    \
+    } while (0)
+
 static void fill_normal_quad(cs_normal_quad* q, const cs_packed_row* rows)
 {
-    for (int l = 0; l < CS_LANES; ++l)
-    {
-        const cs_packed_row* r = rows + l;
-        q->jax[l] = r->ja[0], q->jay[l] = r->ja[1], q->jbx[l] = r->jb[0], q->jby[l] = r->jb[1];
-        q->max[l] = r->ma[0], q->may[l] = r->ma[1], q->mbx[l] = r->mb[0], q->mby[l] = r->mb[1];
-        q->bias[l] = r->bias;
-        q->a[l] = r->a;
-        q->b[l] = r->b;
-    }
+    CS_FILL_NORMAL_QUAD(q, rows);
 }
 
 // Whether the CS_LANES records from `rows`, `stride` apart, are all of `kind` and independent. A pair's
@@ -167,15 +194,8 @@ void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
         if (quad && lanes_independent(a, b, zero_slot))
         {
             cs_normal_quad* q = work->quads + quad_count;
-            for (int l = 0; l < CS_LANES; ++l)
-            {
-                const cs_split_row* r = rows + k + l;
-                q->jax[l] = r->ja[0], q->jay[l] = r->ja[1], q->jbx[l] = r->jb[0], q->jby[l] = r->jb[1];
-                q->max[l] = r->ma[0], q->may[l] = r->ma[1], q->mbx[l] = r->mb[0], q->mby[l] = r->mb[1];
-                q->bias[l] = r->bias;
-                q->a[l] = r->a;
-                q->b[l] = r->b;
-            }
+            const cs_split_row* r = rows + k;
+            CS_FILL_NORMAL_QUAD(q, r);
             work->items[item_count++] = (cs_sweep_item){k, CS_LANES, quad_count++};
             k += CS_LANES;
         }

@@ -298,9 +298,17 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
         return cs_fail(err, CS_ERR_USAGE, "tolerances and the stagnation window must be >= 0, got %g, %g, %d",
                        params->tolerance, params->tolerance_rel, params->stagnation_window);
     }
+    // The packing pass below indexes bodies by these: out of range is a malformed problem. (One
+    // branch-free pass, (unsigned)(index + 1) <= body_count for an index in [-1, body_count), and the
+    // first offending row only when there is one.)
+    bool in_range = true;
     for (int i = 0; i < p->row_count; ++i)
     {
-        // The packing pass below indexes bodies by these: out of range is a malformed problem.
+        in_range &= ((unsigned)p->body_a[i] + 1u <= (unsigned)p->body_count) &
+                    ((unsigned)p->body_b[i] + 1u <= (unsigned)p->body_count);
+    }
+    for (int i = 0; !in_range && i < p->row_count; ++i)
+    {
         if (p->body_a[i] < -1 || p->body_a[i] >= p->body_count || p->body_b[i] < -1 ||
             p->body_b[i] >= p->body_count)
         {
@@ -484,7 +492,12 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         }
     }
     int done = 0;
-    while (stop == CS_STOP_BUDGET && done < params->iterations)
+    // A pivoting method's begin either failed (an error, never here) or left the exact answer for its first
+    // sweep: one iteration, converged (or, with a tolerance it misses, iteration-limit), whatever the
+    // iteration budget (its own is params->max_pivots).
+    bool pivoting = (run->method->info.flags & CS_SOLVER_PIVOTING) != 0;
+    int budget = pivoting ? 1 : params->iterations;
+    while (stop == CS_STOP_BUDGET && done < budget)
     {
         run->method->sweep(ctx);
         done += 1;
@@ -508,6 +521,10 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
             observe_seconds += cs_seconds() - t;
         }
     }
+    if (stop == CS_STOP_BUDGET && pivoting && !tolerance)
+    {
+        stop = CS_STOP_CONVERGED;
+    }
     if (stop == CS_STOP_BUDGET && tolerance)
     {
         stop = CS_STOP_ITERATION_LIMIT;
@@ -521,6 +538,7 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         stats->seconds = seconds;
         stats->history_count = history_count;
         stats->subspace = cs_subspace_report(work, run->method->info.flags);
+        stats->pivots = ctx->pivots;
         residuals(ctx, &stats->res_lcp, &stats->res_nat);
         // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
         bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);

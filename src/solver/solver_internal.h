@@ -20,6 +20,7 @@ typedef struct cs_solve_ctx
     cs_solver_work* work;
     double* lambda;
     double method[8]; // scalars a method's begin leaves for its sweeps (AMGS: γΩ_ii coefficients)
+    int pivots;       // a CS_SOLVER_PIVOTING method's begin: the pivots it made (cs_solver_stats.pivots)
 } cs_solve_ctx;
 
 typedef cs_status (*cs_solver_begin_fn)(cs_solve_ctx* ctx, cs_error* err);

@@ -62,10 +62,19 @@ typedef struct cs_subspace
     double* masked; // [a.nnz] Ã: A_FF in the rows of F, the identity in the others
     int masked_capacity;
     cs_cholmod* chol;
+    // ipm: a diagonal added to the free rows of the reduced matrix, (A + Σ)_FF + diag(shift)_FF (the
+    // interior-point method's barrier term, ipm.c; indexed by row); NULL for pgs-sm.
+    const double* shift;
     double beta;      // the regularisation this solve has needed so far (0: none)
     double rhs_floor; // 1e-14·max|q|: free rows with max |w_F| below it need no subspace step
 } cs_subspace;
 
+// Creates or grows the work's subspace state for ctx's problem and resets its stats: q = J v* + b, the
+// step floor and, when `matrix` and the CHOLMOD path is chosen, A (+ Σ) assembled and analysed.
+cs_status cs_subspace_prepare(cs_solve_ctx* ctx, bool matrix, cs_subspace** out, cs_error* err);
+// The subspace phase of pgs_sm.c's file comment (steps 1–3) from ctx's current λ: up to ksm reduced solves
+// on the rows strictly inside their frozen box, projection, safeguard; kz: Kocvara–Zowe's z^b only.
+void cs_subspace_phase(const cs_solve_ctx* ctx, cs_subspace* s, int ksm, bool kz);
 // The state of the work's pgs-sm (created on first use; freed with the work).
 cs_status cs_subspace_get(cs_solver_work* w, cs_subspace** out, cs_error* err);
 void cs_subspace_free(void* subspace);
@@ -77,6 +86,10 @@ cs_subspace_stats cs_subspace_report(const cs_solver_work* w, unsigned flags);
 // until every pivot is positive, see the file) and solve for δ_F; false when no usable factor exists.
 cs_status cs_cholmod_analyze(cs_subspace* s, cs_error* err);
 bool cs_cholmod_solve(cs_subspace* s);
+// cs_cholmod_solve in two halves, for several right-hand sides on one factor (ipm's predictor and
+// corrector): factorise Ã + βD once, then solve for s->rhs into s->step as often as needed.
+bool cs_cholmod_factor(cs_subspace* s);
+bool cs_cholmod_backsolve(cs_subspace* s);
 void cs_cholmod_free(cs_cholmod* c);
 
 // Matrix-free Jacobi-preconditioned CG on A_FF δ = r_F with products J_F M⁻¹ J_Fᵀ from the packed rows

@@ -156,7 +156,7 @@ cs_status cs_cholmod_analyze(cs_subspace* s, cs_error* err)
 }
 
 // Ã + βD: A_FF's entries in the free rows' columns, the identity elsewhere; the diagonal of the free
-// rows times (1 + β).
+// rows times (1 + β), plus ipm's shift when there is one.
 static void fill_masked(cs_subspace* s, double beta)
 {
     const cs_amatrix* a = &s->a;
@@ -169,7 +169,7 @@ static void fill_masked(cs_subspace* s, double beta)
             double v = 0.0;
             if (k == j)
             {
-                v = free_j ? a->value[x] * (1.0 + beta) : 1.0;
+                v = free_j ? a->value[x] * (1.0 + beta) + (s->shift != NULL ? s->shift[j] : 0.0) : 1.0;
             }
             else if (free_j && s->slot[k] >= 0)
             {
@@ -237,13 +237,20 @@ static bool factorise(cs_subspace* s)
     return true;
 }
 
-bool cs_cholmod_solve(cs_subspace* s)
+bool cs_cholmod_factor(cs_subspace* s)
 {
     cs_cholmod* c = s->chol;
-    if (c == NULL || c->factor == NULL || !factorise(s))
-    {
-        return false;
-    }
+    return c != NULL && c->factor != NULL && factorise(s);
+}
+
+bool cs_cholmod_solve(cs_subspace* s)
+{
+    return cs_cholmod_factor(s) && cs_cholmod_backsolve(s);
+}
+
+bool cs_cholmod_backsolve(cs_subspace* s)
+{
+    cs_cholmod* c = s->chol;
     int m = s->a.rows;
     memset(c->b, 0, (size_t)m * sizeof(double));
     for (int f = 0; f < s->free_count; ++f)

@@ -52,7 +52,15 @@ static void product(cs_subspace* s, const cs_solver_work* w, int bodies, const d
     {
         int i = s->free[f];
         ap[f] = w->diag[i] * (cs_pack_step_reg(rows + i, 0.0, s->u, p[f]) + cg_beta * p[f]);
+        ap[f] += s->shift != NULL ? s->shift[i] * p[f] : 0.0; // ipm's barrier diagonal
     }
+}
+
+// The Jacobi preconditioner's entry of free row f: A_ii (+ ipm's shift).
+static double precondition(const cs_subspace* s, const double* diag, int f)
+{
+    int i = s->free[f];
+    return diag[i] + (s->shift != NULL ? s->shift[i] : 0.0);
 }
 
 bool cs_pcg_solve(cs_subspace* s, const cs_solver_work* w, int bodies)
@@ -68,7 +76,7 @@ bool cs_pcg_solve(cs_subspace* s, const cs_solver_work* w, int bodies)
     {
         x[f] = 0.0;
         r[f] = s->rhs[f];
-        z[f] = r[f] / diag[s->free[f]];
+        z[f] = r[f] / precondition(s, diag, f);
         p[f] = z[f];
     }
     double rz = dot(r, z, n);
@@ -90,7 +98,7 @@ bool cs_pcg_solve(cs_subspace* s, const cs_solver_work* w, int bodies)
         {
             x[f] += alpha * p[f];
             r[f] -= alpha * ap[f];
-            z[f] = r[f] / diag[s->free[f]];
+            z[f] = r[f] / precondition(s, diag, f);
         }
         double rz_next = dot(r, z, n);
         double beta = rz_next / rz;

@@ -14,16 +14,34 @@
 //
 // The relax problem is an ordinary LCP, solved by the world's solver (every registered method runs on it):
 // rows of the refreshed contacts, hard (no Σ), bias max(gap, 0)/h (a touching contact may not approach, an
-// open one may close its gap), or the rebound for a contact that bounced; λ⁰ = the biased solve's λ, and
+// open one may close its gap), or the normal velocity a contact that collided in the restitution pass left
+// with (collided_velocity); λ⁰ = the biased solve's λ (and the pass's), and
 // v* = v − M⁻¹Jᵀλ⁰, so the solve starts from the velocities the step has and every change it makes is an
 // impulse with λ ≥ 0 and the friction cone holding on the total.
 #include <math.h>
 #include <string.h>
 
 #include "contact/contact_rows.h"
+#include "contact/impact.h"
 #include "contact/narrowphase.h"
 #include "core/array.h"
 #include "world/world_internal.h"
+
+// A contact's normal velocity (circle normals pass through the centres). A contact that collided in the
+// restitution pass (impact.c: a bounce, or a chained contact a neighbour's bounce closed) keeps the normal
+// velocity the pass left it with as its row's bound: the relax may push it further apart (its neighbours'
+// rows), never take the collision back. (Its bound was the rebound ρ, below what the pass gives a bounce by
+// e·|vn*|: a ball dropped on the floor under soft lost its whole bounce, and a chain A → B → C was re-solved
+// as one simultaneous collision.)
+static double normal_velocity(const cs_contact* c, const double* v)
+{
+    double vn = c->nx * v[3 * c->b] + c->ny * v[3 * c->b + 1];
+    if (c->a >= 0)
+    {
+        vn -= c->nx * v[3 * c->a] + c->ny * v[3 * c->a + 1];
+    }
+    return vn;
+}
 
 // The step's contacts copied and re-measured at the new positions (the world's list keeps the geometry of
 // the step's start: stats and events read it), with the relax bias in `bias`.
@@ -37,13 +55,25 @@ static cs_status refresh_contacts(cs_world* w, cs_error* err)
     }
     to->count = from->count;
     const double inv_h = 1.0 / w->def.time_step;
+    cs_restitution_params rp = {.time_step = w->def.time_step,
+                                .threshold = w->def.restitution_threshold,
+                                .linear_slop = w->def.linear_slop,
+                                .gravity = hypot(w->def.gravity.x, w->def.gravity.y)};
+    const double threshold = cs_bounce_threshold(&rp);
     for (int k = 0; k < from->count; ++k)
     {
         cs_contact* c = to->items + k;
         *c = from->items[k];
         cs_contact_refresh(c, w->walls, w->px, w->py, w->radius);
         bool bounced = c->bounce && c->normal_impulse > 0.0;
-        c->bias = bounced ? -c->rebound : (c->gap > 0.0 ? c->gap * inv_h : 0.0);
+        double vn = normal_velocity(c, w->v);
+        // An open contact moves at least as freely as it does now (impact.c's free bias): the relax may
+        // not stop an approach that closes only next step (that made the soft gas plastic: −83 % in 1 s).
+        // Nor one fast enough to bounce (a collision the pass met out of order, overlapping now): the next
+        // step's contact instant bounces it from that approach.
+        double free = c->gap * inv_h > -vn ? c->gap * inv_h : -vn;
+        bool impact = c->restitution > 0.0 && -vn > threshold;
+        c->bias = bounced || impact ? -vn : (c->gap > 0.0 ? free : 0.0);
         c->impact_time = 0.0; // (read only by SPOOK rows, which the relax does not build)
     }
     return CS_OK;

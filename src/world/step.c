@@ -591,6 +591,10 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return undo_step(w, true, st);
     }
+    if (w->def.formulation == CS_FORMULATION_RELAX && (st = cs_shock_propagate(w, err)) != CS_OK)
+    {
+        return undo_step(w, true, st);
+    }
     // Nothing non-finite or exploding moves the world: such a step is undone and says where (health.c).
     if ((st = cs_health_check_step(w, err)) != CS_OK)
     {

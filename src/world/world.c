@@ -167,6 +167,7 @@ void cs_world_destroy(cs_world* w)
     free(w->relax_contacts.items);
     cs_lcp_free(&w->relax_problem);
     free(w->relax_lambda);
+    free(w->shock_ints);
     free(w->lambda);
     cs_solver_work_free(&w->work);
     free(w->position_bias);

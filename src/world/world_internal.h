@@ -113,6 +113,8 @@ struct cs_world
     cs_lcp relax_problem;
     double* relax_lambda;
     int relax_lambda_capacity;
+    int* shock_ints; // shock.c: levels, adjacency and order of the support pass
+    int shock_capacity;
     int threads; // 1, or 2: the position solve runs on `helper` when it is big enough
     cs_helper helper;
 
@@ -233,6 +235,8 @@ cs_status cs_joint_rows(cs_world* w, cs_lcp* p, cs_error* err);
 cs_status cs_relax_step(cs_world* w, const int* order, double* seconds, cs_error* err);
 // relax.c: the relax formulation after integration: v += M⁻¹(J_start − J_end)ᵀλ_p for the split solve's λ_p.
 void cs_relax_split(cs_world* w, const int* order);
+// shock.c: the relax formulation's support pass after the velocity solve (no approach down a support chain).
+cs_status cs_shock_propagate(cs_world* w, cs_error* err);
 // Formulations whose position correction is the split-impulse solve (split, relax).
 static inline bool cs_formulation_splits(cs_formulation f)
 {

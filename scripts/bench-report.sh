@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Issue 12's measurements in one run, against Box2D v3, Box2D 2.4.1 and Chipmunk 7.0.3 (scripts/bench-vs-peers.sh
+# for each part), everything written down:
+#   paper    Pool 1, Pool 2, the jittered Pool 1, Stacking 30 and 150, 1 000 steps at 10 and 200 iterations:
+#            µs/step, ratios, quality; the kinetic energy after 1 000 steps of Pool 1 and of the jittered pool
+#            (how quiet a settled pile goes), Table 2 (Pool 1 at 200 iterations) against Chipmunk;
+#   churn    the elastic gas (scenes/gas.json, 20 000 discs) and stream-N (a pool under falling rows), on one
+#            thread and on two (circlesim threads, Box2D v3 workers);
+#   scale    pools of 1 000 … 50 000 circles on one thread (every engine) and two (circlesim, Box2D v3), and
+#            the plot of µs/step/body against N (gnuplot);
+# then OUT/targets.csv: each target of the issue, the measured ratio and whether it is met.
+#
+#   scripts/bench-report.sh [--quick] [--out DIR] [--build DIR] [--plot FILE.png] [--parts paper,churn,scale]
+#
+# Full: paper 1 000 steps × 3 repeats; churn 300 steps, stream-5000, 3 repeats; scale 1 000, 5 000, 20 000,
+# 50 000 circles, 150 steps, 3 repeats (about an hour: Box2D 2.4.1 is slow at 50 000). --quick: 1 repeat,
+# churn 60 steps with stream-2000, scale 1 000, 5 000, 20 000 at 30 steps (under 15 minutes on a quiet 2-core
+# machine; the settled piles keep their 1 000 steps). Default OUT build/bench-report, plot OUT/scaling.png.
+# Run it on a quiet machine: the load average is printed first and last, and wall times on a busy one say
+# little (instruction counts: callgrind, docs/PERFORMANCE.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0
+out=build/bench-report
+build=""
+plot=""
+parts=paper,churn,scale
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1; shift ;;
+    --out) out="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --plot) plot="$2"; shift 2 ;;
+    --parts) parts="$2"; shift 2 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench-report: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+plot="${plot:-$out/scaling.png}"
+if [ "$quick" = 1 ]; then
+  repeat=1; churn_steps=60; stream=2000; sizes=1000,5000,20000; scale_steps=30; warmup=20
+else
+  repeat=3; churn_steps=300; stream=5000; sizes=1000,5000,20000,50000; scale_steps=150; warmup=60
+fi
+if [ -z "$build" ]; then
+  build=build
+  bash scripts/build.sh >/dev/null
+fi
+mkdir -p "$out"
+has() { [[ ",$parts," == *",$1,"* ]]; }
+vs() { scripts/bench-vs-peers.sh --build "$build" "$@"; }
+started=$(date +%s)
+
+echo "== machine: $(date -u '+%F %T UTC'), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "== load before: $(uptime)"
+echo "== circlesim $(git rev-parse --short HEAD 2>/dev/null || echo '?')$([ "$quick" = 1 ] && echo ', --quick')"
+
+if has paper; then
+  echo "== paper scenes and settled piles: 1 000 steps, 10 and 200 iterations"
+  vs --scenes pool1,pool2,pool1-jitter,stacking,stacking150 --steps 1000 --iterations 10,200 --solvers pgs \
+    --repeat "$repeat" --out "$out/paper"
+fi
+if has churn; then
+  for t in 1 2; do
+    echo "== churning: gas and stream-$stream, $t thread(s)"
+    engines=box2d-v3,box2d,chipmunk
+    if [ "$t" = 2 ]; then engines=box2d-v3; fi
+    vs --suite churn --sizes "$stream" --steps "$churn_steps" --warmup "$warmup" --repeat "$repeat" \
+      --threads "$t" --engines "$engines" --out "$out/churn-t$t"
+  done
+fi
+if has scale; then
+  for t in 1 2; do
+    echo "== pools $sizes, $t thread(s)"
+    engines=box2d-v3,box2d,chipmunk
+    if [ "$t" = 2 ]; then engines=box2d-v3; fi
+    vs --suite scale --sizes "$sizes" --steps "$scale_steps" --warmup "$warmup" --repeat "$repeat" \
+      --threads "$t" --engines "$engines" --out "$out/scale-t$t"
+  done
+  # One plot of both thread counts: the two-thread rows join the one-thread files (labelled by threads).
+  mkdir -p "$out/scale"
+  for f in circlesim-scale.csv peers-scale.csv peers-box2d-v3-scale.csv; do
+    if [ -r "$out/scale-t1/$f" ]; then cp "$out/scale-t1/$f" "$out/scale/$f"; fi
+    if [ -r "$out/scale-t2/$f" ] && [ -r "$out/scale/$f" ]; then tail -n +2 "$out/scale-t2/$f" >>"$out/scale/$f"; fi
+  done
+  if command -v gnuplot >/dev/null; then
+    scripts/bench-vs-peers.sh --no-run --suite scale --out "$out/scale" --plot "$plot" | tail -1
+  else
+    echo "bench-report: gnuplot not installed (scripts/setup.sh installs it): no plot" >&2
+  fi
+fi
+
+# The issue's targets against what this run measured (a blank: that part was not run or an engine is missing).
+us() { # FILE SCENE ENGINE ITERATIONS -> µs/step
+  [ -r "$1" ] && awk -F, -v s="$2" -v e="$3" -v i="$4" '$1 == s && $2 == e && $4 == i { print $10; exit }' "$1"
+}
+col() { # FILE SCENE ENGINE COLUMN -> |that column| of the 10-iteration run (20 mean penetration, 21 KE drift,
+        # 22 top error, 24 final kinetic energy)
+  [ -r "$1" ] && awk -F, -v s="$2" -v e="$3" -v c="$4" '$1 == s && $2 == e && $4 == 10 { x = $c; print x < 0 ? -x : x; exit }' "$1"
+}
+row() { # TARGET A B LIMIT: a ratio A / B, met when ≤ LIMIT (≥ when LIMIT starts with >)
+  awk -v t="$1" -v a="$2" -v b="$3" -v l="$4" 'BEGIN {
+    if (a == "" || b == "" || b + 0 <= 0) { print t ",,," l; exit }
+    r = a / b; ge = substr(l, 1, 1) == ">"; v = ge ? substr(l, 2) : l
+    printf "%s,%.3g,%s,%s\n", t, r, (ge ? r >= v : r <= v) ? "yes" : "no", l }'
+}
+p="$out/paper"; c1="$out/churn-t1"; c2="$out/churn-t2"; s1="$out/scale-t1"; s2="$out/scale-t2"
+{
+  echo "target,measured,met,limit"
+  for scene in pool1 pool2; do
+    row "$scene µs/step ÷ Box2D v3 (10 iterations)" "$(us "$p/circlesim-paper.csv" "$scene" pgs 10)" \
+      "$(us "$p/peers-box2d-v3-paper.csv" "$scene" box2d-v3 10)" 0.5
+  done
+  for scene in stacking stacking150; do
+    row "$scene µs/step ÷ Box2D v3 (10 iterations)" "$(us "$p/circlesim-paper.csv" "$scene" pgs 10)" \
+      "$(us "$p/peers-box2d-v3-paper.csv" "$scene" box2d-v3 10)" 0.4
+  done
+  row "Table 2 (pool1 at 200 iterations) ÷ Chipmunk" "$(us "$p/circlesim-paper.csv" pool1 pgs 200)" \
+    "$(us "$p/peers-paper.csv" pool1 chipmunk-7.0.3 200)" 0.22
+  # Quality is never bought: circlesim's against Box2D v3's in the same runs.
+  for scene in pool1 pool1-jitter; do
+    row "$scene kinetic energy after 1000 steps ÷ Box2D v3's" "$(col "$p/circlesim-paper.csv" "$scene" pgs 24)" \
+      "$(col "$p/peers-box2d-v3-paper.csv" "$scene" box2d-v3 24)" 1
+  done
+  for scene in pool1 pool2; do
+    row "$scene mean penetration ÷ Box2D v3's" "$(col "$p/circlesim-paper.csv" "$scene" pgs 20)" \
+      "$(col "$p/peers-box2d-v3-paper.csv" "$scene" box2d-v3 20)" 1
+  done
+  for scene in stacking stacking150; do
+    row "$scene |top error| ÷ Box2D v3's" "$(col "$p/circlesim-paper.csv" "$scene" pgs 22)" \
+      "$(col "$p/peers-box2d-v3-paper.csv" "$scene" box2d-v3 22)" 1
+  done
+  row "gas |kinetic energy drift| ÷ Box2D v3's" "$(col "$c1/circlesim-churn.csv" gas pgs 21)" \
+    "$(col "$c1/peers-box2d-v3-churn.csv" gas box2d-v3 21)" 1
+  for scene in gas "stream-$stream"; do
+    for t in 1 2; do
+      d="$out/churn-t$t"
+      row "$scene µs/step ÷ Box2D v3 ($t thread(s)/worker(s))" "$(us "$d/circlesim-churn.csv" "$scene" pgs 10)" \
+        "$(us "$d/peers-box2d-v3-churn.csv" "$scene" box2d-v3 10)" 0.5
+    done
+  done
+  IFS=',' read -ra ns <<<"$sizes"
+  for n in "${ns[@]}"; do
+    if [ "$n" -ge 5000 ]; then
+      row "pool-$n µs/step ÷ Box2D v3 (one thread/worker)" "$(us "$s1/circlesim-scale.csv" "pool-$n" pgs 10)" \
+        "$(us "$s1/peers-box2d-v3-scale.csv" "pool-$n" box2d-v3 10)" 0.5
+    fi
+    if [ "$n" -ge 20000 ]; then
+      row "pool-$n two-thread speed-up (circlesim)" "$(us "$s1/circlesim-scale.csv" "pool-$n" pgs 10)" \
+        "$(us "$s2/circlesim-scale.csv" "pool-$n" pgs 10)" ">1.8"
+    fi
+  done
+  first=${ns[0]}; last=${ns[${#ns[@]}-1]}
+  a=$(us "$s1/circlesim-scale.csv" "pool-$first" pgs 10); b=$(us "$s1/circlesim-scale.csv" "pool-$last" pgs 10)
+  if [ -n "$a" ] && [ -n "$b" ]; then
+    row "µs/step/body growth pool-$first → pool-$last (circlesim)" "$(awk -v b="$b" -v n="$last" 'BEGIN { print b / n }')" \
+      "$(awk -v a="$a" -v n="$first" 'BEGIN { print a / n }')" 1.5
+  fi
+} >"$out/targets.csv"
+echo "== issue 12's targets, this run (ratios circlesim ÷ peer; kinetic energy ÷ Box2D v3's)"
+column -s, -t <"$out/targets.csv"
+echo "== load after: $(uptime)"
+echo "== $(( ($(date +%s) - started) / 60 )) min; files in $out/"

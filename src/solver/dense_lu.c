@@ -1,0 +1,84 @@
+// Dense LU with partial pivoting (dense_lu.h).
+#include "solver/dense_lu.h"
+
+#include <math.h>
+#include <stddef.h>
+
+// In-place LU with partial pivoting of the k×k row-major a: P a = L U, piv[i] = the row swapped into i.
+// Returns false when a pivot is below tol (the basis is numerically singular).
+bool cs_dense_lu_factor(double* a, int k, int* piv, double tol)
+{
+    for (int c = 0; c < k; ++c)
+    {
+        int p = c;
+        for (int i = c + 1; i < k; ++i)
+        {
+            if (fabs(a[(size_t)i * k + c]) > fabs(a[(size_t)p * k + c]))
+            {
+                p = i;
+            }
+        }
+        piv[c] = p;
+        if (!(fabs(a[(size_t)p * k + c]) > tol))
+        {
+            return false;
+        }
+        if (p != c)
+        {
+            for (int j = 0; j < k; ++j)
+            {
+                double t = a[(size_t)p * k + j];
+                a[(size_t)p * k + j] = a[(size_t)c * k + j];
+                a[(size_t)c * k + j] = t;
+            }
+        }
+        double inv = 1.0 / a[(size_t)c * k + c];
+        for (int i = c + 1; i < k; ++i)
+        {
+            double* ri = a + (size_t)i * k;
+            double f = ri[c] * inv;
+            if (f == 0.0)
+            {
+                continue;
+            }
+            ri[c] = f;
+            const double* rc = a + (size_t)c * k;
+            for (int j = c + 1; j < k; ++j)
+            {
+                ri[j] -= f * rc[j];
+            }
+        }
+    }
+    return true;
+}
+
+// x ← (P a)⁻¹ x with the factors of cs_dense_lu_factor.
+void cs_dense_lu_solve(const double* a, int k, const int* piv, double* x)
+{
+    for (int c = 0; c < k; ++c)
+    {
+        double t = x[piv[c]];
+        x[piv[c]] = x[c];
+        x[c] = t;
+    }
+    for (int i = 1; i < k; ++i)
+    {
+        const double* ri = a + (size_t)i * k;
+        double s = x[i];
+        for (int j = 0; j < i; ++j)
+        {
+            s -= ri[j] * x[j];
+        }
+        x[i] = s;
+    }
+    for (int i = k - 1; i >= 0; --i)
+    {
+        const double* ri = a + (size_t)i * k;
+        double s = x[i];
+        for (int j = i + 1; j < k; ++j)
+        {
+            s -= ri[j] * x[j];
+        }
+        x[i] = s / ri[i];
+    }
+}
