@@ -278,6 +278,31 @@ double sico_mlcp_error(sico_mlcp* x, const double* z)
     return error;
 }
 
+double sico_mlcp_miss(const sico_mlcp* x, const double* z, int* row, double* norm_z)
+{
+    int size = x->n + x->m;
+    double worst = 0.0, scale = 0.0, zmax = 0.0;
+    *row = 0;
+    for (int k = 0; k < size; ++k)
+    {
+        double w = x->q[k];
+        for (int c = 0; c < size; ++c)
+        {
+            w += x->M[(size_t)c * size + k] * z[c];
+        }
+        double e = k < x->n ? fabs(w) : fabs(fmin(z[k], w));
+        if (!(e <= worst)) // (a NaN is the worst)
+        {
+            worst = e;
+            *row = k;
+        }
+        scale = fmax(scale, fabs(x->q[k]));
+        zmax = fmax(zmax, fabs(z[k]));
+    }
+    *norm_z = zmax;
+    return worst / (1.0 + scale);
+}
+
 const char* sico_mlcp_solver_name(int id)
 {
     switch (id)
@@ -290,6 +315,8 @@ const char* sico_mlcp_solver_name(int id)
             return "MLCP PGS";
         case SICONOS_MLCP_DIRECT_ENUM:
             return "MLCP direct + enumeration";
+        case SICONOS_MLCP_FB:
+            return "MLCP Fischer-Burmeister Newton";
         default:
             return "MLCP solver";
     }

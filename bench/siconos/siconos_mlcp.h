@@ -49,8 +49,15 @@ void sico_mlcp_lambda(const sico_mlcp* x, const double* z, double* lambda);
 void sico_mlcp_row_velocity(const sico_mlcp* x, const double* lambda, double* w);
 // ‖λ − clamp(λ − w, lo, hi)‖₂ formed densely (circlesim's res_nat; friction bounds from λ of the link).
 double sico_mlcp_residual(const sico_mlcp* x, const cs_lcp* p, const double* lambda);
-// Siconos's own error of z (mlcp_compute_error, w recomputed as M z + q).
+// Siconos's own error of z (mlcp_compute_error, w recomputed as M z + q). It is relative to 1 + ‖w‖ of the
+// complementarity block, so z itself sets its scale: an answer with one huge entry (β of an open contact,
+// whose row μλ_n − λ⁺ − λ⁻ is identically 0, so any β ≥ 0 is complementary) reads as accurate however far
+// the other rows are from their conditions. sico_mlcp_miss is the check that z cannot inflate.
 double sico_mlcp_error(sico_mlcp* x, const double* z);
+// How far z is from solving the posed MLCP, on the problem's own scale: max over rows of |w| (free rows)
+// or |min(z, w)| (complementarity rows), w = M z + q, divided by 1 + ‖q‖∞. *row: the worst row, *norm_z:
+// ‖z‖∞ (for the messages).
+double sico_mlcp_miss(const sico_mlcp* x, const double* z, int* row, double* norm_z);
 // Siconos's MLCP solver `id` (SICONOS_MLCP_*) through mlcp_driver from z (in: start, out: solution); an MLCP
 // without free variables goes to the LCP driver with LCP Lemke for MLCP_LCP_LEMKE, and MLCP_LCP_LEMKE
 // without complementarity variables to enumeration (one linear solve). Returns Siconos's info
