@@ -6,8 +6,13 @@
 // pass, with the split pseudo-velocity), the impact shift (−s* M⁻¹Jᵀλ of the step's contacts with s* > 0),
 // the relax take-back (relax formulation). The shift's share is split into the pair's own contact and the
 // contacts of third bodies (a body's other contacts).
-// Usage (scripts/penetration-ledger.sh builds it): pen_ledger SCENE [STEPS]
+// Usage (scripts/penetration-ledger.sh builds it): pen_ledger SCENE [STEPS]; SCENE is a scene file or a
+// generated benchmark scene (stream-N, pool-N: src/cli/bench_scenes.h; a stream's rows are added as bench
+// adds them).
 #include "../../src/world/step.c"
+
+#include "cli/bench_scenes.h"
+#include "cli/bench_world.h"
 
 #include <stdio.h>
 
@@ -56,7 +61,12 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    if (w->def.formulation == CS_FORMULATION_RELAX && (st = cs_shock_propagate(w, err)) != CS_OK)
+    {
+        return st;
+    }
     memcpy(vsolve, w->v, (size_t)(3 * n) * sizeof(double));
+    cs_continuous_begin(w);
     // integrate(), phase by phase.
     const double h = w->def.time_step;
     cs_impact_bodies bodies = impact_bodies(w);
@@ -103,6 +113,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    cs_continuous(w);
+    cs_sleep_update(w);
     record_stats(w, &vstats, &job, t);
     return CS_OK;
 }
@@ -238,20 +250,24 @@ int main(int argc, char** argv)
         fprintf(stderr, "usage: pen_ledger SCENE [STEPS]\n");
         return 2;
     }
-    cs_error err;
-    cs_scene_info info;
-    cs_world* w = cs_scene_load(argv[1], &info, &err);
+    cs_error err = {CS_OK, ""};
+    cs_scene_info info = {0};
+    cs_bench_scene generated = {0};
+    bool bench = cs_bench_scene_make(argv[1], &generated);
+    cs_world* w = bench ? cs_bench_world(&generated, &err) : cs_scene_load(argv[1], &info, &err);
     if (w == NULL)
     {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    int steps = argc > 2 ? atoi(argv[2]) : info.steps;
+    cs_bench_disc* row = calloc((size_t)generated.stream_columns + 1, sizeof *row);
+    int steps = argc > 2 ? atoi(argv[2]) : bench ? 300 : info.steps;
     double run_max = 0.0, run_noshift = 0.0;
     printf("step  max_end_mm  max_if_no_shift_mm  max_if_no_third_body_shift_mm\n");
     for (int k = 0; k < steps; ++k)
     {
-        if (ledger_step(w, &err) != CS_OK)
+        int spawned = cs_bench_stream_row(&generated, k, row);
+        if (!cs_bench_world_add(w, &generated, row, spawned, &err) || ledger_step(w, &err) != CS_OK)
         {
             fprintf(stderr, "%s\n", err.message);
             return 1;
@@ -283,5 +299,7 @@ int main(int argc, char** argv)
         }
     }
     cs_world_destroy(w);
+    cs_bench_scene_free(&generated);
+    free(row);
     return 0;
 }

@@ -105,10 +105,19 @@ int cs_cmd_table2(int argc, char** argv)
         }
         cs_solver_params params = *cs_world_solver_params(w);
         params.iterations = iterations;
-        params.alpha = variants[k].alpha;
+        // (A variant without α carries 0, which the world refuses as out of range: keep the world's then.
+        // Unchecked, the refusal left PGS at the scene's 10 iterations instead of K.)
+        params.alpha = variants[k].alpha > 0.0 ? variants[k].alpha : params.alpha;
         params.tolerance = 0.0;
         cs_world_set_solver(w, variants[k].solver);
-        cs_world_set_solver_params(w, &params);
+        if (!cs_world_set_solver_params(w, &params))
+        {
+            fprintf(stderr, "circlesim-cli table2: %s: solver parameters out of range (docs/SCENES.md)\n",
+                    scene);
+            cs_world_destroy(w);
+            status = 1;
+            break;
+        }
         cs_world_options_apply(w, &world_options);
         double rows = 0.0, solver_seconds = 0.0, res_lcp = 0.0, res_nat = 0.0;
         double t0 = cs_seconds();
