@@ -89,7 +89,9 @@ while IFS=$'\t' read -r file line mode cmd; do
     status=$?
     [ $status = 124 ] && status=0 # still running after 4 s: the window works
   else
-    output=$(cd "$scratch" && SDL_VIDEODRIVER=offscreen timeout 240 bash -c "$run" 2>&1 </dev/null)
+    # 240 s of CPU per process (a command that spins is ended however loaded the machine is) and 1 200 s
+    # of wall time (one that blocks): cmake/test_limits.cmake.
+    output=$(cd "$scratch" && SDL_VIDEODRIVER=offscreen timeout 1200 prlimit --cpu=240:250 -- bash -c "$run" 2>&1 </dev/null)
     status=$?
   fi
   ran=$((ran + 1))
