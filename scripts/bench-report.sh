@@ -38,6 +38,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 plot="${plot:-$out/scaling.png}"
+IFS=',' read -ra wanted <<<"$parts"
+for part in "${wanted[@]}"; do
+  case "$part" in
+    paper|churn|scale) ;;
+    *) echo "bench-report: --parts: paper, churn or scale, got '$part'" >&2; exit 2 ;;
+  esac
+done
 if [ "$quick" = 1 ]; then
   repeat=1; churn_steps=60; stream=2000; sizes=1000,5000,20000; scale_steps=30; warmup=20
 else
@@ -47,6 +54,7 @@ if [ -z "$build" ]; then
   build=build
   bash scripts/build.sh >/dev/null
 fi
+test -x "$build/circlesim-cli" || { echo "bench-report: no $build/circlesim-cli (--build DIR)" >&2; exit 1; }
 mkdir -p "$out"
 has() { [[ ",$parts," == *",$1,"* ]]; }
 vs() { scripts/bench-vs-peers.sh --build "$build" "$@"; }
@@ -91,15 +99,24 @@ if has scale; then
   fi
 fi
 
-# The issue's targets against what this run measured (a blank: that part was not run or an engine is missing).
+# The issue's targets against what this run measured: "not run" in the met column when --parts left that part
+# out, a blank when the part ran but an engine is missing (bench-vs-peers said which). A missing file is not a
+# failure here (us and col print nothing and return 0: under set -e an assignment from a failing command
+# substitution would end the script with the table half written); a benchmark that fails already stopped it.
 us() { # FILE SCENE ENGINE ITERATIONS -> µs/step
-  [ -r "$1" ] && awk -F, -v s="$2" -v e="$3" -v i="$4" '$1 == s && $2 == e && $4 == i { print $10; exit }' "$1"
+  if [ -r "$1" ]; then
+    awk -F, -v s="$2" -v e="$3" -v i="$4" '$1 == s && $2 == e && $4 == i { print $10; exit }' "$1"
+  fi
 }
 col() { # FILE SCENE ENGINE COLUMN -> |that column| of the 10-iteration run (20 mean penetration, 21 KE drift,
         # 22 top error, 24 final kinetic energy)
-  [ -r "$1" ] && awk -F, -v s="$2" -v e="$3" -v c="$4" '$1 == s && $2 == e && $4 == 10 { x = $c; print x < 0 ? -x : x; exit }' "$1"
+  if [ -r "$1" ]; then
+    awk -F, -v s="$2" -v e="$3" -v c="$4" '$1 == s && $2 == e && $4 == 10 { x = $c; print x < 0 ? -x : x; exit }' "$1"
+  fi
 }
+part="" # the part whose rows follow (set before each group)
 row() { # TARGET A B LIMIT: a ratio A / B, met when ≤ LIMIT (≥ when LIMIT starts with >)
+  if ! has "$part"; then echo "$1,,not run,$4"; return; fi
   awk -v t="$1" -v a="$2" -v b="$3" -v l="$4" 'BEGIN {
     if (a == "" || b == "" || b + 0 <= 0) { print t ",,," l; exit }
     r = a / b; ge = substr(l, 1, 1) == ">"; v = ge ? substr(l, 2) : l
@@ -108,6 +125,7 @@ row() { # TARGET A B LIMIT: a ratio A / B, met when ≤ LIMIT (≥ when LIMIT st
 p="$out/paper"; c1="$out/churn-t1"; c2="$out/churn-t2"; s1="$out/scale-t1"; s2="$out/scale-t2"
 {
   echo "target,measured,met,limit"
+  part=paper
   for scene in pool1 pool2; do
     row "$scene µs/step ÷ Box2D v3 (10 iterations)" "$(us "$p/circlesim-paper.csv" "$scene" pgs 10)" \
       "$(us "$p/peers-box2d-v3-paper.csv" "$scene" box2d-v3 10)" 0.5
@@ -131,6 +149,7 @@ p="$out/paper"; c1="$out/churn-t1"; c2="$out/churn-t2"; s1="$out/scale-t1"; s2="
     row "$scene |top error| ÷ Box2D v3's" "$(col "$p/circlesim-paper.csv" "$scene" pgs 22)" \
       "$(col "$p/peers-box2d-v3-paper.csv" "$scene" box2d-v3 22)" 1
   done
+  part=churn
   row "gas |kinetic energy drift| ÷ Box2D v3's" "$(col "$c1/circlesim-churn.csv" gas pgs 21)" \
     "$(col "$c1/peers-box2d-v3-churn.csv" gas box2d-v3 21)" 1
   for scene in gas "stream-$stream"; do
@@ -140,6 +159,7 @@ p="$out/paper"; c1="$out/churn-t1"; c2="$out/churn-t2"; s1="$out/scale-t1"; s2="
         "$(us "$d/peers-box2d-v3-churn.csv" "$scene" box2d-v3 10)" 0.5
     done
   done
+  part=scale
   IFS=',' read -ra ns <<<"$sizes"
   for n in "${ns[@]}"; do
     if [ "$n" -ge 5000 ]; then
@@ -153,9 +173,12 @@ p="$out/paper"; c1="$out/churn-t1"; c2="$out/churn-t2"; s1="$out/scale-t1"; s2="
   done
   first=${ns[0]}; last=${ns[${#ns[@]}-1]}
   a=$(us "$s1/circlesim-scale.csv" "pool-$first" pgs 10); b=$(us "$s1/circlesim-scale.csv" "pool-$last" pgs 10)
+  growth="µs/step/body growth pool-$first → pool-$last (circlesim)"
   if [ -n "$a" ] && [ -n "$b" ]; then
-    row "µs/step/body growth pool-$first → pool-$last (circlesim)" "$(awk -v b="$b" -v n="$last" 'BEGIN { print b / n }')" \
+    row "$growth" "$(awk -v b="$b" -v n="$last" 'BEGIN { print b / n }')" \
       "$(awk -v a="$a" -v n="$first" 'BEGIN { print a / n }')" 1.5
+  else
+    row "$growth" "" "" 1.5
   fi
 } >"$out/targets.csv"
 echo "== issue 12's targets, this run (ratios circlesim ÷ peer; kinetic energy ÷ Box2D v3's)"

@@ -10,8 +10,9 @@
 # Suites as circlesim-cli bench's: paper (pool1, pool2, stacking, stacking150), scale (pool-N), churn (the
 # elastic gas of scenes/gas.json and stream-N, a pool under falling rows). --scenes takes names: pool1, pool2,
 # pool1-jitter, stacking, stacking150, gas (circlesim loads scenes/NAME.json), pool-N, stream-N (generated;
-# every engine builds them from src/cli/bench_scenes.c). --threads T: circlesim on T threads and Box2D v3 on
-# T workers (Box2D 2.4.1 and Chipmunk have one); --solvers: circlesim's (default: the suite's).
+# every engine builds them from src/cli/bench_scenes.c and src/scene/generator_formulas.c). --threads T:
+# circlesim on T threads and Box2D v3 on T workers (Box2D 2.4.1 and Chipmunk have one); --solvers:
+# circlesim's (default: the suite's).
 # Writes OUT/circlesim-SUITE.csv, OUT/peers-SUITE.csv, OUT/peers-box2d-v3-SUITE.csv (when the Box2D v3
 # tarball is there; it says so when it is not), then OUT/compare-SUITE.csv (µs/step of each, ratios
 # circlesim ÷ peer: < 1 means circlesim is faster, the form of issue 12's targets) and OUT/quality-SUITE.csv
@@ -61,7 +62,7 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --engines) engines="$2"; shift 2 ;;
     --no-run) run=0; shift ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-vs-peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -62,6 +62,11 @@ syntax_only() {
 }
 
 failed=0 ran=0 skipped=0
+# What a command writes must land in a git-ignored folder (build/, out/, …): the tree's changed and untracked
+# files that git does not ignore, before and after each command (scratch links build/, scenes/, … to the
+# tree), and any file that appears in the scratch docs/ skeleton (the real docs/ is tracked).
+tree_state() { git -C "$repo" status --porcelain --untracked-files=all 2>/dev/null | sort; }
+docs_files() { (cd "$scratch" && find docs -type f | sed 's/^/?? /' | sort); }
 records=$( (cd "$repo" && for f in README.md docs/*.md; do [ -f "$f" ] && extract "$f" "$f"; done) )
 while IFS=$'\t' read -r file line mode cmd; do
   [ -n "$cmd" ] || continue
@@ -80,6 +85,8 @@ while IFS=$'\t' read -r file line mode cmd; do
       run=${run//"$old"/"$new"}
     done
   fi
+  before=$(tree_state)
+  docs_before=$(docs_files)
   interactive=0
   if [[ $run == build/circlesim\ * || $run == build/circlesim ]] && [[ $run != *--headless* && $run != *--help* ]]; then
     interactive=1
@@ -89,11 +96,18 @@ while IFS=$'\t' read -r file line mode cmd; do
     status=$?
     [ $status = 124 ] && status=0 # still running after 4 s: the window works
   else
-    output=$(cd "$scratch" && SDL_VIDEODRIVER=offscreen timeout 240 bash -c "$run" 2>&1 </dev/null)
+    # 240 s of CPU per process (a command that spins is ended however loaded the machine is) and 1 200 s
+    # of wall time (one that blocks): cmake/test_limits.cmake.
+    output=$(cd "$scratch" && SDL_VIDEODRIVER=offscreen timeout 1200 prlimit --cpu=240:250 -- bash -c "$run" 2>&1 </dev/null)
     status=$?
   fi
   ran=$((ran + 1))
-  if [ $status != 0 ]; then
+  wrote=$(comm -13 <(printf '%s\n' "$before") <(tree_state); comm -13 <(printf '%s\n' "$docs_before") <(docs_files))
+  wrote=$(printf '%s\n' "$wrote" | sed '/^$/d' | sed 's/^...//' | paste -sd' ')
+  if [ $status = 0 ] && [ -n "$wrote" ]; then
+    status="0 but wrote into tracked folders ($wrote)"
+  fi
+  if [ "$status" != 0 ]; then
     failed=$((failed + 1))
     echo "FAIL   $where: exit $status: $run"
     printf '%s\n' "$output" | tail -5 | sed 's/^/         /'

@@ -71,11 +71,16 @@ if [ ! -f "$lib" ] || [ "$shared/box2d-v3-src.tar.gz" -nt "$lib" ]; then
   cmake --build "$out/build" -j"$(nproc)" >>"$out/build.log" 2>&1
 fi
 bin="$out/circlesim-box2d-v3"
-if [ ! -x "$bin" ] || [ bench/peers/box2d_v3.c -nt "$bin" ] || [ src/cli/bench_scenes.c -nt "$bin" ] ||
-   [ src/cli/bench_scenes.h -nt "$bin" ] || [ "$lib" -nt "$bin" ]; then
+scene_sources=(src/cli/bench_scenes.c src/cli/bench_scenes.h src/scene/generator_formulas.c
+  src/scene/generator_formulas.h)
+stale=0
+for f in bench/peers/box2d_v3.c "${scene_sources[@]}" "$lib"; do
+  if [ "$f" -nt "$bin" ]; then stale=1; fi
+done
+if [ ! -x "$bin" ] || [ "$stale" = 1 ]; then
   # -O2 as the shared runner compiles its program; the library carries the AVX2 solver.
-  cc -O2 -std=gnu17 -Wall -Wextra -I"$out/src/include" -Isrc bench/peers/box2d_v3.c src/cli/bench_scenes.c "$lib" \
-    -lm -lpthread -o "$bin"
+  cc -O2 -std=gnu17 -Wall -Wextra -I"$out/src/include" -Isrc bench/peers/box2d_v3.c src/cli/bench_scenes.c \
+    src/scene/generator_formulas.c "$lib" -lm -lpthread -o "$bin"
 fi
 
 if [ "$check" = 1 ]; then

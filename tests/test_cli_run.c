@@ -155,6 +155,51 @@ static void errors_and_exit_codes(void** state)
     assert_non_null(strstr(out, "--dump-lcp"));
 }
 
+// A solver option on the command line overrides what the scene sets, also when its value is the default
+// (run used to compare each option with the default and kept the scene's: --iterations 10 on a scene of 40
+// ran 40). The snapshot written after the run holds the world's solver settings.
+static void options_override_the_scene(void** state)
+{
+    (void)state;
+    static const char* const scene_of[] = {
+        "\"solver\": {\"name\": \"amgs\", \"iterations\": 40, \"alpha\": 0.5, \"gamma\": 3}",
+        "\"solver\": {\"name\": \"psor\", \"iterations\": 40, \"relaxation\": 1.5}"};
+    static const char* const options_of[] = {"--iterations 10 --alpha 0.2 --gamma 2", "--relaxation 1"};
+    cs_solver_params defaults = cs_solver_params_default();
+    for (int k = 0; k < 2; ++k)
+    {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"name\": \"override\", \"steps\": 5, %s,\n"
+                 " \"walls\": [{\"type\": \"half_plane\", \"point\": [0, 0], \"normal\": [0, 1]}],\n"
+                 " \"generators\": [{\"type\": \"stack\", \"base\": [0, 0], \"count\": 3, \"radius\": 0.2, "
+                 "\"mass\": 1}]}\n",
+                 scene_of[k]);
+        const char* scene = cs_test_write_temp(".json", text);
+        const char* st = cs_test_temp_path("-state.json");
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "%s run %s --steps 2 --quiet %s --state-out %s", CLI, scene, options_of[k],
+                 st);
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+        cs_error err = {CS_OK, ""};
+        cs_world* w = cs_world_load_state(st, &err);
+        assert_non_null(w);
+        const cs_solver_params* p = cs_world_solver_params(w);
+        if (k == 0)
+        {
+            assert_int_equal(p->iterations, defaults.iterations);
+            assert_true(p->alpha == defaults.alpha);
+            assert_true(p->gamma == defaults.gamma);
+        }
+        else
+        {
+            assert_int_equal(p->iterations, 40); // not given: the scene's
+            assert_true(p->relaxation == defaults.relaxation);
+        }
+        cs_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     cs_test_init();
@@ -162,6 +207,7 @@ int main(void)
         cmocka_unit_test(csv_and_state_files),
         cmocka_unit_test(dump_reproduces_world_lambda),
         cmocka_unit_test(errors_and_exit_codes),
+        cmocka_unit_test(options_override_the_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

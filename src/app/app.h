@@ -29,7 +29,6 @@
 #define APP_SPEED_COUNT         5 // ×¼ ×½ ×1 ×2 ×4
 
 #define APP_MAX_PANES   4
-#define APP_RACE_MAX    24  // registered solvers a race runs (the registry has 17)
 #define APP_MAX_SCENES  24  // scene files the panel lists
 #define APP_MAX_FLASHES 128 // hit events flashing at once
 #define APP_FLASH_STEPS 20  // a hit flashes for this many steps (1/3 s at 60 Hz: captures stay reproducible)
@@ -78,7 +77,7 @@ typedef struct app_race
     int set_active;
     char set_source[512];
     int count;
-    app_race_entry entries[APP_RACE_MAX];
+    app_race_entry* entries; // cs_solver_count() of them, allocated when the race starts
 } app_race;
 
 // A duel's further pane: a clone of the world stepping in lockstep with pane 0 (the app's own world),

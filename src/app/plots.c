@@ -38,8 +38,15 @@ static int describe_race(app* a, render_plot_desc* out, int max)
         return 0;
     }
     static char titles[3][128];
-    app_format(titles[0], sizeof titles[0], "Frozen step %lld (%d rows): residual per iteration",
-               (long long)a->race.step, a->race.rows);
+    // A plot holds RENDER_PLOT_MAX_SERIES curves: should the registry outgrow it, the title says how many
+    // methods are drawn rather than dropping the rest unseen (the race itself holds every method).
+    char drawn[64] = "";
+    if (race_count(a) > RENDER_PLOT_MAX_SERIES)
+    {
+        app_format(drawn, sizeof drawn, ", first %d of %d methods", RENDER_PLOT_MAX_SERIES, race_count(a));
+    }
+    app_format(titles[0], sizeof titles[0], "Frozen step %lld (%d rows): residual per iteration%s",
+               (long long)a->race.step, a->race.rows, drawn);
     app_format(titles[1], sizeof titles[1], "Frozen step %lld: residual against solve time",
                (long long)a->race.step);
     const char* y = a->race.on_lcp ? "RES_lcp (eq. 24)" : "res_nat";

@@ -7,11 +7,12 @@
 
 void race_clear(app* a)
 {
-    for (int k = 0; k < APP_RACE_MAX; ++k)
+    for (int k = 0; k < a->race.count; ++k)
     {
         free(a->race.entries[k].history);
         free(a->race.entries[k].times_ms);
     }
+    free(a->race.entries);
     memset(&a->race, 0, sizeof a->race);
     app_request_fit(a);
 }
@@ -198,9 +199,11 @@ bool race_run(app* a, double tolerance)
     cs_lcp problem = {0};
     cs_solver_work work = {0};
     double* lambda = malloc((size_t)frozen->row_count * sizeof *lambda);
-    bool ok = lambda != NULL && cs_lcp_copy(&problem, frozen, &err) == CS_OK &&
-              cs_solver_work_set_history(&work, true, RACE_MAX_ITERATIONS, &err) == CS_OK;
     app_race* r = &a->race;
+    // One entry per registered method, sized when the race starts (no cap to fall off as the registry grows).
+    r->entries = calloc((size_t)cs_solver_count(), sizeof *r->entries);
+    bool ok = lambda != NULL && r->entries != NULL && cs_lcp_copy(&problem, frozen, &err) == CS_OK &&
+              cs_solver_work_set_history(&work, true, RACE_MAX_ITERATIONS, &err) == CS_OK;
     r->step = cs_world_stats(w)->step;
     r->rows = frozen->row_count;
     r->tolerance = tolerance;
@@ -211,7 +214,7 @@ bool race_run(app* a, double tolerance)
     {
         find_active_set(r, &problem, &set, &have_set);
     }
-    for (int s = 0; ok && s < cs_solver_count() && r->count < APP_RACE_MAX; ++s)
+    for (int s = 0; ok && s < cs_solver_count(); ++s)
     {
         app_race_entry* e = &r->entries[r->count++];
         e->solver = s;

@@ -1,8 +1,11 @@
 // The benchmark scenes as plain numbers: one formula for circlesim-cli bench and the peer programs
 // (bench_scenes.h). The paper's scenes and the gas restate their scene files' generators
-// (scenes/*.json through src/scene/scene_generators.c) operation for operation, so that the same file
-// and the same name give bit-identical starting positions and velocities (test_bench_scenes).
+// (scenes/*.json through src/scene/scene_generators.c) through the same formulas
+// (src/scene/generator_formulas.c, which the peers compile beside this file), so that the same file and the
+// same name give bit-identical starting positions and velocities (test_bench_scenes).
 #include "cli/bench_scenes.h"
+
+#include "scene/generator_formulas.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,20 +32,6 @@
 #define JITTER_SEED   1
 #define MAX_GENERATED 10000000
 
-uint64_t cs_bench_splitmix64(uint64_t* state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-double cs_bench_uniform(uint64_t* state, double lo, double hi)
-{
-    double u = (double)(cs_bench_splitmix64(state) >> 11) * (1.0 / 9007199254740992.0);
-    return lo + (hi - lo) * u;
-}
-
 static void add_wall(cs_bench_scene* s, double x0, double y0, double x1, double y1, double nx, double ny)
 {
     s->walls[s->wall_count++] = (cs_bench_wall){x0, y0, x1, y1, nx, ny};
@@ -55,16 +44,17 @@ static bool alloc_discs(cs_bench_scene* s, int count)
     return s->discs != NULL;
 }
 
-// The lattice position of circle k of row r (Pool 1's grid generator: origin + k spacing + odd-row offset).
-static void lattice(const cs_bench_scene* s, int r, int k, cs_bench_disc* d)
+// The lattice position of circle k of row r: Pool 1's grid generator (origin, spacing, odd-row offset),
+// moved by `jitter` from *state.
+static void lattice(const cs_bench_scene* s, int r, int k, double jitter, uint64_t* state, cs_bench_disc* d)
 {
-    d->x = -s->pool_half + 0.25 + k * POOL_SX + ((r & 1) != 0 ? 0.5 * POOL_SX : 0.0);
-    d->y = 0.22 + r * POOL_SY;
+    cs_gen_grid_point(-s->pool_half + 0.25, 0.22, POOL_SX, POOL_SY, 0.5 * POOL_SX, jitter, r, k, state, &d->x,
+                      &d->y);
     d->r = POOL_RADIUS;
 }
 
 // count circles in `columns` columns of Pool 1's lattice; Pool 2's masses rise by row from 1 to 3 kg.
-static bool pool(cs_bench_scene* s, int count, int columns, bool mass_by_row)
+static bool pool(cs_bench_scene* s, int count, int columns, bool mass_by_row, double jitter, uint64_t seed)
 {
     s->pool_columns = columns;
     s->pool_rows = (count + columns - 1) / columns;
@@ -73,12 +63,12 @@ static bool pool(cs_bench_scene* s, int count, int columns, bool mass_by_row)
     {
         return false;
     }
+    uint64_t state = seed;
     for (int i = 0; i < count; ++i)
     {
         int r = i / columns, k = i % columns;
-        double t = s->pool_rows > 1 ? (double)r / (double)(s->pool_rows - 1) : 0.0;
-        lattice(s, r, k, &s->discs[i]);
-        s->discs[i].m = mass_by_row ? 1.0 + (3.0 - 1.0) * t : 2.0;
+        lattice(s, r, k, jitter, &state, &s->discs[i]);
+        s->discs[i].m = mass_by_row ? cs_gen_row_mass(r, s->pool_rows, 1.0, 3.0) : 2.0;
     }
     double h = s->pool_half;
     add_wall(s, 0.0, 0.0, h, 0.0, 0.0, 1.0); // the floor: the segment spans the pool
@@ -101,7 +91,7 @@ static bool stack(cs_bench_scene* s, int count)
     for (int k = 0; k < count; ++k)
     {
         s->discs[k] =
-            (cs_bench_disc){0.0, 0.0 + STACK_RADIUS + k * (2.0 * STACK_RADIUS), 0, 0, STACK_RADIUS, 1.0};
+            (cs_bench_disc){0.0, cs_gen_stack_y(0.0, STACK_RADIUS, 0.0, k), 0, 0, STACK_RADIUS, 1.0};
     }
     s->top_exact = s->discs[count - 1].y;
     add_wall(s, 0.0, 0.0, 1.0e3, 0.0, 0.0, 1.0);
@@ -113,96 +103,34 @@ static bool stack(cs_bench_scene* s, int count)
     return true;
 }
 
-// Free of every placed disc (a grid of 2 rmax cells: the 3 × 3 block around the try holds all of them).
-typedef struct placer
-{
-    double cell;
-    int nx, ny;
-    int* head;
-    int* next;
-} placer;
-
-static void cell_of(const placer* p, double x, double y, int* ix, int* iy)
-{
-    double fx = floor(x / p->cell), fy = floor(y / p->cell);
-    *ix = fx < 0.0 ? 0 : (fx >= (double)p->nx ? p->nx - 1 : (int)fx);
-    *iy = fy < 0.0 ? 0 : (fy >= (double)p->ny ? p->ny - 1 : (int)fy);
-}
-
-static bool is_free(const placer* p, const cs_bench_disc* d, double x, double y, double r)
-{
-    int ix, iy;
-    cell_of(p, x, y, &ix, &iy);
-    for (int j = iy - 1; j <= iy + 1; ++j)
-    {
-        for (int i = ix - 1; i <= ix + 1; ++i)
-        {
-            if (i < 0 || j < 0 || i >= p->nx || j >= p->ny)
-            {
-                continue;
-            }
-            for (int k = p->head[j * p->nx + i]; k >= 0; k = p->next[k])
-            {
-                double dx = x - d[k].x, dy = y - d[k].y, reach = r + d[k].r;
-                if (dx * dx + dy * dy < reach * reach)
-                {
-                    return false;
-                }
-            }
-        }
-    }
-    return true;
-}
-
-// The scene format's "pile" generator with "speed_range": random sequential addition in the box from
-// the seed's stream, then speed and direction from a second stream (seed ^ 0x5DEECE66D).
+// The scene format's "pile" generator with "speed_range" (cs_gen_pile_place, then cs_gen_pile_velocity).
 static bool gas(cs_bench_scene* s)
 {
     if (!alloc_discs(s, GAS_COUNT))
     {
         return false;
     }
-    placer p;
-    p.cell = 2.0 * GAS_RADIUS;
-    p.nx = p.ny = (int)(GAS_BOX / p.cell) + 1;
-    p.head = malloc((size_t)p.nx * (size_t)p.ny * sizeof *p.head);
-    p.next = malloc((size_t)GAS_COUNT * sizeof *p.next);
-    bool ok = p.head != NULL && p.next != NULL;
-    for (int i = 0; ok && i < p.nx * p.ny; ++i)
-    {
-        p.head[i] = -1;
-    }
-    uint64_t state = GAS_SEED;
+    cs_gen_pile spec = {.seed = GAS_SEED,
+                        .count = GAS_COUNT,
+                        .region = {0.0, 0.0, GAS_BOX, GAS_BOX},
+                        .radius = GAS_RADIUS,
+                        .tries = PILE_TRIES};
+    double* x = malloc(GAS_COUNT * sizeof *x);
+    double* y = malloc(GAS_COUNT * sizeof *y);
+    double* r = malloc(GAS_COUNT * sizeof *r);
+    int placed = 0;
+    bool ok =
+        x != NULL && y != NULL && r != NULL && cs_gen_pile_place(&spec, x, y, r, &placed) == CS_GEN_PILE_OK;
+    uint64_t velocities = cs_gen_velocity_seed(GAS_SEED);
     for (int n = 0; ok && n < GAS_COUNT; ++n)
     {
-        const double r = GAS_RADIUS;
-        bool placed = false;
-        for (int t = 0; t < PILE_TRIES && !placed; ++t)
-        {
-            double x = cs_bench_uniform(&state, 0.0 + r, GAS_BOX - r);
-            double y = cs_bench_uniform(&state, 0.0 + r, GAS_BOX - r);
-            if (is_free(&p, s->discs, x, y, r))
-            {
-                int ix, iy;
-                cell_of(&p, x, y, &ix, &iy);
-                s->discs[n] = (cs_bench_disc){x, y, 0.0, 0.0, r, 1.0};
-                p.next[n] = p.head[iy * p.nx + ix];
-                p.head[iy * p.nx + ix] = n;
-                placed = true;
-            }
-        }
-        ok = placed;
+        cs_bench_disc* d = &s->discs[n];
+        *d = (cs_bench_disc){x[n], y[n], 0.0, 0.0, r[n], 1.0};
+        cs_gen_pile_velocity(&velocities, 0.5, 3.0, 0.0, 0.0, &d->vx, &d->vy);
     }
-    uint64_t velocities = (uint64_t)GAS_SEED ^ 0x5DEECE66Dull;
-    for (int n = 0; ok && n < GAS_COUNT; ++n)
-    {
-        double speed = cs_bench_uniform(&velocities, 0.5, 3.0);
-        double angle = cs_bench_uniform(&velocities, 0.0, 6.283185307179586);
-        s->discs[n].vx = 0.0 + speed * cos(angle);
-        s->discs[n].vy = 0.0 + speed * sin(angle);
-    }
-    free(p.head);
-    free(p.next);
+    free(x);
+    free(y);
+    free(r);
     add_wall(s, 0.0, 0.0, GAS_BOX, 0.0, 0.0, 1.0);
     add_wall(s, 0.0, 0.0, 0.0, GAS_BOX, 1.0, 0.0);
     add_wall(s, GAS_BOX, GAS_BOX, 0.0, GAS_BOX, 0.0, -1.0);
@@ -238,26 +166,18 @@ bool cs_bench_scene_make(const char* name, cs_bench_scene* out)
     int n;
     bool ok;
     if (strcmp(name, "pool1") == 0 || strcmp(name, "pool2") == 0)
-        ok = pool(out, 221, 13, name[4] == '2');
+        ok = pool(out, 221, 13, name[4] == '2', 0.0, 0);
     else if (strcmp(name, "pool1-jitter") == 0)
-    {
-        ok = pool(out, 221, 13, false);
-        uint64_t state = JITTER_SEED;
-        for (int i = 0; ok && i < out->count; ++i)
-        {
-            out->discs[i].x += cs_bench_uniform(&state, -JITTER, JITTER);
-            out->discs[i].y += cs_bench_uniform(&state, -JITTER, JITTER);
-        }
-    }
+        ok = pool(out, 221, 13, false, JITTER, JITTER_SEED);
     else if (strcmp(name, "stacking") == 0 || strcmp(name, "stacking150") == 0)
         ok = stack(out, name[8] == '\0' ? 30 : 150);
     else if (strcmp(name, "gas") == 0)
         ok = gas(out);
     else if ((n = sized(name, "pool-")) > 0)
-        ok = pool(out, n, (int)lround(sqrt((double)n)), false);
+        ok = pool(out, n, (int)lround(sqrt((double)n)), false, 0.0, 0);
     else if ((n = sized(name, "stream-")) > 0)
     {
-        ok = pool(out, n, (int)lround(sqrt((double)n)), false);
+        ok = pool(out, n, (int)lround(sqrt((double)n)), false, 0.0, 0);
         out->stream_columns = out->pool_columns;
     }
     else
@@ -273,7 +193,7 @@ bool cs_bench_scene_pool(int count, int columns, cs_bench_scene* out)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "pool-%d", count);
-    if (count < 1 || count > MAX_GENERATED || columns < 1 || !pool(out, count, columns, false))
+    if (count < 1 || count > MAX_GENERATED || columns < 1 || !pool(out, count, columns, false, 0.0, 0))
     {
         cs_bench_scene_free(out);
         return false;
@@ -296,7 +216,7 @@ int cs_bench_stream_row(const cs_bench_scene* s, int step, cs_bench_disc* out)
     int row = s->pool_rows + step / CS_BENCH_STREAM_EVERY;
     for (int k = 0; k < s->stream_columns; ++k)
     {
-        lattice(s, row, k, &out[k]);
+        lattice(s, row, k, 0.0, NULL, &out[k]);
         out[k].vx = 0.0;
         out[k].vy = -STREAM_SPEED;
         out[k].m = 2.0;

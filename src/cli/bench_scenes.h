@@ -1,6 +1,7 @@
 // The benchmark scenes as plain numbers (discs, walls, materials, a stream of falling rows), so that
 // circlesim-cli bench and the peer programs (bench/peers: Box2D v3, Box2D 2.4.1, Chipmunk) build them
-// from one formula. Plain C and libm only: the peers compile this file without the circlesim library.
+// from one formula. Plain C and libm only: the peers compile this file and src/scene/generator_formulas.c
+// (the scene loader's own generators) without the circlesim library.
 //
 // Names: pool1, pool2, stacking, stacking150 (scenes/*.json, the paper's four), pool1-jitter
 // (scenes/pool1-jitter.json), gas (scenes/gas.json: 20 000 elastic discs), pool-N (the scale suite) and
@@ -63,11 +64,6 @@ extern "C"
     // is due). Row k appears one row spacing above row k-1 at 3 m/s downwards, where the pool's lattice would
     // continue: it never overlaps the pile, the walls or the previous row.
     int cs_bench_stream_row(const cs_bench_scene* s, int step, cs_bench_disc* out);
-
-    // splitmix64 (Steele, Lea & Flood 2014) and a uniform double in [lo, hi) from its top 53 bits: the random
-    // stream of the scene format (docs/SCENES.md, src/scene/scene_generators.c), restated here for the peers.
-    uint64_t cs_bench_splitmix64(uint64_t* state);
-    double cs_bench_uniform(uint64_t* state, double lo, double hi);
 
 #ifdef __cplusplus
 }

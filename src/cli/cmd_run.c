@@ -57,10 +57,11 @@ int cs_cmd_run(int argc, char** argv)
     dump_request dumps[MAX_DUMPS];
     int dump_count = 0;
 
-    // Solver options are applied on top of the scene's settings, so collect them on a marker copy.
+    // Solver options are applied on top of the scene's settings, so collect them on a copy and remember
+    // which were given: an option equal to the default still overrides a scene that sets another value.
     cs_solver_params overrides = cs_solver_params_default();
-    cs_solver_params defaults = overrides;
-    unsigned given = 0u; // method parameters given (CS_SOLVER_USES_*)
+    unsigned given = 0u;           // method parameters given (CS_SOLVER_USES_*)
+    bool iterations_given = false; // --iterations (not a method parameter: every solver reads it)
     for (int i = 1; i < argc; ++i)
     {
         const char* a = argv[i];
@@ -82,6 +83,7 @@ int cs_cmd_run(int argc, char** argv)
         if (r > 0)
         {
             params_touched = true;
+            iterations_given |= strcmp(a, "--iterations") == 0;
             continue;
         }
         if (strcmp(a, "--steps") == 0)
@@ -198,13 +200,13 @@ int cs_cmd_run(int argc, char** argv)
     params = *cs_world_solver_params(w);
     if (params_touched)
     {
-        if (overrides.iterations != defaults.iterations)
+        if (iterations_given)
             params.iterations = overrides.iterations;
-        if (overrides.alpha != defaults.alpha)
+        if (given & CS_SOLVER_USES_ALPHA)
             params.alpha = overrides.alpha;
-        if (overrides.gamma != defaults.gamma)
+        if (given & CS_SOLVER_USES_GAMMA)
             params.gamma = overrides.gamma;
-        if (overrides.relaxation != defaults.relaxation)
+        if (given & CS_SOLVER_USES_RELAXATION)
             params.relaxation = overrides.relaxation;
         if (overrides.amgs_literal)
             params.amgs_literal = true;

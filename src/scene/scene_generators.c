@@ -6,26 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene/generator_formulas.h"
 #include "scene/scene_internal.h"
 
 // Circles tried per pile body before the pile gives up (rejection sampling must terminate).
 #define CS_PILE_TRIES 1000
-
-// splitmix64 (Steele, Lea & Flood 2014): tiny, statistically fine for placement, and portable.
-static uint64_t splitmix64(uint64_t* state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-// Uniform in [lo, hi) from the top 53 bits.
-static double uniform(uint64_t* state, double lo, double hi)
-{
-    double u = (double)(splitmix64(state) >> 11) * (1.0 / 9007199254740992.0);
-    return lo + (hi - lo) * u;
-}
 
 // A required body count that must place at least one body.
 static bool read_count(cs_scene_loader* l, const cs_jval* g, const char* key, int* out)
@@ -84,18 +69,12 @@ static bool grid(cs_scene_loader* l, const cs_jval* g)
     for (int r = 0; r < rows; ++r)
     {
         // Pool 2: mass linear in the row index, lowest row mass_range[0], highest mass_range[1].
-        double t = rows > 1 ? (double)r / (double)(rows - 1) : 0.0;
-        double row_mass = ranged ? mass_range[0] + (mass_range[1] - mass_range[0]) * t
+        double row_mass = ranged ? cs_gen_row_mass(r, rows, mass_range[0], mass_range[1])
                                  : cs_scene_disc_mass(mass, density, d.radius);
         for (int k = 0; k < columns; ++k)
         {
-            d.position.x = origin.x + k * spacing[0] + ((r & 1) != 0 ? row_offset : 0.0);
-            d.position.y = origin.y + r * spacing[1];
-            if (jitter > 0.0)
-            {
-                d.position.x += uniform(&state, -jitter, jitter);
-                d.position.y += uniform(&state, -jitter, jitter);
-            }
+            cs_gen_grid_point(origin.x, origin.y, spacing[0], spacing[1], row_offset, jitter, r, k, &state,
+                              &d.position.x, &d.position.y);
             d.mass = row_mass;
             if (!cs_scene_add_circle(l, g, &d))
             {
@@ -129,7 +108,7 @@ static bool stack(cs_scene_loader* l, const cs_jval* g)
     for (int k = 0; k < count; ++k)
     {
         d.position.x = base.x;
-        d.position.y = base.y + d.radius + k * (2.0 * d.radius + gap);
+        d.position.y = cs_gen_stack_y(base.y, d.radius, gap, k);
         if (!cs_scene_add_circle(l, g, &d))
         {
             return false;
@@ -138,52 +117,7 @@ static bool stack(cs_scene_loader* l, const cs_jval* g)
     return true;
 }
 
-// Random sequential addition of non-overlapping discs inside a box, with a uniform grid so that
-// each try checks only nearby discs.
-typedef struct pile_grid
-{
-    double x0, y0, cell;
-    int nx, ny;
-    int* head; // [nx*ny] first disc in the cell, -1 when empty
-    int* next; // [count]
-    double* x;
-    double* y;
-    double* r;
-    int placed;
-} pile_grid;
-
-static void pile_cell(const pile_grid* p, double x, double y, int* ix, int* iy)
-{
-    double fx = floor((x - p->x0) / p->cell), fy = floor((y - p->y0) / p->cell);
-    *ix = fx < 0.0 ? 0 : (fx >= (double)p->nx ? p->nx - 1 : (int)fx);
-    *iy = fy < 0.0 ? 0 : (fy >= (double)p->ny ? p->ny - 1 : (int)fy);
-}
-
-static bool pile_free(const pile_grid* p, double x, double y, double r)
-{
-    int ix, iy;
-    pile_cell(p, x, y, &ix, &iy);
-    for (int j = iy - 1; j <= iy + 1; ++j)
-    {
-        for (int i = ix - 1; i <= ix + 1; ++i)
-        {
-            if (i < 0 || j < 0 || i >= p->nx || j >= p->ny)
-            {
-                continue;
-            }
-            for (int k = p->head[j * p->nx + i]; k >= 0; k = p->next[k])
-            {
-                double dx = x - p->x[k], dy = y - p->y[k], reach = r + p->r[k];
-                if (dx * dx + dy * dy < reach * reach)
-                {
-                    return false;
-                }
-            }
-        }
-    }
-    return true;
-}
-
+// Random sequential addition of non-overlapping discs inside a box (cs_gen_pile_place).
 static bool pile(cs_scene_loader* l, const cs_jval* g)
 {
     static const char* const keys[] = {"type",         "seed",     "count",       "region",   "radius",
@@ -238,89 +172,51 @@ static bool pile(cs_scene_loader* l, const cs_jval* g)
                         height, rmax);
     }
 
-    pile_grid p;
-    memset(&p, 0, sizeof p);
-    p.x0 = region[0];
-    p.y0 = region[1];
-    // A cell must span a disc pair's reach (2 rmax); it also grows so that the grid has at most
-    // about 4 cells per disc plus 4096 per side, whatever the region's shape or size.
-    double per_disc = sqrt(width) * sqrt(height / (4.0 * count)); // sqrt(area / 4 count) without overflow
-    if (!isfinite(per_disc))
-    {
-        per_disc = 0.0;
-    }
-    p.cell = fmax(2.0 * rmax, fmax(per_disc, fmax(width, height) / 4096.0));
-    p.nx = (int)(width / p.cell) + 1;
-    p.ny = (int)(height / p.cell) + 1;
-    p.head = malloc((size_t)p.nx * (size_t)p.ny * sizeof *p.head);
-    p.next = malloc((size_t)count * sizeof *p.next);
-    p.x = malloc((size_t)count * sizeof *p.x);
-    p.y = malloc((size_t)count * sizeof *p.y);
-    p.r = malloc((size_t)count * sizeof *p.r);
-    bool ok = p.head != NULL && p.next != NULL && p.x != NULL && p.y != NULL && p.r != NULL;
-    if (!ok)
+    cs_gen_pile spec = {.seed = seed,
+                        .count = count,
+                        .region = {region[0], region[1], region[2], region[3]},
+                        .ranged = ranged,
+                        .radius = radius,
+                        .radius_range = {radius_range[0], radius_range[1]},
+                        .tries = CS_PILE_TRIES};
+    double* x = malloc((size_t)count * sizeof *x);
+    double* y = malloc((size_t)count * sizeof *y);
+    double* r = malloc((size_t)count * sizeof *r);
+    int placed = 0;
+    cs_gen_pile_status status =
+        x != NULL && y != NULL && r != NULL ? cs_gen_pile_place(&spec, x, y, r, &placed) : CS_GEN_PILE_MEMORY;
+    bool ok = status == CS_GEN_PILE_OK;
+    if (status == CS_GEN_PILE_MEMORY)
     {
         cs_fail(c->err, CS_ERR_MEMORY, "%s: out of memory placing a pile of %d circles", c->file, count);
     }
-    for (int i = 0; ok && i < p.nx * p.ny; ++i)
+    else if (status == CS_GEN_PILE_FULL)
     {
-        p.head[i] = -1;
-    }
-    uint64_t state = seed;
-    for (int n = 0; ok && n < count; ++n)
-    {
-        double r = ranged ? uniform(&state, radius_range[0], radius_range[1]) : radius;
-        bool placed = false;
-        for (int t = 0; t < CS_PILE_TRIES && !placed; ++t)
-        {
-            double x = uniform(&state, region[0] + r, region[2] - r);
-            double y = uniform(&state, region[1] + r, region[3] - r);
-            if (pile_free(&p, x, y, r))
-            {
-                int ix, iy;
-                pile_cell(&p, x, y, &ix, &iy);
-                p.x[n] = x;
-                p.y[n] = y;
-                p.r[n] = r;
-                p.next[n] = p.head[iy * p.nx + ix];
-                p.head[iy * p.nx + ix] = n;
-                p.placed = n + 1;
-                placed = true;
-            }
-        }
-        if (!placed)
-        {
-            ok = cs_jfail(
-                c, g,
-                "placed only %d of %d circles after %d tries for the next one: enlarge \"region\" or "
-                "lower \"count\"",
-                p.placed, count, CS_PILE_TRIES);
-        }
+        cs_jfail(c, g,
+                 "placed only %d of %d circles after %d tries for the next one: enlarge \"region\" or lower "
+                 "\"count\"",
+                 placed, count, CS_PILE_TRIES);
     }
     // speed_range: each circle also moves in a random direction at a speed uniform in the range (an
     // elastic gas), from a stream of its own so that positions do not depend on it.
-    uint64_t velocities = seed ^ 0x5DEECE66Dull;
+    uint64_t velocities = cs_gen_velocity_seed(seed);
     cs_vec2 base = d.velocity;
-    for (int n = 0; ok && n < p.placed; ++n)
+    for (int n = 0; ok && n < placed; ++n)
     {
-        d.position.x = p.x[n];
-        d.position.y = p.y[n];
-        d.radius = p.r[n];
-        d.mass = cs_scene_disc_mass(mass, density, p.r[n]);
+        d.position.x = x[n];
+        d.position.y = y[n];
+        d.radius = r[n];
+        d.mass = cs_scene_disc_mass(mass, density, r[n]);
         if (speed_range[1] > 0.0)
         {
-            double speed = uniform(&velocities, speed_range[0], speed_range[1]);
-            double angle = uniform(&velocities, 0.0, 6.283185307179586); // 2π
-            d.velocity.x = base.x + speed * cos(angle);
-            d.velocity.y = base.y + speed * sin(angle);
+            cs_gen_pile_velocity(&velocities, speed_range[0], speed_range[1], base.x, base.y, &d.velocity.x,
+                                 &d.velocity.y);
         }
         ok = cs_scene_add_circle(l, g, &d);
     }
-    free(p.head);
-    free(p.next);
-    free(p.x);
-    free(p.y);
-    free(p.r);
+    free(x);
+    free(y);
+    free(r);
     return ok;
 }
 
