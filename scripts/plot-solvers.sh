@@ -6,7 +6,8 @@
 #   scripts/plot-solvers.sh [OUTDIR]        (default out/solvers, git-ignored)
 # Writes OUTDIR/<scene>.lcp, OUTDIR/history-<scene>-<solver>.csv (iteration,res_lcp,res_nat,seconds),
 # OUTDIR/summary.csv (scene,solver,iterations,seconds,res_nat,status) and OUTDIR/solvers.png.
-# CIRCLESIM_CLI=path runs another build's binary.
+# CIRCLESIM_CLI=path runs another build's binary. PLOT_BUDGET=S (default 300) wall seconds per method and
+# problem: a method still running then is stopped, listed in OUTDIR/missing.txt and named under the figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-out/solvers}
@@ -18,6 +19,8 @@ tol=1e-10
 max=20000
 step=300
 scenes=(pool1 stacking150)
+budget=${PLOT_BUDGET:-300}
+: > "$out/missing.txt"
 mapfile -t solvers < <("$cli" solvers | awk '{print $1}')
 
 echo "scene,solver,iterations,seconds,res_nat,status" > "$out/summary.csv"
@@ -27,9 +30,16 @@ for scene in "${scenes[@]}"; do
     # Exit 3 (not converged: the status says why) is a result here, not a failure.
     # Exit 1 (the method refused the problem, e.g. lemke's pivoting on a singular pile) is reported too.
     code=0
-    line=$("$cli" lcp solve "$out/$scene.lcp" --solver "$s" --tol "$tol" --max-iterations "$max" \
+    line=$(timeout "$budget" "$cli" lcp solve "$out/$scene.lcp" --solver "$s" --tol "$tol" --max-iterations "$max" \
       --history "$out/history-$scene-$s.csv" 2>"$out/error-$scene-$s.txt") || code=$?
+    if [ "$code" -eq 124 ]; then
+      echo "$scene $s: not finished within the budget of $budget s"
+      echo "$s on $scene (not done in $budget s)" >> "$out/missing.txt"
+      rm -f "$out/history-$scene-$s.csv"
+      continue
+    fi
     if [ "$code" -ne 0 ] && [ "$code" -ne 3 ]; then
+      echo "$s on $scene (refused)" >> "$out/missing.txt"
       echo "$scene $s: refused (exit $code): $(head -n 1 "$out/error-$scene-$s.txt")"
       rm -f "$out/history-$scene-$s.csv"
       continue
@@ -44,8 +54,15 @@ done
 plots() { # $1 scene, $2 x column (1 iterations, 4 seconds)
   local sep="" cmd="" i=0
   for s in "${solvers[@]}"; do
+    if [ ! -f "$out/history-$1-$s.csv" ]; then
+      i=$((i + 1)) # its colour stays its own in every panel
+      continue
+    fi
+    # A pivoting method's history is the start point and its answer: a marker, not a line.
+    local style="lines lw 2"
+    [ "$(wc -l < "$out/history-$1-$s.csv")" -le 3 ] && style="points pt 7 ps 2"
     # Eight colours, then the same colours dashed: every method its own style however many there are.
-    cmd+="$sep'$out/history-$1-$s.csv' using (\$$2 > 0 ? \$$2 : 1/0):3 with lines lw 2"
+    cmd+="$sep'$out/history-$1-$s.csv' using (\$$2 > 0 ? \$$2 : 1/0):3 with $style"
     cmd+=" lc $((i % 8 + 1)) dt $((i / 8 + 1)) title '$s'"
     sep=", "
     i=$((i + 1))
@@ -57,6 +74,10 @@ plots() { # $1 scene, $2 x column (1 iterations, 4 seconds)
   echo "set output '$out/solvers.png'"
   echo "set datafile separator ','"
   echo "set logscale y; set format y '10^{%T}'; set grid; set key outside right"
+  missing=$(paste -sd ';' "$out/missing.txt" | sed "s/;/; /g; s/'/''/g; s/_/\\\\_/g")
+  if [ -n "$missing" ]; then
+    echo "set label 1 'not shown: $missing' at screen 0.01, screen 0.01 font ',10'"
+  fi
   echo "set multiplot layout 2,2 title 'res\\_nat from the world''s warm start (step $step) to $tol'"
   for scene in "${scenes[@]}"; do
     echo "set xlabel 'iterations'; set logscale x; set format x '10^{%T}'; set title '$scene: against iterations'"

@@ -511,6 +511,14 @@ static bool lemke_fallback(ppm* s, cs_solve_ctx* ctx, int* pivots, cs_error* err
 {
     cs_solver_work* w = ctx->work;
     int m = s->m;
+    if (s->best_count == INT_MAX) // no reduced system was ever solved: the crash's sets (its λ is in work->x)
+    {
+        memcpy(s->lam, w->x, (size_t)m * sizeof(double));
+        velocities(s);
+        guess_sets(s);
+        memcpy(s->best_state, s->state, (size_t)m * sizeof(int));
+        memcpy(s->best_lam, s->lam, (size_t)m * sizeof(double));
+    }
     memcpy(s->lam, s->best_lam, (size_t)m * sizeof(double));
     velocities(s);
     for (int i = 0; i < m; ++i)
