@@ -56,9 +56,14 @@ static void test_random_against_enumeration(void** state)
             {
                 // No theorem with friction (the bounds move with λ_n): counted, and held to a share below.
                 missed += 1;
-                printf("# problem %d (friction, %s): %s after %d iterations, res_nat %.3g\n", t,
-                       cs_subspace_solver_name(via), cs_solve_stop_name(stats.stop), stats.iterations,
-                       stats.res_nat);
+                const char* keep = cs_test_temp_path(".lcp");
+                cs_error err = {0};
+                cs_lcp_write(&p, keep, &err);
+                printf(
+                    "# problem %d (friction, %s, %d rows, %d enumerated solutions, written to %s): %s after "
+                    "%d iterations, res_nat %.3g\n",
+                    t, cs_subspace_solver_name(via), p.row_count, solutions, keep,
+                    cs_solve_stop_name(stats.stop), stats.iterations, stats.res_nat);
                 cs_solver_work_free(&work);
                 continue;
             }
