@@ -56,9 +56,14 @@ static void test_random_against_enumeration(void** state)
             {
                 // No theorem with friction (the bounds move with λ_n): counted, and held to a share below.
                 missed += 1;
-                printf("# problem %d (friction, %s): %s after %d iterations, res_nat %.3g\n", t,
-                       cs_subspace_solver_name(via), cs_solve_stop_name(stats.stop), stats.iterations,
-                       stats.res_nat);
+                const char* keep = cs_test_temp_path(".lcp");
+                cs_error err = {0};
+                cs_lcp_write(&p, keep, &err);
+                printf(
+                    "# problem %d (friction, %s, %d rows, %d enumerated solutions, written to %s): %s after "
+                    "%d iterations, res_nat %.3g\n",
+                    t, cs_subspace_solver_name(via), p.row_count, solutions, keep,
+                    cs_solve_stop_name(stats.stop), stats.iterations, stats.res_nat);
                 cs_solver_work_free(&work);
                 continue;
             }
@@ -91,21 +96,6 @@ static void test_random_against_enumeration(void** state)
     assert_true(missed <= 6);
 }
 
-static void frozen(const char* scene, int steps, bool friction, cs_lcp* out)
-{
-    cs_error err = {0};
-    cs_scene_info info;
-    cs_world* w = cs_scene_load(cs_test_source_path(scene), &info, &err);
-    assert_non_null(w);
-    cs_world_set_frictionless(w, !friction);
-    for (int s = 0; s < steps; ++s)
-    {
-        assert_int_equal(cs_world_step(w), CS_OK);
-    }
-    assert_int_equal(cs_lcp_copy(out, cs_world_last_problem(w), &err), CS_OK);
-    cs_world_destroy(w);
-}
-
 // Frozen steps, from the world's warm start and from 0: 1e-12 within the Newton budget by CHOLMOD and by
 // PCG, and (frictionless: w is unique) the two paths' contact velocities agree to 1e-8.
 static void test_frozen_scenes(void** state)
@@ -126,7 +116,7 @@ static void test_frozen_scenes(void** state)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
     {
         cs_lcp p = {0};
-        frozen(cases[k].scene, cases[k].step, cases[k].friction, &p);
+        cs_test_frozen_scene(cases[k].scene, cases[k].step, cases[k].friction, &p);
         int m = p.row_count;
         double* lambda = calloc((size_t)m, sizeof(double));
         double* w[2] = {calloc((size_t)m, sizeof(double)), calloc((size_t)m, sizeof(double))};
@@ -172,7 +162,7 @@ static void test_every_iterate_in_its_box(void** state)
 {
     (void)state;
     cs_lcp p = {0};
-    frozen("scenes/pool1.json", 100, true, &p);
+    cs_test_frozen_scene("scenes/pool1.json", 100, true, &p);
     int m = p.row_count;
     double* lambda = calloc((size_t)m, sizeof(double));
     double* v = calloc(3 * (size_t)p.body_count, sizeof(double));

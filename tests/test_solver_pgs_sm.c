@@ -26,21 +26,6 @@ static cs_solver_stats solve(const cs_lcp* p, const char* name, const cs_solver_
     return stats;
 }
 
-// A step of a shipped scene, frozen with its warm start.
-static void frozen(const char* scene, int steps, cs_lcp* out)
-{
-    cs_error err = {0};
-    cs_scene_info info;
-    cs_world* w = cs_scene_load(cs_test_source_path(scene), &info, &err);
-    assert_non_null(w);
-    for (int s = 0; s < steps; ++s)
-    {
-        assert_int_equal(cs_world_step(w), CS_OK);
-    }
-    assert_int_equal(cs_lcp_copy(out, cs_world_last_problem(w), &err), CS_OK);
-    cs_world_destroy(w);
-}
-
 // max_i |λ_i − clamp(λ_i − w_i, l_i, u_i)| with v and w recomputed here from λ (not the solver's v).
 static double complementarity(const cs_lcp* p, const double* lambda)
 {
@@ -116,7 +101,7 @@ static void test_ksm_zero_is_pgs(void** state)
 {
     (void)state;
     cs_lcp p = {0};
-    frozen("scenes/pool1.json", 100, &p);
+    cs_test_frozen_scene("scenes/pool1.json", 100, true, &p);
     check_ksm_zero_is_pgs(&p, true);
     check_ksm_zero_is_pgs(&p, false);
     for (int trial = 0; trial < 20; ++trial)
@@ -339,7 +324,7 @@ static void test_random_agree_with_enumerated_solution(void** state)
 static void check_frozen(const char* scene, int step, double v_tol)
 {
     cs_lcp p = {0};
-    frozen(scene, step, &p);
+    cs_test_frozen_scene(scene, step, true, &p);
     int m = p.row_count, n = 3 * p.body_count;
     double* lambda = malloc(((size_t)m + 1) * sizeof(double));
     double* v_pgs = malloc((size_t)n * sizeof(double));
@@ -403,17 +388,8 @@ static void test_frozen_stacking_agrees_with_long_pgs(void** state)
 static void test_reported_residual_is_that_of_lambda(void** state)
 {
     (void)state;
-    cs_error err = {0};
-    cs_world* w = cs_scene_load(cs_test_source_path("scenes/pool2.json"), NULL, &err);
-    assert_non_null(w);
-    cs_world_set_frictionless(w, true);
-    for (int s = 0; s < 100; ++s)
-    {
-        assert_int_equal(cs_world_step(w), CS_OK);
-    }
     cs_lcp p = {0};
-    assert_int_equal(cs_lcp_copy(&p, cs_world_last_problem(w), &err), CS_OK);
-    cs_world_destroy(w);
+    cs_test_frozen_scene("scenes/pool2.json", 100, false, &p);
     double* lambda = malloc(((size_t)p.row_count + 1) * sizeof(double));
     double* v = malloc((3 * (size_t)p.body_count + 1) * sizeof(double));
     for (int k = 0; k < VARIANTS; ++k)

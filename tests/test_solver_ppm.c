@@ -32,120 +32,36 @@ static cs_status solve_ppm(const cs_lcp* p, cs_solver_work* work, double* lambda
     return solve_ppm_from(p, false, work, lambda, max_pivots, stats, err);
 }
 
-// On every random problem ppm answers, and where the solution is unique its λ is the enumeration's.
-static void check_against_enumeration(bool friction)
+// ppm from λ = 0 with its default budget: one iteration, converged, at least one block pivot.
+static cs_status solve_ppm_exact(const cs_lcp* p, cs_solver_work* work, double* lambda, cs_error* err)
 {
-    int checked = 0;
-    for (int t = 0; t < 150; ++t)
+    cs_solver_stats stats;
+    cs_status s = solve_ppm(p, work, lambda, 0, &stats, err);
+    if (s == CS_OK)
     {
-        cs_lcp p = {0};
-        int contacts = friction ? 1 + rng_int(4) : 1 + rng_int(8);
-        random_contacts(&p, 2 + rng_int(5), contacts, friction);
-        double A[MAXR][MAXR], q[MAXR], expected[MAXR];
-        dense_problem(&p, A, q);
-        int solutions = enumerate_solutions(&p, A, q, expected);
-        cs_solver_work work = {0};
-        double lambda[MAXR], w[MAXR];
-        cs_solver_stats stats;
-        cs_error err = {0};
-        if (solve_ppm(&p, &work, lambda, 0, &stats, &err) != CS_OK)
-        {
-            fail_msg("problem %d (%d rows): %s", t, p.row_count, err.message);
-        }
         assert_int_equal(stats.stop, CS_STOP_CONVERGED);
         assert_int_equal(stats.iterations, 1);
         assert_true(stats.pivots >= 1);
-        dense_w(p.row_count, A, q, lambda, w);
-        assert_true(blcp_holds(&p, lambda, w, 1e-9));
-        if (solutions == 1)
-        {
-            for (int i = 0; i < p.row_count; ++i)
-            {
-                assert_near(lambda[i], expected[i], 1e-9 * (1.0 + fabs(expected[i])));
-            }
-            checked += 1;
-        }
-        cs_solver_work_free(&work);
-        cs_lcp_free(&p);
     }
-    assert_true(checked >= 100);
+    return s;
 }
 
 static void test_frictionless_matches_enumeration(void** state)
 {
     (void)state;
-    check_against_enumeration(false);
+    check_exact_against_enumeration(solve_ppm_exact, false);
 }
 
 static void test_friction_matches_enumeration(void** state)
 {
     (void)state;
-    check_against_enumeration(true);
+    check_exact_against_enumeration(solve_ppm_exact, true);
 }
 
-// Box rows [l, h], [l, ∞), (−∞, h], (−∞, ∞), [l, l] on one body with a coupled normal row, both ways.
 static void test_box_rows(void** state)
 {
     (void)state;
-    const double lo[5] = {-0.5, 0.2, -INFINITY, -INFINITY, 0.3};
-    const double hi[5] = {0.5, INFINITY, -0.1, INFINITY, 0.3};
-    for (int shape = 0; shape < 5; ++shape)
-    {
-        for (int sign = -1; sign <= 1; sign += 2)
-        {
-            cs_lcp p = {0};
-            cs_error err = {0};
-            assert_int_equal(cs_lcp_reserve(&p, 1, 2, &err), CS_OK);
-            p.body_count = 1;
-            p.row_count = 2;
-            p.inv_mass[0] = 0.5;
-            p.inv_inertia[0] = 1.0;
-            p.v[0] = sign * 3.0, p.v[1] = -1.0, p.v[2] = 0.0;
-            for (int i = 0; i < 2; ++i)
-            {
-                double j[6] = {i == 0 ? 1.0 : 0.6, i == 0 ? 0.0 : 0.8, 0.0, 0.0, 0.0, 0.0};
-                memcpy(p.jac + 6 * i, j, sizeof j);
-                p.body_a[i] = 0;
-                p.body_b[i] = -1;
-                p.bias[i] = 0.1;
-                p.link[i] = -1;
-                p.lambda0[i] = 0.0;
-            }
-            p.kind[0] = CS_ROW_BOX, p.lo[0] = lo[shape], p.hi[0] = hi[shape];
-            p.kind[1] = CS_ROW_NORMAL, p.lo[1] = 0.0, p.hi[1] = INFINITY;
-            cs_solver_work work = {0};
-            double lambda[2], A[MAXR][MAXR], q[MAXR], w[MAXR];
-            cs_solver_stats stats;
-            if (solve_ppm(&p, &work, lambda, 0, &stats, &err) != CS_OK)
-            {
-                fail_msg("shape %d sign %d: %s", shape, sign, err.message);
-            }
-            dense_problem(&p, A, q);
-            dense_w(2, A, q, lambda, w);
-            if (!blcp_holds(&p, lambda, w, 1e-10))
-            {
-                fail_msg("shape %d sign %d: lambda (%g, %g), w (%g, %g)", shape, sign, lambda[0], lambda[1],
-                         w[0], w[1]);
-            }
-            cs_solver_work_free(&work);
-            cs_lcp_free(&p);
-        }
-    }
-}
-
-// Pool 1's problem at `step` with friction (the scene's own setting).
-static void frozen_pool1(int step, cs_lcp* out)
-{
-    cs_error err = {0};
-    cs_scene_info info;
-    cs_world* w = cs_scene_load(cs_test_source_path("scenes/pool1.json"), &info, &err);
-    assert_non_null(w);
-    for (int s = 0; s < step; ++s)
-    {
-        assert_int_equal(cs_world_step(w), CS_OK);
-    }
-    assert_int_equal(cs_lcp_copy(out, cs_world_last_problem(w), &err), CS_OK);
-    cs_world_destroy(w);
+    check_exact_box_rows(solve_ppm_exact, 1e-10);
 }
 
 // Pool 1 step 100 with friction (1 208 rows, A singular), from the step's warm start as the world and
@@ -156,7 +72,7 @@ static void test_pool1_friction_exact(void** state)
 {
     (void)state;
     cs_lcp p = {0};
-    frozen_pool1(100, &p);
+    cs_test_frozen_scene("scenes/pool1.json", 100, true, &p);
     int m = p.row_count;
     assert_true(m > 1000);
     int friction_rows = 0;
@@ -201,7 +117,7 @@ static void test_cap_is_an_error(void** state)
 {
     (void)state;
     cs_lcp p = {0};
-    frozen_pool1(30, &p);
+    cs_test_frozen_scene("scenes/pool1.json", 30, true, &p);
     cs_solver_work work = {0};
     double* lambda = calloc((size_t)p.row_count, sizeof(double));
     cs_solver_stats stats;

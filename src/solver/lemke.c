@@ -29,6 +29,8 @@ enum
 #define SMALL_PIVOT     1e-2 // among tied rows, pivots below this fraction of the largest tied one are skipped
 #define RESIDUAL_TOL    1e-10 // |r − B x_B|∞ beyond this fraction of max(|r|∞, |x_B|∞) forces a refactorisation
 #define RESIDUAL_GROWTH 100.0 // ... if it is also this many times what the last refactorisation left
+#define WARM_FEASIBLE   1e-11 // warm start: a first basic value above −this × max|x_B| counts as 0
+#define DROP_TOL        1e-4 // warm start: a diagonal pivot below this fraction of its column drops the index
 
 static double binv_at(const cs_lemke* L, int i, int j)
 {
@@ -227,12 +229,120 @@ static bool maintain_basis(cs_lemke* L, int* since, double* floor, double xscale
     return true;
 }
 
+// The warm start's basis: z_k for start[k], except the columns that are dependent on the ones before
+// them. The complementary basis with z basic on S covers the rows S with −M_SS (the ζ rows off S are unit
+// columns), so it is singular exactly when M_SS is: M_SS is eliminated in index order with diagonal pivots,
+// and an index whose pivot falls below DROP_TOL of its column is dropped (its ζ stays basic). The
+// principal order keeps a friction row's slack β (M_ββ = 0) after its impulse variables, whose elimination
+// gives it the pivot 1/A_tt. Uses L->lu (n·n) and L->lu_vars.
+static void select_start(cs_lemke* L)
+{
+    int n = L->n, s = 0;
+    int* vars = L->lu_vars;
+    for (int k = 0; k < n; ++k)
+    {
+        if (L->start[k])
+        {
+            vars[s++] = k;
+        }
+    }
+    double* g = L->lu;
+    for (int b = 0; b < s; ++b) // g is column-major here: column b is M[S, vars[b]]
+    {
+        L->column(L->data, vars[b], L->col);
+        double* gb = g + (size_t)b * s;
+        for (int a = 0; a < s; ++a)
+        {
+            gb[a] = L->col[vars[a]];
+        }
+    }
+    L->dropped = 0;
+    for (int c = 0; c < s; ++c)
+    {
+        double* gc = g + (size_t)c * s;
+        double scale = 0.0;
+        for (int a = 0; a < s; ++a)
+        {
+            scale = fmax(scale, fabs(gc[a]));
+        }
+        double piv = gc[c];
+        if (!(fabs(piv) > DROP_TOL * scale))
+        {
+            L->start[vars[c]] = 0;
+            L->dropped += 1;
+            continue; // not eliminated: the later pivots are those of the kept indices only
+        }
+        // Right-looking update of the columns after c: g[:, j] −= g[:, c]·g[c, j]/piv.
+        for (int j = c + 1; j < s; ++j)
+        {
+            double* gj = g + (size_t)j * s;
+            double f = gj[c] / piv;
+            if (f == 0.0)
+            {
+                continue;
+            }
+            for (int a = c + 1; a < s; ++a)
+            {
+                gj[a] -= f * gc[a];
+            }
+        }
+    }
+}
+
+// The first basis and the first pivot of a warm start (lemke.h); false when the basis is still singular.
+static bool warm_start(cs_lemke* L, int* first_row)
+{
+    int n = L->n;
+    select_start(L);
+    for (int i = 0; i < n; ++i)
+    {
+        L->basis[i] = L->start[i] ? n + i : i;
+        L->touched[i] = 0;
+    }
+    L->touched_count = 0;
+    if (!cs_lemke_refactor(L))
+    {
+        return false;
+    }
+    // d = B·1, the sum of the basic columns; z0's column is −d and B⁻¹(−d) = −1.
+    memset(L->cover, 0, (size_t)n * sizeof(double));
+    for (int p = 0; p < n; ++p)
+    {
+        cs_lemke_column_of(L, L->basis[p], L->col);
+        for (int i = 0; i < n; ++i)
+        {
+            L->cover[i] += L->col[i];
+        }
+    }
+    L->covered = true;
+    // A basic value that is negative by round-off only (a degenerate 0, such as z± of a friction row whose
+    // normal is at 0) is not covered: the basis is the answer and the caller's residual check decides.
+    double xmax = 1.0;
+    for (int i = 0; i < n; ++i)
+    {
+        xmax = fmax(xmax, fabs(L->xb[i]));
+    }
+    int r = -1;
+    for (int i = 0; i < n; ++i)
+    {
+        if (L->xb[i] < -WARM_FEASIBLE * xmax && (r < 0 || L->xb[i] <= L->xb[r]))
+        {
+            r = i;
+        }
+    }
+    *first_row = r;
+    return true;
+}
+
 cs_lemke_outcome cs_lemke_run(cs_lemke* L)
 {
     int n = L->n;
     L->pivots = 0;
     L->refactorisations = 0;
     L->entering = -1;
+    L->dropped = 0;
+    L->covered = false;
+    L->warm = L->start != NULL;
     double xscale = 0.0;
     for (int i = 0; i < n; ++i)
     {
@@ -242,28 +352,43 @@ cs_lemke_outcome cs_lemke_run(cs_lemke* L)
         L->z[i] = 0.0;
         xscale = fmax(xscale, fabs(L->r[i]));
     }
-    for (int v = 0; v <= Z0_OFFSET * n; ++v)
-    {
-        L->where[v] = v < n ? v : -1;
-    }
     L->touched_count = 0;
     int r = -1;
-    for (int i = 0; i < n; ++i)
+    if (L->warm)
     {
-        if (L->r[i] < 0.0 && (r < 0 || L->r[i] <= L->r[r]))
+        if (!warm_start(L, &r))
         {
-            r = i;
+            return CS_LEMKE_SINGULAR;
+        }
+    }
+    else
+    {
+        for (int v = 0; v <= Z0_OFFSET * n; ++v)
+        {
+            L->where[v] = v < n ? v : -1;
+        }
+        for (int i = 0; i < n; ++i)
+        {
+            if (L->r[i] < 0.0 && (r < 0 || L->r[i] <= L->r[r]))
+            {
+                r = i;
+            }
         }
     }
     if (r < 0)
     {
-        return CS_LEMKE_SOLVED; // r >= 0: z = 0
+        cs_lemke_solution(L);
+        return CS_LEMKE_SOLVED; // x_B >= 0: the first basis solves it
     }
-    // z0 enters at the most negative r_i (its column is −d = −1, so B⁻¹c = −1 while B = I).
-    cs_lemke_column_of(L, Z0_OFFSET * n, L->d);
+    // z0 enters at the most negative basic value (B⁻¹ of its column is −1).
+    for (int i = 0; i < n; ++i)
+    {
+        L->d[i] = -1.0;
+    }
+    int leaving = L->basis[r];
     pivot(L, r, L->d, Z0_OFFSET * n);
     L->pivots = 1;
-    int entering = n + r; // the complement of ζ_r, which just left
+    int entering = leaving < n ? leaving + n : leaving - n; // the complement of what just left
     int since = 1;
     double floor = 0.0;
     for (;;)
@@ -280,7 +405,7 @@ cs_lemke_outcome cs_lemke_run(cs_lemke* L)
             L->entering = entering;
             return CS_LEMKE_RAY;
         }
-        int leaving = L->basis[row];
+        leaving = L->basis[row];
         pivot(L, row, L->d, entering);
         L->pivots += 1;
         if (leaving == Z0_OFFSET * n)

@@ -24,6 +24,14 @@ typedef struct cs_lemke
     cs_lemke_column_fn column;
     const void* data;
     int max_pivots;
+    // Warm start (start NULL: the cold start from B = I): start[k] = 1 puts z_k, 0 its complement ζ_k, in
+    // the first basis. cs_lemke_run drops the z columns that make that basis singular (on redundant
+    // contacts a guessed set is a superset of a basis) and covers what the basis leaves negative with
+    // d = B·1: B⁻¹d = 1, so z0 = −min x̄ makes the start point feasible and the most negative row leaves
+    // first, as in the cold start. d then has no sign and the theory of d > 0 is lost: the caller answers
+    // a ray, a singular basis or the pivot cap with the cold start. cover: n doubles of workspace.
+    int* start;
+    double* cover;
     // Workspace, caller-owned: binv and lu n·n doubles each (B⁻¹ column-major, a column not yet touched by
     // a pivot is e_j and is not stored; lu: the k×k block a refactorisation factorises), xb, d, col, z:
     // n doubles each; basis, touched, tlist, lu_rows, lu_vars, lu_piv: n ints each; where: 2n + 1.
@@ -34,6 +42,9 @@ typedef struct cs_lemke
     int pivots;
     int refactorisations;
     int entering; // at a ray: the variable that could not enter (n..2n−1 = z_k, 0..n−1 = ζ_k)
+    int dropped;  // warm start: z columns of start dropped as dependent
+    int warm;     // 1 when the run started from start (0: the cold start, also after a warm one failed)
+    bool covered; // z0's column is −cover, not −1 (internal to cs_lemke_run)
 } cs_lemke;
 
 // Runs the pivoting; on CS_LEMKE_SOLVED, z holds the solution of the final basis, B⁻¹ freshly refactorised.

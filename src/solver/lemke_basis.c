@@ -37,7 +37,7 @@ void cs_lemke_column_of(const cs_lemke* L, int var, double* out)
     {
         for (int i = 0; i < n; ++i)
         {
-            out[i] = -1.0;
+            out[i] = L->covered ? -L->cover[i] : -1.0;
         }
     }
 }
@@ -190,6 +190,10 @@ bool cs_lemke_refactor(cs_lemke* L)
     for (int b = 0; b < k; ++b)
     {
         cs_lemke_column_of(L, vars[b], L->col);
+        for (int a = 0; a < k; ++a)
+        {
+            L->col[rows[a]] = 0.0; // the rows R keep C_RS⁻¹: a branch-free update below leaves them
+        }
         int pos = rows[b];
         for (int a = 0; a < k; ++a)
         {
@@ -201,10 +205,7 @@ bool cs_lemke_refactor(cs_lemke* L)
             }
             for (int i = 0; i < n; ++i)
             {
-                if (!L->touched[i])
-                {
-                    bj[i] -= L->col[i] * cba;
-                }
+                bj[i] -= L->col[i] * cba;
             }
         }
     }

@@ -156,6 +156,7 @@ typedef struct lemke_arrays
     double* dense_a; // map.A, writable
     double* rhs;
     double scale; // max(1, |rhs|∞): the accepted residual is relative to it
+    int* start;   // [2n] a warm start's first basis (lemke.h), then the guess it is copied from
 } lemke_arrays;
 
 static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs_error* err)
@@ -175,8 +176,8 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs
                        LEMKE_MAX_VARIABLES);
     }
     size_t nn = (size_t)n, mm = (size_t)m;
-    size_t doubles = mm * mm + 2 * nn * nn + 6 * nn + mm;
-    size_t ints = 11 * nn + 1 + 2 * mm;
+    size_t doubles = mm * mm + 2 * nn * nn + 7 * nn + mm;
+    size_t ints = 13 * nn + 1 + 2 * mm;
     size_t total = doubles + (ints + 1) / 2 + 1;
     cs_status s = cs_grow_doubles(&w->dense, &w->dense_capacity, (int)total, err);
     if (s != CS_OK)
@@ -196,6 +197,7 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs
     a.lemke.col = d, d += nn;
     a.lemke.z = d, d += nn;
     a.rhs = d, d += nn;
+    a.lemke.cover = d, d += nn;
     d += nn; // spare
     a.map.c0 = d, d += mm;
     int* q = (int*)d; // the rest of the block holds the integer arrays
@@ -210,7 +212,8 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs
     a.map.var_row = q, q += nn;
     a.map.var_sign = q, q += nn;
     a.map.row_var = q, q += mm;
-    a.map.row_slack = q;
+    a.map.row_slack = q, q += mm;
+    a.start = q;
     *out = a;
     return CS_OK;
 }
@@ -259,6 +262,75 @@ static double answer(lemke_arrays* a, const cs_lcp* p, cs_solver_work* w)
     return res_nat;
 }
 
+// The arrays, the map, the dense A + Σ and ζ at z = 0 (the right-hand side); Lemke not yet run.
+static cs_status prepare(cs_solve_ctx* ctx, lemke_arrays* a, cs_error* err)
+{
+    const cs_lcp* p = ctx->p;
+    cs_solver_work* w = ctx->work;
+    int m = p->row_count;
+    // The driver's cs_problem_check (check.c) has refused malformed data before begin runs.
+    cs_status s = carve(w, p, a, err);
+    if (s != CS_OK)
+    {
+        return s;
+    }
+    build_map(&a->map);
+    for (int i = 0; i < m; ++i)
+    {
+        for (int j = 0; j < m; ++j)
+        {
+            a->dense_a[(size_t)i * m + j] = cs_dense_entry(p, w->mjt, i, j);
+        }
+        a->dense_a[(size_t)i * m + i] += p->reg != NULL ? p->reg[i] : 0.0; // A + Σ on SPOOK rows
+    }
+    build_rhs(&a->map, w->v, a->rhs);
+    a->lemke.n = a->map.n;
+    a->lemke.r = a->rhs;
+    a->lemke.column = map_column;
+    a->lemke.data = &a->map;
+    a->lemke.start = NULL;
+    a->scale = 1.0;
+    for (int k = 0; k < a->map.n; ++k)
+    {
+        a->scale = fmax(a->scale, fabs(a->rhs[k]));
+    }
+    return CS_OK;
+}
+
+// W = J M⁻¹ Jᵀ is singular as soon as rows outnumber its rank (2 per body without friction on circles, 3
+// with): pivoting on it, bases that are singular in exact arithmetic look merely ill-conditioned in
+// floating point and the pivots follow round-off (Pool 1 at step 300: x_B grows to 1e3, the final basis is
+// wrong). So Lemke first runs on the proximal regularisation A + ε·diag(A) (positive definite: every basis
+// it meets is nonsingular, its pivots are real), and its final basis is refined against the true A
+// (cs_lemke_refine: x_B ← x_B + B_ε⁻¹(r − B x_B), the proximal-point iteration on the fixed basis). The
+// answer is accepted only if it solves the true problem (res_nat ≤ LEMKE_ACCEPT·max|r|); otherwise the next
+// ε is tried. Returns the last attempt's outcome; *res_nat is INFINITY unless some attempt was solved.
+static cs_lemke_outcome run_attempts(lemke_arrays* a, cs_solver_work* w, const double* eps, int count,
+                                     double* pivots, double* res_nat)
+{
+    const cs_lcp* p = a->map.p;
+    *pivots = 0.0;
+    *res_nat = INFINITY;
+    cs_lemke_outcome outcome = CS_LEMKE_RAY;
+    for (int attempt = 0; attempt < count; ++attempt)
+    {
+        a->map.reg = eps[attempt];
+        outcome = cs_lemke_run(&a->lemke);
+        *pivots += a->lemke.pivots;
+        if (outcome == CS_LEMKE_SOLVED)
+        {
+            a->map.reg = 0.0;
+            cs_lemke_refine(&a->lemke, 30);
+            *res_nat = answer(a, p, w);
+            if (*res_nat <= LEMKE_ACCEPT * a->scale)
+            {
+                break;
+            }
+        }
+    }
+    return outcome;
+}
+
 // Lemke runs here, in begin, so that a failure is an error the caller sees; the solution waits in work->x
 // and the first sweep makes it the iterate (the driver's history then shows the start point, then the
 // answer at iteration 1). method[0] = pivots, method[1] = 1 once the first sweep ran, method[2] = n.
@@ -266,63 +338,18 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
 {
     const cs_lcp* p = ctx->p;
     cs_solver_work* w = ctx->work;
-    int m = p->row_count;
     ctx->method[0] = ctx->method[1] = ctx->method[2] = 0.0;
-    // The driver's cs_problem_check (check.c) has refused malformed data before begin runs.
     lemke_arrays a;
-    cs_status s = carve(w, p, &a, err);
+    cs_status s = prepare(ctx, &a, err);
     if (s != CS_OK)
     {
         return s;
     }
-    build_map(&a.map);
-    for (int i = 0; i < m; ++i)
-    {
-        for (int j = 0; j < m; ++j)
-        {
-            a.dense_a[(size_t)i * m + j] = cs_dense_entry(p, w->mjt, i, j);
-        }
-        a.dense_a[(size_t)i * m + i] += p->reg != NULL ? p->reg[i] : 0.0; // A + Σ on SPOOK rows
-    }
-
-    build_rhs(&a.map, w->v, a.rhs);
-    a.lemke.n = a.map.n;
-    a.lemke.r = a.rhs;
-    a.lemke.column = map_column;
-    a.lemke.data = &a.map;
     a.lemke.max_pivots = ctx->params->max_pivots > 0 ? ctx->params->max_pivots : 20 * a.map.n + 100;
-    a.scale = 1.0;
-    for (int k = 0; k < a.map.n; ++k)
-    {
-        a.scale = fmax(a.scale, fabs(a.rhs[k]));
-    }
-    // W = J M⁻¹ Jᵀ is singular as soon as rows outnumber its rank (2 per body without friction on circles,
-    // 3 with): pivoting on it, bases that are singular in exact arithmetic look merely ill-conditioned in
-    // floating point and the pivots follow round-off (Pool 1 at step 300: x_B grows to 1e3, the final basis
-    // is wrong). So Lemke first runs on the proximal regularisation A + ε·diag(A) (positive definite: every
-    // basis it meets is nonsingular, its pivots are real), and its final basis is refined against the true A
-    // (cs_lemke_refine: x_B ← x_B + B_ε⁻¹(r − B x_B), the proximal-point iteration on the fixed basis). The
-    // answer is accepted only if it solves the true problem (res_nat ≤ LEMKE_ACCEPT·max|r|); otherwise a
-    // larger ε, then the true A, are tried. Every attempt's failure is kept for the message.
+    // ε = 1e-8, then 1e-6, then the true A (run_attempts); every attempt's failure is kept for the message.
     static const double regularisations[] = {1e-8, 1e-6, 0.0};
-    double pivots = 0.0, res_nat = INFINITY;
-    cs_lemke_outcome outcome = CS_LEMKE_RAY;
-    for (int attempt = 0; attempt < 3; ++attempt)
-    {
-        a.map.reg = regularisations[attempt];
-        outcome = cs_lemke_run(&a.lemke);
-        pivots += a.lemke.pivots;
-        if (outcome == CS_LEMKE_SOLVED)
-        {
-            a.map.reg = 0.0;
-            cs_lemke_refine(&a.lemke, 30);
-            res_nat = answer(&a, p, w);
-            if (res_nat <= LEMKE_ACCEPT * a.scale)
-            {
-                break;
-            }
-        }
-    }
+    double pivots, res_nat;
+    cs_lemke_outcome outcome = run_attempts(&a, w, regularisations, 3, &pivots, &res_nat);
     ctx->method[0] = pivots;
     ctx->pivots = (int)pivots;
     ctx->method[2] = a.map.n;
@@ -361,6 +388,108 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
     // entry 0 and every residual are computed from λ and v together).
     cs_lcp_velocity(p, ctx->lambda, w->v);
     return CS_OK;
+}
+
+// The first basis of a warm start from box sets (cs_lemke_warm): which variable of each row is basic.
+//   normal row, box [l, ∞) or (−∞, h]: z when the row is off the bound it measures from;
+//   box [l, h]: z inside the box or at h, c (the slack of z ≤ h − l) at h; free box: z⁺ or z⁻ by λ's sign;
+//   friction row t: z⁺ (λ_t ≥ 0) or z⁻ inside its box; at +μλ_n z⁺ and β (the slip speed −w_t), at −μλ_n
+//   z⁻ and β. With λ_n = 0 the box is a point and the set says which way the row slips (its w_t's sign):
+//   z± is then a degenerate 0 beside β = |w_t| (ζ± and β would be a singular basis).
+static void start_basis(const blcp_map* map, const double* sets, const double* lambda, int* start)
+{
+    const cs_lcp* p = map->p;
+    memset(start, 0, (size_t)map->n * sizeof(int));
+    for (int i = 0; i < map->m; ++i)
+    {
+        int k = map->row_var[i];
+        if (k < 0)
+        {
+            continue;
+        }
+        int st = sets[i] < 0.0 ? -1 : sets[i] > 0.0 ? 1 : 0;
+        if (p->kind[i] == CS_ROW_FRICTION)
+        {
+            start[k + (st > 0 || (st == 0 && lambda[i] >= 0.0) ? 0 : 1)] = 1;
+            start[k + 2] = st != 0;
+            continue;
+        }
+        if (p->kind[i] == CS_ROW_NORMAL)
+        {
+            start[k] = st != -1;
+            continue;
+        }
+        double l = p->lo[i], h = p->hi[i];
+        if (isfinite(l) && isfinite(h))
+        {
+            start[k] = st != -1;
+            start[k + 1] = st == 1;
+        }
+        else if (isfinite(l) || isfinite(h))
+        {
+            start[k] = isfinite(l) ? st != -1 : st != 1;
+        }
+        else
+        {
+            start[k + (lambda[i] >= 0.0 ? 0 : 1)] = 1;
+        }
+    }
+}
+
+cs_status cs_lemke_warm(cs_solve_ctx* ctx, const double* sets, const double* lambda, int cold_per_variable,
+                        bool* from_warm, int* pivots_out, cs_error* err)
+{
+    cs_solver_work* w = ctx->work;
+    lemke_arrays a;
+    *pivots_out = 0;
+    *from_warm = false;
+    cs_status s = prepare(ctx, &a, err);
+    if (s != CS_OK)
+    {
+        return s;
+    }
+    // The guess is kept in start + n: lambda may live in work->x, which an inexact attempt overwrites, and
+    // select_start edits the start it is given.
+    int* guess = a.start + a.map.n;
+    start_basis(&a.map, sets, lambda, guess);
+    // The warm start on A + 1e-8·diag(A), then 1e-6 (run_attempts), each from the guess, capped at 2n + 100
+    // pivots (it needs a few per wrong row; Pool 1 at step 30 with friction: 45); then the cold start.
+    static const double regularisations[] = {1e-8, 1e-6};
+    a.lemke.start = a.start;
+    a.lemke.max_pivots = 2 * a.map.n + 100;
+    double pivots = 0.0, res_nat = INFINITY;
+    cs_lemke_outcome warm = CS_LEMKE_RAY;
+    int dropped = 0;
+    for (int attempt = 0; attempt < 2 && !(res_nat <= LEMKE_ACCEPT * a.scale); ++attempt)
+    {
+        memcpy(a.start, guess, (size_t)a.map.n * sizeof(int));
+        double made;
+        warm = run_attempts(&a, w, regularisations + attempt, 1, &made, &res_nat);
+        pivots += made;
+        dropped = a.lemke.dropped;
+    }
+    cs_lemke_outcome cold = CS_LEMKE_SOLVED;
+    *from_warm = res_nat <= LEMKE_ACCEPT * a.scale;
+    if (!*from_warm)
+    {
+        static const double cold_eps[] = {1e-8, 1e-6, 0.0};
+        a.lemke.start = NULL;
+        a.lemke.max_pivots = cold_per_variable * a.map.n + 100;
+        double made;
+        cold = run_attempts(&a, w, cold_eps, 3, &made, &res_nat);
+        pivots += made;
+    }
+    *pivots_out = (int)pivots;
+    if (res_nat <= LEMKE_ACCEPT * a.scale)
+    {
+        return CS_OK;
+    }
+    static const char* const why[] = {"an inexact answer", "ray termination", "the pivot cap",
+                                      "a singular basis"};
+    return cs_fail(err, CS_ERR_VALUE,
+                   "Lemke from the best sets ended on %s (%d guessed columns dropped as dependent), the cold "
+                   "start on %s (cap %d pivots per attempt): %.0f pivots in all, last res_nat %.3g",
+                   why[warm], dropped, why[cold], a.lemke.max_pivots, pivots, res_nat);
 }
 
 void cs_lemke_sweep(cs_solve_ctx* ctx)

@@ -17,6 +17,16 @@ void cs_apply_a(const cs_lcp* p, const double* x, double* u, double* out);
 // lemke.c, lemke_blcp.c
 cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_lemke_sweep(cs_solve_ctx* ctx);
+// Lemke warm-started from box index sets (ppm's fallback): sets[i] = −1 at the lower bound, 0 inside the
+// box, 1 at the upper bound (a friction row whose normal is at 0: −1 when it slips forwards, w_t > 0, 1
+// backwards); lambda (the iterate the sets come from) orders a free friction or free box row's sign. Both
+// are read before anything is written, so they may live in work->x and work->scratch. When the warm start
+// ends without an exact answer (its covering vector has no sign: rays happen), the cold start runs, capped
+// at cold_per_variable pivots per LCP variable per attempt. The answer waits in work->x, as lemke's;
+// *pivots = the complementary pivots made, *from_warm whether the warm start found the answer. An error when
+// neither reaches an exact answer.
+cs_status cs_lemke_warm(cs_solve_ctx* ctx, const double* sets, const double* lambda, int cold_per_variable,
+                        bool* from_warm, int* pivots, cs_error* err);
 // ppm.c: block principal pivoting on the frictional BLCP.
 cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_ppm_sweep(cs_solve_ctx* ctx);

@@ -15,7 +15,7 @@
 // infeasible rows keeps falling, all of them flip; after JP_RETRIES block flips without a new best, one row
 // flips at a time, the least index first (Murty's rule, finite for P-matrices, Murty 1974).
 //
-// Two things make this fast and exact on contact problems:
+// What makes this fast and exact on contact problems:
 // - The crash start. The sets come from the mid-map of an approximate answer (CRASH_SWEEPS PGS sweeps from
 //   the start point): row i is LOW when λ_i − w_i ≤ l_i, UP when ≥ u_i, FREE otherwise, the decision of
 //   the min-map reformulation ("Use Minimum Map Reformulation"). PGS finds most of the optimal sets in a few
@@ -31,9 +31,13 @@
 //   turn inconsistent along A's near-null directions and the undamped steps blow λ up; two more attempts
 //   start again from the crash's sets with a proximal term of 1e-5, then 1e-3 of A_ii, which damps those
 //   steps, and polish the sets they verify at 1e-10.
+// - The fallback. Block pivoting has no finiteness theorem here (the frictional BLCP's matrix is no
+//   P-matrix) and cycles on collapsing pools (Pool 1 and 2 at step 30). When every attempt ends on its
+//   cap, Lemke's method runs on the same problem (lemke_blcp.c) warm-started from the sets with the fewest
+//   infeasible rows seen, then, if that warm start ends on a ray, from z = 0 with a pivot cap.
 // The answer is accepted only when it solves the true problem (res_nat ≤ PPM_ACCEPT·max(1, |q|∞)); the
-// block-pivot cap (cs_solver_params.max_pivots, default DEFAULT_CAP) turns cycling or an exhausted budget
-// into an error that says so, never a hang.
+// block-pivot cap (cs_solver_params.max_pivots, default DEFAULT_CAP) and the fallback's pivot caps turn
+// cycling or an exhausted budget into an error that says so, never a hang.
 #include "solver/dense_lu.h"
 #include "solver/operator.h"
 
@@ -56,6 +60,7 @@ enum
     JP_RETRIES = 3,     // block flips allowed without a new best count (Júdice & Pires's p)
     REFINE_ROUNDS = 30, // proximal-point rounds per solve
     DEFAULT_CAP = 100,  // block pivots (reduced systems solved) per attempt: ~1 s on a frictional pool
+    LEMKE_COLD_PER_VARIABLE = 5, // the cold Lemke fallback's pivots per LCP variable per attempt
     ROW_LOW = -1,
     ROW_FREE = 0,
     ROW_UP = 1,
@@ -64,24 +69,27 @@ enum
 typedef struct ppm
 {
     const cs_lcp* p;
-    int m, k;        // rows; rows in the current reduced system
-    double* a;       // [m·m] A + Σ, row-major
-    double* g;       // [m·m] the reduced matrix G + εD, then its LU
-    double* lam;     // [m] the iterate
-    double* w;       // [m] its contact velocities (A + Σ)λ + q
-    double* x;       // [m] the reduced unknowns (λ of the FREE rows)
-    double* res;     // [m] −w_F, then the correction
-    double* v;       // [3·bodies + 3] velocities
-    int* state;      // [m] ROW_LOW / ROW_FREE / ROW_UP
-    int* next;       // [m] the set a row asks for (its state when feasible)
-    int* slot;       // [m] position in the reduced system, or -1
-    int* rows;       // [m] the reduced system's rows
-    int* piv;        // [m] LU pivots
-    double scale;    // max(1, |q|∞)
-    int solves;      // block pivots: reduced systems factorised and solved
-    int pivots;      // principal pivots: rows that changed sets
-    int cap;         // most solves
-    double eps_used; // the largest proximal term a factorisation needed
+    int m, k;         // rows; rows in the current reduced system
+    double* a;        // [m·m] A + Σ, row-major
+    double* g;        // [m·m] the reduced matrix G + εD, then its LU
+    double* lam;      // [m] the iterate
+    double* w;        // [m] its contact velocities (A + Σ)λ + q
+    double* x;        // [m] the reduced unknowns (λ of the FREE rows)
+    double* res;      // [m] −w_F, then the correction
+    double* v;        // [3·bodies + 3] velocities
+    int* state;       // [m] ROW_LOW / ROW_FREE / ROW_UP
+    int* next;        // [m] the set a row asks for (its state when feasible)
+    int* slot;        // [m] position in the reduced system, or -1
+    int* rows;        // [m] the reduced system's rows
+    int* piv;         // [m] LU pivots
+    int* best_state;  // [m] the sets of the iterate with the fewest infeasible rows of all attempts
+    double* best_lam; // [m] that iterate's λ
+    int best_count;   // its infeasible rows (INT_MAX before the first)
+    double scale;     // max(1, |q|∞)
+    int solves;       // block pivots: reduced systems factorised and solved
+    int pivots;       // principal pivots: rows that changed sets
+    int cap;          // most solves
+    double eps_used;  // the largest proximal term a factorisation needed
 } ppm;
 
 // Fixed bounds of a normal or box row.
@@ -335,6 +343,7 @@ typedef enum ppm_outcome
     PPM_CAP,
     PPM_SINGULAR,
     PPM_INEXACT,
+    PPM_LEMKE, // solved by the Lemke fallback; the answer is in work->x
 } ppm_outcome;
 
 // Júdice–Pires block principal pivoting with Murty's single pivots as the fallback.
@@ -361,6 +370,12 @@ static ppm_outcome pivot_loop(ppm* s, double eps0, double* res_nat)
         solve_system(s);
         s->solves += 1;
         int count = infeasible(s);
+        if (count < s->best_count)
+        {
+            s->best_count = count;
+            memcpy(s->best_state, s->state, (size_t)s->m * sizeof(int));
+            memcpy(s->best_lam, s->lam, (size_t)s->m * sizeof(double));
+        }
         if (count == 0 && eps0 > PPM_EPS)
         {
             eps0 = PPM_EPS;
@@ -415,8 +430,8 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, ppm* s, cs_error* err
         return cs_fail(err, CS_ERR_USAGE, "ppm: %d rows; the dense method's limit is %d", m, PPM_MAX_ROWS);
     }
     size_t mm = (size_t)m, nv = 3 * (size_t)p->body_count + 3;
-    size_t doubles = 2 * mm * mm + 6 * mm + nv;
-    size_t ints = 6 * mm;
+    size_t doubles = 2 * mm * mm + 7 * mm + nv;
+    size_t ints = 7 * mm;
     cs_status st = cs_grow_doubles(&w->dense, &w->dense_capacity, (int)(doubles + (ints + 1) / 2 + 1), err);
     if (st != CS_OK)
     {
@@ -430,6 +445,7 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, ppm* s, cs_error* err
     s->w = d, d += mm;
     s->x = d, d += mm;
     s->res = d, d += 2 * mm; // the correction and its copy
+    s->best_lam = d, d += mm;
     s->v = d, d += nv;
     d += mm; // spare: keeps the int block inside the request
     int* q = (int*)d;
@@ -437,7 +453,9 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, ppm* s, cs_error* err
     s->next = q, q += mm;
     s->slot = q, q += mm;
     s->rows = q, q += mm;
-    s->piv = q;
+    s->piv = q, q += mm;
+    s->best_state = q;
+    s->best_count = INT_MAX;
     return CS_OK;
 }
 
@@ -483,15 +501,60 @@ static void crash(cs_solve_ctx* ctx, double scale)
     }
 }
 
+// The fallback when block pivoting ends without an answer: Lemke's method on the same problem (lemke_blcp.c),
+// warm-started from the best sets (cs_lemke_warm; then cold). Block principal pivoting has no finiteness
+// theorem on the frictional BLCP (its matrix is no P-matrix) and cycles on collapsing pools; Lemke with the
+// lexicographic rule is finite on it (Stewart & Trinkle 1996), and from a basis the crash has mostly right it
+// needs a few pivots per wrong row where the cold start walks through every contact. True when it found the
+// answer (in work->x); *pivots = its complementary pivots.
+static bool lemke_fallback(ppm* s, cs_solve_ctx* ctx, int* pivots, cs_error* err)
+{
+    cs_solver_work* w = ctx->work;
+    int m = s->m;
+    if (s->best_count == INT_MAX) // no reduced system was ever solved: the crash's sets (its λ is in work->x)
+    {
+        memcpy(s->lam, w->x, (size_t)m * sizeof(double));
+        velocities(s);
+        guess_sets(s);
+        memcpy(s->best_state, s->state, (size_t)m * sizeof(int));
+        memcpy(s->best_lam, s->lam, (size_t)m * sizeof(double));
+    }
+    memcpy(s->lam, s->best_lam, (size_t)m * sizeof(double));
+    velocities(s);
+    for (int i = 0; i < m; ++i)
+    {
+        int st = s->best_state[i];
+        if (is_friction(s->p, i) && s->best_state[s->p->link[i]] != ROW_FREE)
+        {
+            st = s->w[i] > 0.0 ? ROW_LOW : ROW_UP; // the side it slips to (cs_lemke_warm)
+        }
+        w->scratch[i] = st;
+        w->x[i] = s->best_lam[i];
+    }
+    bool from_warm;
+    return cs_lemke_warm(ctx, w->scratch, w->x, LEMKE_COLD_PER_VARIABLE, &from_warm, pivots, err) == CS_OK;
+}
+
+// What became of the Lemke fallback, for the error message.
+static const char* fallback_note(const cs_solve_ctx* ctx, const cs_error* lemke_err)
+{
+    if (ctx->params->max_pivots > 0)
+    {
+        return "no Lemke fallback under --max-pivots";
+    }
+    return lemke_err->message;
+}
+
 // Everything runs in begin, so that a failure is an error the caller sees (as lemke, lemke_blcp.c); the
 // answer waits in work->x and the first sweep makes it the iterate. method[0] = block pivots, method[1] = 1
-// once the first sweep ran, method[2] = principal pivots.
+// once the first sweep ran, method[2] = principal pivots, method[3] = the Lemke fallback's pivots; the
+// reported pivots (ctx->pivots) are block pivots plus Lemke's.
 cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err)
 {
     const cs_lcp* p = ctx->p;
     cs_solver_work* w = ctx->work;
     int m = p->row_count;
-    ctx->method[0] = ctx->method[1] = ctx->method[2] = 0.0;
+    ctx->method[0] = ctx->method[1] = ctx->method[2] = ctx->method[3] = 0.0;
     ppm s = {0};
     cs_status st = carve(w, p, &s, err);
     if (st != CS_OK)
@@ -532,31 +595,43 @@ cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err)
         guess_sets(&s);
         outcome = pivot_loop(&s, attempts[k], &res_nat);
     }
+    int lemke_pivots = 0;
+    cs_error lemke_err = {0};
+    // The fallback runs with the default budget only: --max-pivots K (the viewer race's 50) bounds the
+    // block pivots, and a caller who set it wants that bound, not seconds of Lemke pivots.
+    if (outcome != PPM_SOLVED && m > 0 && ctx->params->max_pivots <= 0)
+    {
+        outcome = lemke_fallback(&s, ctx, &lemke_pivots, &lemke_err) ? PPM_LEMKE : outcome;
+    }
     ctx->method[0] = s.solves;
     ctx->method[2] = s.pivots;
-    ctx->pivots = s.solves;
+    ctx->method[3] = lemke_pivots;
+    ctx->pivots = s.solves + lemke_pivots;
     cs_lcp_velocity(p, ctx->lambda, w->v);
     switch (outcome)
     {
         case PPM_SOLVED:
             break;
+        case PPM_LEMKE:
+            return CS_OK; // the answer waits in work->x
         case PPM_CAP:
             return cs_fail(
                 err, CS_ERR_VALUE,
                 "ppm: block-pivot cap %d reached in each of %d attempts (%d block, %d principal pivots, "
-                "last res_nat %.3g): the sets cycle or the budget is too small",
-                s.cap, (int)(sizeof attempts / sizeof attempts[0]), s.solves, s.pivots, res_nat);
+                "last res_nat %.3g): the sets cycle or the budget is too small; %s",
+                s.cap, (int)(sizeof attempts / sizeof attempts[0]), s.solves, s.pivots, res_nat,
+                fallback_note(ctx, &lemke_err));
         case PPM_SINGULAR:
             return cs_fail(err, CS_ERR_VALUE,
                            "ppm: a reduced system stayed numerically singular with a proximal term of 1e-4 "
-                           "A_ii (%d block pivots)",
-                           s.solves);
+                           "A_ii (%d block pivots); %s",
+                           s.solves, fallback_note(ctx, &lemke_err));
         case PPM_INEXACT:
             return cs_fail(
                 err, CS_ERR_VALUE,
                 "ppm: the sets are consistent but leave res_nat %.3g on the true problem (%d block "
-                "pivots): the reduced system is inconsistent along A's null space",
-                res_nat, s.solves);
+                "pivots): the reduced system is inconsistent along A's null space; %s",
+                res_nat, s.solves, fallback_note(ctx, &lemke_err));
     }
     if (m > 0)
     {

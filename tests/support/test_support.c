@@ -119,6 +119,23 @@ int cs_test_join(cs_world* w, int a, int b, cs_vec2 anchor_a, double length, boo
     return index;
 }
 
+void cs_test_frozen_scene(const char* scene, int steps, bool friction, cs_lcp* out)
+{
+    cs_error err = {CS_OK, ""};
+    cs_world* w = cs_scene_load(cs_test_source_path(scene), NULL, &err);
+    if (w == NULL)
+    {
+        fail_msg("%s: %s", scene, err.message);
+    }
+    cs_world_set_frictionless(w, !friction);
+    for (int s = 0; s < steps; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+    }
+    assert_int_equal(cs_lcp_copy(out, cs_world_last_problem(w), &err), CS_OK);
+    cs_world_destroy(w);
+}
+
 cs_world* cs_test_pool(int count, int columns)
 {
     cs_error err = {CS_OK, ""};

@@ -48,6 +48,9 @@ int cs_test_add(cs_world* w, cs_body_type type, double x, double y, double r, do
 // Adds a distance joint (a rod, or a rope) from anchor_a on body a (world coordinates for a = −1) to body b's
 // centre; fails the test on error, returns the joint's index.
 int cs_test_join(cs_world* w, int a, int b, cs_vec2 anchor_a, double length, bool rope);
+// The velocity problem of step `steps` of a shipped scene ("scenes/pool1.json"), with or without friction,
+// copied into out (with its warm start λ0) for a frozen-problem test; asserts success. Free with cs_lcp_free.
+void cs_test_frozen_scene(const char* scene, int steps, bool friction, cs_lcp* out);
 // Fails unless a and b are the same problem bit for bit (every array, box bounds of box rows).
 void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b);
 // Line-buffers stdout so output survives a sanitizer abort; call first in main().
