@@ -119,9 +119,7 @@ static bool check_row(const cs_lcp* p, const double* diag, const double* lambda,
     return true;
 }
 
-// Whether any of x[0 .. n) is not finite: the bits of x − x (cs_nonfinite_bits), OR-ed, two lanes and no
-// branch.
-static uint64_t nonfinite(const double* x, int n)
+uint64_t cs_nonfinite_any(const double* x, int n)
 {
     cs_u2 acc = {0, 0};
     int i = 0;
@@ -150,7 +148,8 @@ static uint64_t nonfinite(const double* x, int n)
 static bool bodies_surely_good(const cs_lcp* p)
 {
     const int n = p->body_count;
-    bool ok = (nonfinite(p->inv_mass, n) | nonfinite(p->inv_inertia, n) | nonfinite(p->v, 3 * n)) == 0;
+    bool ok = (cs_nonfinite_any(p->inv_mass, n) | cs_nonfinite_any(p->inv_inertia, n) |
+               cs_nonfinite_any(p->v, 3 * n)) == 0;
     for (int b = 0; b < n; ++b)
     {
         ok &= (p->inv_mass[b] >= 0.0) & (p->inv_inertia[b] >= 0.0);
@@ -161,8 +160,8 @@ static bool bodies_surely_good(const cs_lcp* p)
 static bool rows_surely_good(const cs_lcp* p, const double* diag, const double* lambda)
 {
     const int m = p->row_count;
-    uint64_t bad =
-        nonfinite(p->jac, 6 * m) | nonfinite(p->bias, m) | nonfinite(lambda, m) | nonfinite(diag, m);
+    uint64_t bad = cs_nonfinite_any(p->jac, 6 * m) | cs_nonfinite_any(p->bias, m) |
+                   cs_nonfinite_any(lambda, m) | cs_nonfinite_any(diag, m);
     bool ok = bad == 0;
     for (int i = 0; i < m; ++i)
     {

@@ -65,6 +65,9 @@ static inline cs_u2 cs_nonfinite_bits(cs_v2 x)
     return (cs_u2)(x - x);
 }
 
+// Nonzero when any of x[0 .. n) is not finite (cs_nonfinite_bits OR-ed, two lanes, no branch; check.c).
+uint64_t cs_nonfinite_any(const double* x, int n);
+
 // A row packed for the sweeps (solve.c builds them once per solve): everything one velocity-form update
 // of row i reads, in one 128-byte record, so that a sweep streams a single array besides v and λ. J is
 // stored divided by A_ii, so the step w_i / A_ii = j·v + bias costs no division and no extra multiply
