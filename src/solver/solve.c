@@ -172,8 +172,9 @@ static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
     uint32_t previous_kind = CS_PACK_SKIP;
     int32_t previous_a = -1, previous_b = -1;
     const int m = p->row_count;
-    cs_u2 bad = {0, 0}; // non-finite J, b or λ⁰ (cs_nonfinite_bits)
-    bool ok = true;     // every A_ii finite and >= 1e-300, every bound, link and kind proper
+    cs_u2 bad = {0, 0};               // non-finite J, b or λ⁰ (cs_nonfinite_bits)
+    bool ok = true;                   // every A_ii finite and >= 1e-300, every bound, link and kind proper
+    bool previous_row_normal = false; // p->kind[i - 1] == CS_ROW_NORMAL
     for (int i = 0; i < m; ++i)
     {
         const double* j = p->jac + 6 * i;
@@ -203,7 +204,7 @@ static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
         // (J_a + J_b) M⁻¹ (J_a + J_b)ᵀ.
         cs_v2 t = ja * ma + jb * mb;
         double d = (t[0] + t[1]) + (jaw * maw + jbw * mbw);
-        bool shared = a >= 0 && a == b;
+        bool shared = (a >= 0) & (a == b);
         if (shared)
         {
             cs_v2 c = ja * mb;
@@ -239,7 +240,8 @@ static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
         r->b = ib;
         r->link = -1;
         uint32_t kind = 0;
-        switch (p->kind[i])
+        int row_kind = p->kind[i];
+        switch (row_kind)
         {
             case CS_ROW_FRICTION:
             {
@@ -247,8 +249,11 @@ static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
                 int link = p->link[i];
                 r->link = link;
                 r->mu = p->mu[i];
-                ok &= link >= 0 && link < m && p->kind[link] == CS_ROW_NORMAL && p->mu[i] >= 0.0 &&
-                      p->mu[i] < INFINITY;
+                // (A world's friction row follows its normal row: that link is proven by the kind kept
+                // from the row before, any other by looking.)
+                ok &= link == i - 1 ? previous_row_normal
+                                    : link >= 0 && link < m && p->kind[link] == CS_ROW_NORMAL;
+                ok &= (p->mu[i] >= 0.0) & (p->mu[i] < INFINITY);
                 break;
             }
             case CS_ROW_BOX:
@@ -257,16 +262,16 @@ static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
                 break;
             default:
                 kind = CS_PACK_NONNEG;
-                ok &= p->kind[i] == CS_ROW_NORMAL;
+                ok &= row_kind == CS_ROW_NORMAL;
                 break;
         }
-        if (eps > 0.0 && p->kind[i] != CS_ROW_FRICTION)
+        if (eps > 0.0 && row_kind != CS_ROW_FRICTION)
         {
             kind |= CS_PACK_SOFT;
             r->mu = eps * inv_d;
         }
         kind |= d > 0.0 ? 0u : CS_PACK_SKIP;
-        kind |= jaw == 0.0 && jbw == 0.0 ? CS_PACK_LINEAR : 0u;
+        kind |= (jaw == 0.0) & (jbw == 0.0) ? CS_PACK_LINEAR : 0u; // (& : no branch per half)
         kind |= shared ? CS_PACK_SHARED : 0u;
         r->kind = kind;
         // A normal row followed by its friction row on the same two bodies (every frictional contact)
@@ -281,6 +286,7 @@ static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
             r[-1].mu = c[0] + c[1]; // (J_f M⁻¹ J_nᵀ)/A_ff, see CS_PACK_PAIR
         }
         previous_kind = kind;
+        previous_row_normal = row_kind == CS_ROW_NORMAL;
         previous_a = ia;
         previous_b = ib;
 
