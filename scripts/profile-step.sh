@@ -29,7 +29,8 @@ case "$tag" in ''|*[!A-Za-z0-9_-]*) echo "profile-step: --tag takes letters, dig
 out=out/profile-step
 mkdir -p "$out"
 
-# column heading : function (inclusive; a function that does not run in a workload counts 0)
+# column heading : function (inclusive; a function that does not run in a workload counts 0; a|b: whichever
+# of these names the build runs)
 phases=(
   "step:cs_world_step"
   "broad:cs_broadphase_update"
@@ -39,7 +40,7 @@ phases=(
   "colouring:cs_contact_order_build"
   "rows:cs_contact_rows_velocity"
   "solve start:cs_solve_start"
-  "problem check:cs_problem_check"
+  "problem check:cs_problem_check_packed|cs_problem_check"
   "lane schedule:cs_schedule_rows"
   "velocity sweeps:cs_pgs_sweep"
   "residuals:cs_residuals"
@@ -53,12 +54,12 @@ profile() { # name, circlesim-cli arguments...
   local name=$1
   shift
   valgrind --tool=callgrind --callgrind-out-file="$out/$tag-$name.cg" "$cli" "$@" >/dev/null 2>"$out/$tag-$name.log"
-  callgrind_annotate --inclusive=yes "$out/$tag-$name.cg" >"$out/$tag-$name.txt" 2>/dev/null
+  callgrind_annotate --inclusive=yes --threshold=100 "$out/$tag-$name.cg" >"$out/$tag-$name.txt" 2>/dev/null
   local row="| $name |"
   for p in "${phases[@]}"; do
     local fn=${p#*:}
     local v
-    v=$(grep -E "[:]$fn( |\$)" "$out/$tag-$name.txt" | head -1 | awk '{gsub(",","",$1); printf "%.1f", $1/1e6}' || true)
+    v=$(grep -E "[:]($fn)( |\$)" "$out/$tag-$name.txt" | head -1 | awk '{gsub(",","",$1); printf "%.1f", $1/1e6}' || true)
     row+=" ${v:-0} |"
   done
   echo "$row"

@@ -13,6 +13,18 @@ bool cs_collide_circles(int a, int b, double ax, double ay, double ar, double bx
 // Fills c for a wall (as body a = -1) and circle b; returns false when the gap is not below margin.
 bool cs_collide_wall(const cs_wall* wall, int wall_index, int b, double bx, double by, double br,
                      double margin, cs_contact* c);
+// Whether circle (bx, by, br) is certainly not within margin of a half-plane wall: cs_collide_wall's own
+// first test (the same operations), inline so that the step's loop over walls × circles skips the call for
+// the many circles far from each wall. False for other walls (then the call decides).
+static inline bool cs_wall_beyond(const cs_wall* wall, double bx, double by, double br, double margin)
+{
+    if (wall->kind != CS_WALL_HALF_PLANE)
+    {
+        return false;
+    }
+    double dist = wall->normal.x * (bx - wall->p0.x) + wall->normal.y * (by - wall->p0.y);
+    return !(dist - br < margin);
+}
 
 // Re-measures c's geometry (normal, gap, contact point, lever arms) with the circles at (px, py); its key,
 // bodies, impulses and contact instant stay. Impulses along the refreshed normals and arms act at one

@@ -119,32 +119,22 @@ static bool check_row(const cs_lcp* p, const double* diag, const double* lambda,
     return true;
 }
 
-// The bits of x − x, OR-ed over x[0 .. n): x − x is +0 (no bit set) for every finite x and NaN for ±inf
-// and NaN, so the result is 0 exactly when all n are finite. Two lanes and no branch (OR has no rounding,
-// so the lanes may take the numbers in any order).
-typedef uint64_t cs_u2 __attribute__((vector_size(16)));
-
-static inline cs_u2 nonfinite_bits(cs_v2 x)
-{
-    return (cs_u2)(x - x);
-}
-
-static uint64_t nonfinite(const double* x, int n)
+uint64_t cs_nonfinite_any(const double* x, int n)
 {
     cs_u2 acc = {0, 0};
     int i = 0;
     for (; i + 8 <= n; i += 8)
     {
-        acc |= (nonfinite_bits(cs_v2_load(x + i)) | nonfinite_bits(cs_v2_load(x + i + 2))) |
-               (nonfinite_bits(cs_v2_load(x + i + 4)) | nonfinite_bits(cs_v2_load(x + i + 6)));
+        acc |= (cs_nonfinite_bits(cs_v2_load(x + i)) | cs_nonfinite_bits(cs_v2_load(x + i + 2))) |
+               (cs_nonfinite_bits(cs_v2_load(x + i + 4)) | cs_nonfinite_bits(cs_v2_load(x + i + 6)));
     }
     for (; i + 2 <= n; i += 2)
     {
-        acc |= nonfinite_bits(cs_v2_load(x + i));
+        acc |= cs_nonfinite_bits(cs_v2_load(x + i));
     }
     if (i < n)
     {
-        acc |= nonfinite_bits(cs_v2_set(x[i], 0.0));
+        acc |= cs_nonfinite_bits(cs_v2_set(x[i], 0.0));
     }
     return acc[0] | acc[1];
 }
@@ -153,18 +143,26 @@ static uint64_t nonfinite(const double* x, int n)
 // comfortably positive, every friction link a normal row, every box proper. True means check_bodies and
 // every check_row pass; false only that the exact checks must look (they find the first bad entry and say
 // why). A world step's problem is always good, so this is all it pays (the exact checks were ~6 % of Pool
-// 1's instructions).
-static bool surely_good(const cs_lcp* p, const double* diag, const double* lambda)
+// 1's instructions). The row part is also done inside the packing pass (solve.c, cs_problem_check_packed),
+// which reads those numbers anyway: keep the two in step.
+static bool bodies_surely_good(const cs_lcp* p)
 {
-    const int n = p->body_count, m = p->row_count;
-    uint64_t bad = nonfinite(p->inv_mass, n) | nonfinite(p->inv_inertia, n) | nonfinite(p->v, 3 * n) |
-                   nonfinite(p->jac, 6 * m) | nonfinite(p->bias, m) | nonfinite(lambda, m) |
-                   nonfinite(diag, m);
-    bool ok = bad == 0;
+    const int n = p->body_count;
+    bool ok = (cs_nonfinite_any(p->inv_mass, n) | cs_nonfinite_any(p->inv_inertia, n) |
+               cs_nonfinite_any(p->v, 3 * n)) == 0;
     for (int b = 0; b < n; ++b)
     {
         ok &= (p->inv_mass[b] >= 0.0) & (p->inv_inertia[b] >= 0.0);
     }
+    return ok;
+}
+
+static bool rows_surely_good(const cs_lcp* p, const double* diag, const double* lambda)
+{
+    const int m = p->row_count;
+    uint64_t bad = cs_nonfinite_any(p->jac, 6 * m) | cs_nonfinite_any(p->bias, m) |
+                   cs_nonfinite_any(lambda, m) | cs_nonfinite_any(diag, m);
+    bool ok = bad == 0;
     for (int i = 0; i < m; ++i)
     {
         // (1e-300 is well above the largest d whose 1/d overflows, 1/DBL_MAX ≈ 5.6e-309: conservative.)
@@ -198,12 +196,9 @@ static bool surely_good(const cs_lcp* p, const double* diag, const double* lambd
     return ok;
 }
 
-bool cs_problem_check(const cs_lcp* p, const double* diag, const double* lambda, cs_solver_stats* out)
+// The exact checks: the first bad body or row, with the reason.
+static bool exact_check(const cs_lcp* p, const double* diag, const double* lambda, cs_solver_stats* out)
 {
-    if (surely_good(p, diag, lambda))
-    {
-        return true;
-    }
     if (!check_bodies(p, out))
     {
         return false;
@@ -216,4 +211,15 @@ bool cs_problem_check(const cs_lcp* p, const double* diag, const double* lambda,
         }
     }
     return true;
+}
+
+bool cs_problem_check_packed(const cs_lcp* p, bool rows_good, const double* diag, const double* lambda,
+                             cs_solver_stats* out)
+{
+    return (rows_good && bodies_surely_good(p)) || exact_check(p, diag, lambda, out);
+}
+
+bool cs_problem_check(const cs_lcp* p, const double* diag, const double* lambda, cs_solver_stats* out)
+{
+    return (rows_surely_good(p, diag, lambda) && bodies_surely_good(p)) || exact_check(p, diag, lambda, out);
 }

@@ -146,7 +146,9 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
         // (The quad arrays grow as quads are found: a problem has pairs or bare normal rows, rarely both.)
         if (i + 2 * CS_LANES <= m && quad_fits(rows + i, 2, pair, zero_slot))
         {
-            if (!cs_grow(&w->quads, &w->quad_capacity, pair_count + 1, sizeof(cs_pair_quad)))
+            // (The capacity test inline: a call per quad cost more than the quad's lane test.)
+            if (pair_count + 1 > w->quad_capacity &&
+                !cs_grow(&w->quads, &w->quad_capacity, pair_count + 1, sizeof(cs_pair_quad)))
             {
                 return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
             }
@@ -156,7 +158,8 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
         }
         else if (i + CS_LANES <= m && quad_fits(rows + i, 1, CS_PACK_NORMAL_ROW, zero_slot))
         {
-            if (!cs_grow(&w->normal_quads, &w->normal_quad_capacity, normal_count + 1,
+            if (normal_count + 1 > w->normal_quad_capacity &&
+                !cs_grow(&w->normal_quads, &w->normal_quad_capacity, normal_count + 1,
                          sizeof(cs_normal_quad)))
             {
                 return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);

@@ -56,6 +56,18 @@ static inline cs_v2 cs_v2_set(double x0, double x1)
     return x;
 }
 
+// The bits of x − x: +0 (no bit set) for a finite x, NaN for ±inf and NaN. OR-ed over many numbers, the
+// result is 0 exactly when all are finite (OR has no rounding: any order, no branch). check.c, solve.c.
+typedef uint64_t cs_u2 __attribute__((vector_size(16)));
+
+static inline cs_u2 cs_nonfinite_bits(cs_v2 x)
+{
+    return (cs_u2)(x - x);
+}
+
+// Nonzero when any of x[0 .. n) is not finite (cs_nonfinite_bits OR-ed, two lanes, no branch; check.c).
+uint64_t cs_nonfinite_any(const double* x, int n);
+
 // A row packed for the sweeps (solve.c builds them once per solve): everything one velocity-form update
 // of row i reads, in one 128-byte record, so that a sweep streams a single array besides v and λ. J is
 // stored divided by A_ii, so the step w_i / A_ii = j·v + bias costs no division and no extra multiply
@@ -146,6 +158,11 @@ typedef struct cs_solve_run
 // check.c: false, with out->stop = CS_STOP_BAD_PROBLEM and the reason, row and body, when p (with A_ii in
 // diag and the start point lambda) is a problem no method can solve; out is untouched otherwise.
 bool cs_problem_check(const cs_lcp* p, const double* diag, const double* lambda, cs_solver_stats* out);
+// The same answer when the packing pass has already proven every row good (rows_good: what
+// surely_good's row part proves, computed on the numbers the pass reads anyway): only the bodies are
+// looked at then; otherwise cs_problem_check.
+bool cs_problem_check_packed(const cs_lcp* p, bool rows_good, const double* diag, const double* lambda,
+                             cs_solver_stats* out);
 
 cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
                          double* lambda, cs_solve_run* run, cs_error* err);

@@ -198,12 +198,14 @@ typedef bool cs_begin_fn(cs_world* w, const cs_touch_list* now, int index_now);
 static bool merge(cs_world* w, const cs_touch_list* now, const cs_touch_list* before, cs_event_list* begin,
                   cs_event_list* end, cs_begin_fn* on_begin)
 {
+    // (One key compare per entry while both lists last, then the tails: the lists are mostly equal from
+    // step to step, and the two-flag form of this loop cost ~1 % of Pool 1's step.)
+    const int nn = now->count, nb = before->count;
     int i = 0, j = 0;
-    while (i < now->count || j < before->count)
+    while (i < nn && j < nb)
     {
-        bool take_now = j == before->count || (i < now->count && now->keys[i] < before->keys[j]);
-        bool take_before = i == now->count || (j < before->count && before->keys[j] < now->keys[i]);
-        if (!take_now && !take_before)
+        uint64_t ki = now->keys[i], kj = before->keys[j];
+        if (ki == kj)
         {
             // The same key: one contact going on, unless the slots changed hands in between.
             if (!same_bodies(now->items + i, before->items + j))
@@ -217,7 +219,7 @@ static bool merge(cs_world* w, const cs_touch_list* now, const cs_touch_list* be
             ++i;
             ++j;
         }
-        else if (take_now)
+        else if (ki < kj)
         {
             if (!event_push(begin, now->items + i) || (on_begin != NULL && !on_begin(w, now, i)))
             {
@@ -232,6 +234,20 @@ static bool merge(cs_world* w, const cs_touch_list* now, const cs_touch_list* be
                 return false;
             }
             ++j;
+        }
+    }
+    for (; i < nn; ++i)
+    {
+        if (!event_push(begin, now->items + i) || (on_begin != NULL && !on_begin(w, now, i)))
+        {
+            return false;
+        }
+    }
+    for (; j < nb; ++j)
+    {
+        if (!event_push(end, before->items + j))
+        {
+            return false;
         }
     }
     return true;

@@ -145,18 +145,33 @@ static void locate(cs_world* w)
              cs_step_phase_name(hl->phase), hl->body, what);
 }
 
+// Every body's velocity, reach and next position sane and every λ finite, in one branch-free pass each
+// (& on the conditions, no early exit): the good path is every step's, and the short-circuit chain cost
+// ~1.6 % of Pool 1's step. The same conditions as bad_velocity, bad_finite and next_position, which say
+// where only when this finds something.
+static bool step_sane(const cs_world* w)
+{
+    const int n = w->body_count;
+    const double h = w->def.time_step;
+    const double* v = w->v;
+    const double* pv = w->pseudo_v;
+    bool ok = true;
+    for (int i = 0; i < n; ++i)
+    {
+        // (reach = r + h|v*|: a bad radius shows only there, as the body silently leaving every contact.)
+        double x = w->px[i] + h * (v[3 * i] + pv[3 * i]);
+        double y = w->py[i] + h * (v[3 * i + 1] + pv[3 * i + 1]);
+        double a = w->angle[i] + h * (v[3 * i + 2] + pv[3 * i + 2]);
+        ok &= sane_speed(v[3 * i]) & sane_speed(v[3 * i + 1]) & sane_speed(v[3 * i + 2]);
+        ok &= isfinite(w->reach[i]) & sane_coord(x) & sane_coord(y) & isfinite(a);
+    }
+    return ok && cs_nonfinite_any(w->lambda, w->velocity_problem.row_count) == 0;
+}
+
 cs_status cs_health_check_step(cs_world* w, cs_error* err)
 {
     const int n = w->body_count;
-    bool ok = true;
-    for (int i = 0; i < n && ok; ++i)
-    {
-        double x, y;
-        // (reach = r + h|v*|: a bad radius shows only there, as the body silently leaving every contact.)
-        ok = sane_speed(w->v[3 * i]) && sane_speed(w->v[3 * i + 1]) && sane_speed(w->v[3 * i + 2]) &&
-             isfinite(w->reach[i]) && next_position(w, i, &x, &y);
-    }
-    ok = ok && bad_finite(w->lambda, w->velocity_problem.row_count) < 0;
+    bool ok = step_sane(w);
     if (ok)
     {
         w->health.ok = true;

@@ -67,6 +67,10 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
                 continue;
             }
             double reach = margin + (w->reach[b] - w->radius[b]);
+            if (cs_wall_beyond(wall, w->px[b], w->py[b], w->radius[b], reach))
+            {
+                continue; // (most circles: no call)
+            }
             if (cs_collide_wall(wall, k, b, w->px[b], w->py[b], w->radius[b], reach, &c))
             {
                 c.friction = sqrt(wall->friction * w->friction[b]);
