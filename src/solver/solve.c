@@ -271,7 +271,7 @@ static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
             r->mu = eps * inv_d;
         }
         kind |= d > 0.0 ? 0u : CS_PACK_SKIP;
-        kind |= (jaw == 0.0) & (jbw == 0.0) ? CS_PACK_LINEAR : 0u; // (& : no branch per half)
+        kind |= ((jaw == 0.0) & (jbw == 0.0)) ? CS_PACK_LINEAR : 0u; // (& : no branch per half)
         kind |= shared ? CS_PACK_SHARED : 0u;
         r->kind = kind;
         // A normal row followed by its friction row on the same two bodies (every frictional contact)
