@@ -41,10 +41,16 @@ int cs_cmd_solvers(int argc, char** argv)
         printf("usage: circlesim-cli solvers\n");
         return strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
+    int width = 0; // the longest name sets the column (amgs-adaptive, newton-minmap overran a fixed 12)
+    for (int i = 0; i < cs_solver_count(); ++i)
+    {
+        int n = (int)strlen(cs_solver_at(i)->name);
+        width = n > width ? n : width;
+    }
     for (int i = 0; i < cs_solver_count(); ++i)
     {
         const cs_solver_info* s = cs_solver_at(i);
-        printf("%-12s %s\n", s->name, s->description);
+        printf("%-*s %s\n", width, s->name, s->description);
     }
     return 0;
 }
