@@ -306,7 +306,7 @@ const char* cs_arg_solver_help(void)
            "  --iterations K      iterations per solve (>= 1)\n"
            "  --alpha A           AMGS: Omega = alpha D, in [1e-6, 1e6]\n"
            "  --gamma G           AMGS: gamma, in [1e-6, 1e6]\n"
-           "  --relaxation W      PSOR, PSSOR: relaxation factor omega, in (0, 2)\n"
+           "  --relaxation W      psor, pssor, jacobi: relaxation factor omega, in (0, 2)\n"
            "  --literal           AMGS: the paper's literal Method 3.2 for box rows\n"
            "  --no-warm-start     start every solve from lambda = 0\n"
            "  --no-simd           sweep one row at a time (no vector lanes; the same results)\n";

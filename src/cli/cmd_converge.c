@@ -43,9 +43,9 @@ static void help(FILE* out)
         "                        warm start; RES is res_lcp when it has normal rows only, else res_nat\n"
         "  --active-set          also the MNS paper's Table 2 measure: the fraction of the optimal active "
         "set\n"
-        "                        (rows at a bound in lemke's answer, or a converged newton-minmap's where\n"
-        "                        lemke fails) each method has identified after k = 1, 2, 5, 10, 50 "
-        "iterations\n"
+        "                        (rows at a bound in the reference answer: ppm's, else lemke's, else a\n"
+        "                        converged newton-minmap's) each method has identified after k = 1, 2, 5,\n"
+        "                        10, 50 iterations\n"
         "  --active-csv FILE     that table as scene,solver,alpha,k,identified,active\n"
         "'seconds' is the median time of re-solving with exactly the iteration count found, without the\n"
         "per-iteration residual checks (so every method is timed on its sweeps alone).\n");
