@@ -64,9 +64,16 @@ syntax_only() {
 failed=0 ran=0 skipped=0
 # What a command writes must land in a git-ignored folder (build/, out/, …): the tree's changed and untracked
 # files that git does not ignore, before and after each command (scratch links build/, scenes/, … to the
-# tree), and any file that appears in the scratch docs/ skeleton (the real docs/ is tracked).
+# tree), any file that appears in the scratch docs/ skeleton (the real docs/ is tracked), and any other new file
+# in the scratch root that git would not ignore in the tree (a `--csv run.csv` written where the reader stands).
 tree_state() { git -C "$repo" status --porcelain --untracked-files=all 2>/dev/null | sort; }
 docs_files() { (cd "$scratch" && find docs -type f | sed 's/^/?? /' | sort); }
+# Files a command wrote elsewhere in the scratch root (e.g. `--csv run.csv` in the working directory), which in
+# the real tree are files git does not ignore; the linked folders are the tree's own (tree_state sees them).
+root_files() {
+  (cd "$scratch" && find . -mindepth 1 \( -path ./docs -o -path ./out -o -type l \) -prune -o -type f -print |
+    sed 's|^\./||' | while read -r f; do git -C "$repo" check-ignore -q "$f" || echo "?? $f"; done | sort)
+}
 records=$( (cd "$repo" && for f in README.md docs/*.md; do [ -f "$f" ] && extract "$f" "$f"; done) )
 while IFS=$'\t' read -r file line mode cmd; do
   [ -n "$cmd" ] || continue
@@ -86,7 +93,7 @@ while IFS=$'\t' read -r file line mode cmd; do
     done
   fi
   before=$(tree_state)
-  docs_before=$(docs_files)
+  docs_before=$(docs_files)$'\n'$(root_files)
   interactive=0
   if [[ $run == build/circlesim\ * || $run == build/circlesim ]] && [[ $run != *--headless* && $run != *--help* ]]; then
     interactive=1
@@ -102,10 +109,11 @@ while IFS=$'\t' read -r file line mode cmd; do
     status=$?
   fi
   ran=$((ran + 1))
-  wrote=$(comm -13 <(printf '%s\n' "$before") <(tree_state); comm -13 <(printf '%s\n' "$docs_before") <(docs_files))
+  wrote=$(comm -13 <(printf '%s\n' "$before") <(tree_state)
+    comm -13 <(printf '%s\n' "$docs_before" | sort) <( (docs_files; root_files) | sort))
   wrote=$(printf '%s\n' "$wrote" | sed '/^$/d' | sed 's/^...//' | paste -sd' ')
   if [ $status = 0 ] && [ -n "$wrote" ]; then
-    status="0 but wrote into tracked folders ($wrote)"
+    status="0 but wrote outside the git-ignored folders ($wrote)"
   fi
   if [ "$status" != 0 ]; then
     failed=$((failed + 1))
