@@ -37,7 +37,8 @@ static void test_lcp_solve_status(void** state)
 
 // A pivoting method is not bound by --iterations (issue 11: lemke used to print iterations=10 status=budget):
 // it runs to its answer, one iteration, converged, with its pivots; its own budget is --max-pivots, and
-// running out of it is an error (exit 1) that says so. The answer is checked on the printed residual.
+// running out of it is an error (exit 1) that says so; --iterations and --stagnation, which it would ignore,
+// are usage errors. The answer is checked on the printed residual.
 static void test_lcp_solve_pivoting(void** state)
 {
     (void)state;
@@ -64,8 +65,14 @@ static void test_lcp_solve_pivoting(void** state)
         assert_non_null(at);
         assert_int_equal(sscanf(at, " pivots=%d", &pivots), 1);
         assert_true(pivots >= 1);
-        // An explicit iteration count changes nothing: the same single iteration.
+        // An iteration count or a stagnation window would change nothing: a usage error that says so.
         snprintf(cmd, sizeof cmd, "lcp solve '%s' --solver %s --iterations 7", path, methods[k]);
+        cs_test_cli_expect(cmd, 2, "--iterations does nothing for the pivoting method");
+        snprintf(cmd, sizeof cmd, "lcp solve '%s' --solver %s --tol 1e-9 --stagnation 5", path, methods[k]);
+        cs_test_cli_expect(cmd, 2, "--stagnation does nothing for the pivoting method");
+        // With a tolerance it still answers in its one iteration (--max-iterations is the sweeps' cap).
+        snprintf(cmd, sizeof cmd, "lcp solve '%s' --solver %s --tol 1e-9 --max-iterations 7", path,
+                 methods[k]);
         cs_test_cli_expect(cmd, 0, "iterations=1 ");
     }
     // Lemke needs more than one pivot here (z0 enters, then complementary pivots): a cap of 1 is an error.

@@ -42,8 +42,8 @@ static void usage_solve(FILE* out)
         "safeguard; pivoting methods: then pivots)\n"
         "STOP is budget (ran --iterations), converged, iteration-limit, stagnated, diverged or\n"
         "bad-problem (the reason on stderr); the last four exit with code 3. A pivoting method (lemke,\n"
-        "ppm) is not bound by --iterations: it runs to its answer (converged, 1 iteration) or fails with\n"
-        "a message (exit 1) within its own budget, --max-pivots.\n"
+        "ppm) runs to its answer (converged, 1 iteration) or fails with a message (exit 1) within its own\n"
+        "budget, --max-pivots; --iterations and --stagnation are usage errors with it.\n"
         "options:\n"
         "%s"
         "%s"
@@ -243,6 +243,12 @@ static int cmd_solve(int argc, char** argv)
     {
         return usage_error("--max-pivots is for the pivoting methods (%s), not %s",
                            cs_solver_names_with(CS_SOLVER_PIVOTING), cs_solver_at(solver)->name);
+    }
+    if (pivoting && (have_iterations || have_stagnation))
+    {
+        return usage_error("%s does nothing for the pivoting method %s (its whole solve is one iteration; "
+                           "its budget is --max-pivots)",
+                           have_iterations ? "--iterations" : "--stagnation", cs_solver_at(solver)->name);
     }
     if (have_iterations && have_tol)
     {
