@@ -252,6 +252,7 @@ static void test_info(void** state)
     assert_non_null(strstr(out, "rows_normal=4\n"));
     assert_non_null(strstr(out, "rows_friction=4\n"));
     assert_non_null(strstr(out, "static_rows=4\n"));
+    assert_non_null(strstr(out, "rows_regularised=0\n"));
     // nnz(J): floor rows have 2 (normal) and 3 (friction) numbers, disc-disc rows 4 and 6.
     assert_non_null(strstr(out, "nnz_j=30\n"));
     // The warm-start residuals are the library's.
@@ -264,6 +265,14 @@ static void test_info(void** state)
     snprintf(expect, sizeof expect, "res_nat_lambda0=%.6e\n", cs_residual_nat(&p, v, p.lambda0));
     assert_non_null(strstr(out, expect));
     cs_lcp_free(&p);
+    // A version-2 file (SPOOK's regularised rows): info says how many rows carry a reg, and A_ii includes it.
+    path =
+        cs_test_write_temp(".lcp", "circlesim-lcp 2\nbodies 1\n1 1 0 -1 0\nrows 2\n"
+                                   "n 0 -1 0 1 0 0 0 0 0 0\nf 0 -1 1 0 0 0 0 0 0 0 0 0.5\nreg 1\n0 0.25\n");
+    snprintf(args, sizeof args, "lcp info '%s'", path);
+    assert_int_equal(run(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "rows_regularised=1\n"));
+    assert_non_null(strstr(out, "diag_max=1.250000e+00\n"));
 }
 
 int main(void)

@@ -64,7 +64,8 @@ static void usage_info(FILE* out)
 {
     fprintf(out,
             "usage: circlesim-cli lcp info FILE\n"
-            "Prints bodies, rows per kind, nnz(J), static rows, A_ii statistics, |q| and the residuals\n"
+            "Prints bodies, rows per kind, regularised rows (reg > 0: the problem is A + diag(reg)),\n"
+            "nnz(J), static rows, A_ii statistics (with reg), |q| and the residuals\n"
             "of the file's warm start lambda0 and of lambda = 0; then (dense, up to 3000 rows) the rank of\n"
             "A = J M^-1 J^T and whether it is singular (rank <= dof = 3 x bodies), a condition estimate\n"
             "of the normal-row block, and which registered solvers a theorem guarantees to converge.\n");
@@ -392,7 +393,7 @@ static int cmd_info(int argc, char** argv)
         goto done;
     }
     int kinds[3] = {0, 0, 0};
-    int nnz = 0, static_rows = 0, dynamic_bodies = 0;
+    int nnz = 0, static_rows = 0, dynamic_bodies = 0, regularised = 0;
     double q2 = 0.0, l2 = 0.0;
     for (int b = 0; b < p.body_count; ++b)
     {
@@ -402,6 +403,7 @@ static int cmd_info(int argc, char** argv)
     {
         kinds[p.kind[i] <= CS_ROW_BOX ? p.kind[i] : 0] += 1;
         static_rows += p.body_a[i] < 0 || p.body_b[i] < 0;
+        regularised += p.reg != NULL && p.reg[i] > 0.0;
         const double* j = p.jac + 6 * i;
         double q = p.bias[i];
         for (int k = 0; k < 6; ++k)
@@ -449,6 +451,7 @@ static int cmd_info(int argc, char** argv)
     printf("rows_normal=%d\n", kinds[CS_ROW_NORMAL]);
     printf("rows_friction=%d\n", kinds[CS_ROW_FRICTION]);
     printf("rows_box=%d\n", kinds[CS_ROW_BOX]);
+    printf("rows_regularised=%d\n", regularised); // reg > 0 (SPOOK, springs): the problem is A + diag(reg)
     printf("static_rows=%d\n", static_rows);
     printf("empty_rows=%d\n", empty_rows);
     printf("nnz_j=%d\n", nnz);
