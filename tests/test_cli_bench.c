@@ -103,6 +103,30 @@ static void table_names_the_settings(void** state)
     assert_non_null(strstr(out, "stacking"));
 }
 
+// --solvers all: one row per registered method, in registry order (as converge's --solvers all).
+static void solvers_all_runs_every_method(void** state)
+{
+    (void)state;
+    char cmd[1024];
+    static char out[16384];
+    snprintf(cmd, sizeof cmd,
+             "%s bench --scenes %s --solvers all --iterations 3 --steps 5 --repeat 1 --warmup 0 --csv -", CLI,
+             cs_test_source_path("scenes/stacking.json"));
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    char* line = strtok(out, "\n");
+    assert_non_null(line);
+    int rows = 0;
+    while ((line = strtok(NULL, "\n")) != NULL)
+    {
+        char* f[32];
+        assert_int_equal(split_csv(line, f, 32), 25);
+        assert_true(rows < cs_solver_count());
+        assert_string_equal(f[1], cs_solver_at(rows)->name);
+        rows += 1;
+    }
+    assert_int_equal(rows, cs_solver_count());
+}
+
 // The churn suite: the elastic gas of scenes/gas.json and a pool under a stream of falling rows, whose
 // spawned circles the bodies column counts (stream-100: 10 columns, a row before steps 0, 10, ..., 30).
 static void churn_suite_runs_gas_and_stream(void** state)
@@ -175,6 +199,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stacking_rows_describe_the_run),
         cmocka_unit_test(table_names_the_settings),
+        cmocka_unit_test(solvers_all_runs_every_method),
         cmocka_unit_test(churn_suite_runs_gas_and_stream),
         cmocka_unit_test(usage_errors_exit_2),
     };

@@ -360,6 +360,15 @@ static bool parse_double_token(const char* cmd, const char* opt, const char* tok
 
 int cs_arg_solver_list(const char* cmd, const char* opt, const char* text, int* out, int max)
 {
+    if (strcmp(text, "all") == 0) // every registered method, in registry order
+    {
+        int count = 0;
+        for (int k = 0; k < cs_solver_count() && count < max; ++k)
+        {
+            out[count++] = k;
+        }
+        return count;
+    }
     return parse_list(cmd, opt, text, max, out, parse_solver_token);
 }
 
@@ -385,7 +394,15 @@ static bool next_list(const char* cmd, int argc, char** argv, int* i, int max, v
 
 bool cs_arg_next_solver_list(const char* cmd, int argc, char** argv, int* i, int* out, int max, int* count)
 {
-    return next_list(cmd, argc, argv, i, max, out, count, parse_solver_token);
+    const char* opt = argv[*i];
+    const char* v = cs_arg_value(cmd, argc, argv, i);
+    int n = v != NULL ? cs_arg_solver_list(cmd, opt, v, out, max) : -1; // a list, or 'all'
+    if (n < 0)
+    {
+        return false;
+    }
+    *count = n;
+    return true;
 }
 
 bool cs_arg_next_double_list(const char* cmd, int argc, char** argv, int* i, double* out, int max, int* count)

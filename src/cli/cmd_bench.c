@@ -49,7 +49,7 @@ static void help(FILE* out)
             "                        and stream-N: the generated pool and stream scenes)\n"
             "  --sizes LIST          comma-separated circle counts of the generated pools (scale suite) or\n"
             "                        of the streams' pools (churn suite)\n"
-            "  --solvers LIST        comma-separated (default: pgs,amgs for paper, pgs for scale)\n"
+            "  --solvers LIST        comma-separated, or 'all' (default: pgs,amgs for paper, pgs for scale)\n"
             "  --alphas LIST         alpha values for the solvers that use alpha (default 0.2)\n"
             "  --iterations LIST     iterations per step, comma-separated (default: the suite's)\n"
             "  --steps N             steps per run (default: the suite's)\n"

@@ -159,13 +159,6 @@ int cs_cmd_converge(int argc, char** argv)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 0, 100000000, &stagnation);
         else if (strcmp(a, "--repeat") == 0)
             ok = cs_arg_next_int(cmd, argc, argv, &i, 1, 1000, &repeat);
-        else if (strcmp(a, "--solvers") == 0 && i + 1 < argc && strcmp(argv[i + 1], "all") == 0)
-        {
-            i += 1;
-            solver_count = 0;
-            for (int k = 0; k < cs_solver_count() && k < CS_MAX_VARIANTS; ++k)
-                solvers[solver_count++] = k;
-        }
         else if (strcmp(a, "--solvers") == 0)
             ok = cs_arg_next_solver_list(cmd, argc, argv, &i, solvers, CS_MAX_VARIANTS, &solver_count);
         else if (strcmp(a, "--active-set") == 0)

@@ -17,7 +17,7 @@ static void help(FILE* out)
         "for the solvers that use it), and reports the whole run's time.\n"
         "  --steps N          steps (default 1000)\n"
         "  --iterations K     iterations per step (default 200)\n"
-        "  --solvers LIST     comma-separated (default pgs,amgs)\n"
+        "  --solvers LIST     comma-separated, or 'all' for every registered method (default pgs,amgs)\n"
         "  --alphas LIST      default 0.1,0.2,0.3,0.4,0.5,0.6\n"
         "  --frictionless     no friction rows\n" CS_ARG_ROW_ORDER_HELP CS_ARG_FORMULATION_HELP
             CS_ARG_NO_SIMD_HELP
