@@ -237,7 +237,8 @@ static void test_sample_is_valid(void** state)
 static void test_reject_bad_magic(void** state)
 {
     (void)state;
-    expect_reject(1, "circlesim-lpc 1", NULL, 1, "magic");
+    expect_reject(1, "circlesim-lpc 1", NULL, 1,
+                  "bad magic 'circlesim-lpc', expected 'circlesim-lcp 1' ... 'circlesim-lcp 2'");
 }
 
 static void test_reject_bad_version(void** state)

@@ -162,14 +162,25 @@ cs_status cs_lcp_expect_magic_version(cs_lcp_reader* r, const char* magic, int m
     {
         return r->err->status;
     }
+    // What a good first line is: "'circlesim-lcp 1'", or with later versions "'circlesim-lcp 1' …
+    // 'circlesim-lcp 2'".
+    char expected[128];
+    if (max_version > 1)
+    {
+        snprintf(expected, sizeof expected, "'%s 1' ... '%s %d'", magic, magic, max_version);
+    }
+    else
+    {
+        snprintf(expected, sizeof expected, "'%s 1'", magic);
+    }
     if (got == 0)
     {
         r->line = r->line > 0 ? r->line : 1;
-        return cs_lcp_fail(r, CS_ERR_PARSE, "empty file, expected '%s 1'", magic);
+        return cs_lcp_fail(r, CS_ERR_PARSE, "empty file, expected %s", expected);
     }
     if (strcmp(r->tok[0], magic) != 0)
     {
-        return cs_lcp_fail(r, CS_ERR_PARSE, "bad magic '%.40s', expected '%s 1'", r->tok[0], magic);
+        return cs_lcp_fail(r, CS_ERR_PARSE, "bad magic '%.40s', expected %s", r->tok[0], expected);
     }
     *version = 1;
     if (r->ntok >= 2)
