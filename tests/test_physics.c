@@ -121,6 +121,51 @@ static void head_on_unequal_masses(void** state)
     head_on_elastic(1.0, 3.0);
 }
 
+// The pair material of two circles (docs/PHYSICS.md, cs_circle_def): friction sqrt(μa μb), restitution
+// max(ea, eb). The scenes give every circle one material, so no other test tells these rules from a mean.
+static void pair_materials_combine_as_documented(void** state)
+{
+    (void)state;
+    const double g = 9.80665, h = 1.0 / 60.0;
+    // A disc (μ 0.1) slides at 2 m/s on top of a static circle of radius 100 (μ 0.9). Resting, its normal
+    // impulse is m g h per step (half that in the first, which stops only the h g / 2 of its start), so while
+    // it slides (contact point speed v − ωr > 0) its speed drops by μ g h per step with μ = sqrt(0.1 · 0.9) =
+    // 0.3 (a mean would give 0.5, the smaller 0.1): measured between steps 2 and 6.
+    cs_world* w = make_world((cs_vec2){0.0, -g});
+    cs_circle_def ground = cs_circle_def_default();
+    ground.position = (cs_vec2){0.0, -100.0};
+    ground.radius = 100.0;
+    ground.friction = 0.9;
+    ground.type = CS_BODY_STATIC;
+    cs_error err;
+    assert_true(cs_world_add_circle(w, &ground, &err) >= 0);
+    int d = add_disc(w, 0.0, 0.2, 2.0, 0.5 * g * h, 0.2, 1.0, 0.1, 0.0); // at rest vertically (mean velocity)
+    double v2 = 0.0;
+    for (int s = 1; s <= 6; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+        v2 = s == 2 ? cs_world_body(w, d).velocity.x : v2;
+    }
+    cs_body_state b = cs_world_body(w, d);
+    assert_true(b.velocity.x - fabs(b.angular_velocity) * 0.2 > 0.5); // still sliding
+    double mu = (v2 - b.velocity.x) / (4.0 * g * h);
+    assert_near(mu, sqrt(0.1 * 0.9), 0.01 * sqrt(0.1 * 0.9));
+    cs_world_destroy(w);
+
+    // Head-on, equal masses, no gravity: e = max(0.2, 0.6) = 0.6 gives v1' = (1 − e)/2 v, v2' = (1 + e)/2 v.
+    w = make_world((cs_vec2){0.0, 0.0});
+    const double v = 3.0, e = 0.6;
+    int a = add_disc(w, -1.0, 0.0, v, 0.0, 0.2, 1.0, 0.1, 0.2);
+    int c = add_disc(w, 0.0, 0.0, 0.0, 0.0, 0.2, 1.0, 0.1, e);
+    for (int s = 0; s < 60; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+    }
+    assert_near(cs_world_body(w, a).velocity.x, 0.5 * (1.0 - e) * v, 1e-9);
+    assert_near(cs_world_body(w, c).velocity.x, 0.5 * (1.0 + e) * v, 1e-9);
+    cs_world_destroy(w);
+}
+
 // A wall-free cascade of collisions: contact impulses are equal and opposite, so the total linear momentum
 // is the same after every step.
 static void momentum_conserved_in_cascade(void** state)
@@ -228,6 +273,7 @@ int main(void)
         cmocka_unit_test(head_on_equal_masses_exchange),
         cmocka_unit_test(head_on_unequal_masses),
         cmocka_unit_test(momentum_conserved_in_cascade),
+        cmocka_unit_test(pair_materials_combine_as_documented),
         cmocka_unit_test(invalid_bodies_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
