@@ -328,6 +328,35 @@ static void resting_gap_is_the_slop(void** state)
     cs_world_destroy(w);
 }
 
+// How fast an overlap goes (split impulses, docs/PHYSICS.md step 7): a disc at rest overlapping the floor by
+// 10 mm, no gravity, gets the pseudo-velocity max(β (gap + slop), −max_correction)/h for one step, so the
+// excess over the slop shrinks by (1 − β) per step with β the documented 0.2 — the same under relax, which
+// moves the positions by the same λ_p and takes its impulse back. Nothing else pins β where it is used.
+static void overlap_shrinks_at_the_baumgarte_rate(void** state)
+{
+    (void)state;
+    const cs_formulation forms[] = {CS_FORMULATION_SPLIT, CS_FORMULATION_RELAX};
+    for (int f = 0; f < 2; ++f)
+    {
+        formulation = forms[f];
+        cs_world* w = make_world((cs_vec2){0, 0}, 1.0);
+        add_floor(w, 0.3, 0.0);
+        const double r = 0.25, slop = 0.001, beta = 0.2;
+        int id = cs_test_add_disc(w, (cs_vec2){0, r - 0.01}, (cs_vec2){0, 0}, 0.0, r, 1.0, 0.3, 0.0);
+        double excess = 0.01 - slop;
+        for (int s = 1; s <= 5; ++s)
+        {
+            assert_int_equal(cs_world_step(w), CS_OK);
+            excess *= 1.0 - beta;
+            cs_body_state b = cs_world_body(w, id);
+            assert_near(r - b.position.y - slop, excess, 1e-12);
+            assert_true(fabs(b.velocity.y) < 1e-12); // the correction leaves no velocity behind
+        }
+        cs_world_destroy(w);
+    }
+    formulation = CS_FORMULATION_RELAX;
+}
+
 // Newton's cradle (scenes/newton.json: a striker at 4 m/s into five touching discs, e = 1, no gravity or
 // friction): the simultaneous-impulse model's converged answer is the collision of the striker with a rigid
 // block of five — the striker rebounds at (1 − 5)/6·v0 and the row moves at 2/6·v0 — not the sequential
@@ -391,6 +420,7 @@ int main(void)
         cmocka_unit_test(rolling_without_slipping),
         cmocka_unit_test(spin_transfer),
         cmocka_unit_test(resting_gap_is_the_slop),
+        cmocka_unit_test(overlap_shrinks_at_the_baumgarte_rate),
         cmocka_unit_test(newtons_cradle_is_simultaneous),
         cmocka_unit_test(documented_defaults),
     };
