@@ -157,6 +157,34 @@ static void every_solver_runs_on_spook_rows(void** state)
 }
 
 // The scene key and its errors (FILE:LINE:COL: key: message).
+// At rest a SPOOK contact is the paper's spring: ελ = −(4Υ/h)(gap + slop) with λ = m g h per step and
+// ε = 4Υ/(h² k) gives a penetration of slop + m g / k (docs/PHYSICS.md), for each stiffness and damping time.
+static void spook_rest_penetration_is_the_spring(void** state)
+{
+    (void)state;
+    const double ks[] = {3e4, 1e5}, taus[] = {0.05, 0.1};
+    for (int k = 0; k < 2; ++k)
+    {
+        cs_world_def def = cs_world_def_default();
+        def.formulation = CS_FORMULATION_SPOOK;
+        def.spook_stiffness = ks[k];
+        def.spook_damping_time = taus[k];
+        cs_error err;
+        cs_world* w = cs_world_create(&def, &err);
+        assert_non_null(w);
+        assert_true(cs_world_add_half_plane(w, (cs_vec2){0, 0}, (cs_vec2){0, 1}, 0.3, 0.0, &err) >= 0);
+        const double r = 0.25, m = 2.0;
+        int id = cs_test_add_disc(w, (cs_vec2){0, r}, (cs_vec2){0, 0}, 0.0, r, m, 0.3, 0.0);
+        for (int s = 0; s < 600; ++s)
+        {
+            assert_int_equal(cs_world_step(w), CS_OK);
+        }
+        double expected = def.linear_slop + m * -def.gravity.y / ks[k];
+        assert_near(r - cs_world_body(w, id).position.y, expected, 1e-6 * expected);
+        cs_world_destroy(w);
+    }
+}
+
 static void scene_key_formulation(void** state)
 {
     (void)state;
@@ -189,6 +217,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spook_cluster_keeps_momenta_while_correcting),
         cmocka_unit_test(every_solver_runs_on_spook_rows),
+        cmocka_unit_test(spook_rest_penetration_is_the_spring),
         cmocka_unit_test(scene_key_formulation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
