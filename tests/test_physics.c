@@ -121,6 +121,37 @@ static void head_on_unequal_masses(void** state)
     head_on_elastic(1.0, 3.0);
 }
 
+// A force at the centre (cs_world_set_body_force; docs/PHYSICS.md step 1: v* = v + h M⁻¹ f) acts until
+// cleared, alongside gravity: after n steps v = v0 + n h (g + F/m), and with symplectic Euler the centre is
+// at x0 + n h v0 + h² (g + F/m) n (n + 1) / 2. Nothing else applies a force (the viewer's spring is untested
+// here).
+static void body_force_accelerates_by_f_over_m(void** state)
+{
+    (void)state;
+    const double h = 1.0 / 60.0, m = 2.0;
+    const cs_vec2 g = {0.0, -1.5}, f = {3.0, 7.0}, v0 = {0.5, 0.0};
+    cs_world* w = make_world(g);
+    int d = add_disc(w, 0.0, 5.0, v0.x, v0.y, 0.2, m, 0.1, 0.0);
+    assert_true(cs_world_set_body_force(w, d, f));
+    const int n = 30;
+    for (int s = 0; s < n; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+    }
+    cs_body_state b = cs_world_body(w, d);
+    double ax = g.x + f.x / m, ay = g.y + f.y / m, sum = 0.5 * n * (n + 1);
+    assert_near(b.velocity.x, v0.x + n * h * ax, 1e-12);
+    assert_near(b.velocity.y, v0.y + n * h * ay, 1e-12);
+    assert_near(b.position.x, n * h * v0.x + h * h * ax * sum, 1e-12);
+    assert_near(b.position.y, 5.0 + n * h * v0.y + h * h * ay * sum, 1e-12);
+    // Cleared, the body flies on under gravity alone.
+    cs_world_clear_forces(w);
+    assert_int_equal(cs_world_step(w), CS_OK);
+    assert_near(cs_world_body(w, d).velocity.x, b.velocity.x, 1e-12);
+    assert_near(cs_world_body(w, d).velocity.y, b.velocity.y + h * g.y, 1e-12);
+    cs_world_destroy(w);
+}
+
 // The pair material of two circles (docs/PHYSICS.md, cs_circle_def): friction sqrt(μa μb), restitution
 // max(ea, eb). The scenes give every circle one material, so no other test tells these rules from a mean.
 static void pair_materials_combine_as_documented(void** state)
@@ -274,6 +305,7 @@ int main(void)
         cmocka_unit_test(head_on_unequal_masses),
         cmocka_unit_test(momentum_conserved_in_cascade),
         cmocka_unit_test(pair_materials_combine_as_documented),
+        cmocka_unit_test(body_force_accelerates_by_f_over_m),
         cmocka_unit_test(invalid_bodies_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
