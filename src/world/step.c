@@ -18,21 +18,23 @@ static inline double cs_max(double x, double y)
     return x > y ? x : y;
 }
 
-static bool push_contact(cs_contact_list* list, const cs_contact* c)
+// The list's next free entry, for the narrow phase to fill in place (a contact is 160 bytes: filling a local
+// and copying it in cost ~15 M instructions per 1 000 steps of Pool 1); NULL when out of memory. A filled
+// entry is kept by counting it (list->count += 1); one that is not stays free for the next test.
+static inline cs_contact* next_contact(cs_contact_list* list)
 {
     if (!CS_GROW(list->items, list->capacity, list->count + 1))
     {
-        return false;
+        return NULL;
     }
-    list->items[list->count++] = *c;
-    return true;
+    return list->items + list->count;
 }
 
 static cs_status find_contacts(cs_world* w, cs_error* err)
 {
     const cs_broadphase* bp = &w->broadphase;
     double margin = w->def.speculative_margin;
-    cs_contact c;
+    cs_contact_list* list = &w->contacts;
     bool filtering = w->filter_count + w->nondynamic_count + w->no_collide_joints + w->asleep_count > 0;
     for (int k = 0; k < bp->pair_count; ++k)
     {
@@ -41,17 +43,19 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
         {
             continue; // filtered pairs never make rows (filter.c)
         }
+        cs_contact* c = next_contact(list);
+        if (c == NULL)
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+        }
         // The broad phase's predicate: the gap may close by both circles' travel this step.
         double reach = margin + (w->reach[a] - w->radius[a]) + (w->reach[b] - w->radius[b]);
         if (cs_collide_circles(a, b, w->px[a], w->py[a], w->radius[a], w->px[b], w->py[b], w->radius[b],
-                               reach, &c))
+                               reach, c))
         {
-            c.friction = sqrt(w->friction[a] * w->friction[b]);
-            c.restitution = cs_max(w->restitution[a], w->restitution[b]);
-            if (!push_contact(&w->contacts, &c))
-            {
-                return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
-            }
+            c->friction = sqrt(w->friction[a] * w->friction[b]);
+            c->restitution = cs_max(w->restitution[a], w->restitution[b]);
+            list->count += 1;
         }
     }
     // Walls are few: each is tested against every circle, O(N·W), keys stay sorted (wall-major).
@@ -71,14 +75,16 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
             {
                 continue; // (most circles: no call)
             }
-            if (cs_collide_wall(wall, k, b, w->px[b], w->py[b], w->radius[b], reach, &c))
+            cs_contact* c = next_contact(list);
+            if (c == NULL)
             {
-                c.friction = sqrt(wall->friction * w->friction[b]);
-                c.restitution = cs_max(wall->restitution, w->restitution[b]);
-                if (!push_contact(&w->contacts, &c))
-                {
-                    return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
-                }
+                return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+            }
+            if (cs_collide_wall(wall, k, b, w->px[b], w->py[b], w->radius[b], reach, c))
+            {
+                c->friction = sqrt(wall->friction * w->friction[b]);
+                c->restitution = cs_max(wall->restitution, w->restitution[b]);
+                list->count += 1;
             }
         }
     }
