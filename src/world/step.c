@@ -58,18 +58,31 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
             list->count += 1;
         }
     }
-    // Walls are few: each is tested against every circle, O(N·W), keys stay sorted (wall-major).
+    // Walls are few: each is tested against every circle that may meet one, O(N·W), keys stay sorted
+    // (wall-major). Which circles those are is the same for every wall: found once (static, kinematic and
+    // removed circles, inv_mass 0, do not meet walls; sensors meet nothing).
+    if (w->wall_count == 0)
+    {
+        return CS_OK;
+    }
+    if (!CS_GROW(w->wall_bodies, w->wall_bodies_capacity, w->body_count))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    int candidates = 0;
+    for (int b = 0; b < w->body_count; ++b)
+    {
+        bool meets = isfinite(w->px[b]) && isfinite(w->py[b]) && w->inv_mass[b] != 0.0 &&
+                     !(w->sensor_count > 0 && (w->body_flags[b] & CS_BODY_SENSOR));
+        w->wall_bodies[candidates] = b;
+        candidates += meets;
+    }
     for (int k = 0; k < w->wall_count; ++k)
     {
         const cs_wall* wall = w->walls + k;
-        for (int b = 0; b < w->body_count; ++b)
+        for (int i = 0; i < candidates; ++i)
         {
-            // Static, kinematic and removed circles (inv_mass 0) do not meet walls; sensors meet nothing.
-            if (!(isfinite(w->px[b]) && isfinite(w->py[b])) || w->inv_mass[b] == 0.0 ||
-                (w->sensor_count > 0 && (w->body_flags[b] & CS_BODY_SENSOR)))
-            {
-                continue;
-            }
+            int b = w->wall_bodies[i];
             double reach = margin + (w->reach[b] - w->radius[b]);
             if (cs_wall_beyond(wall, w->px[b], w->py[b], w->radius[b], reach))
             {
