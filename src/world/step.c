@@ -592,38 +592,36 @@ static cs_status undo_step(cs_world* w, bool contacts_swapped, cs_status st)
     return st;
 }
 
-static cs_status step(cs_world* w, cs_error* err)
+// What the phases up to the solve hand on to the rest of the step.
+typedef struct step_run
 {
-    double t[4]; // broad phase start, narrow phase start, narrow phase end, step start
-    t[3] = cs_seconds();
-    if (cs_sleep_idle_step(w))
-    {
-        return CS_OK; // everything asleep: only time passes (sleep.c)
-    }
-    if (w->body_count == 0)
-    {
-        step_empty(w, t[3]);
-        return CS_OK;
-    }
+    double t[4];      // broad phase start, narrow phase start, narrow phase end, step start
+    const int* order; // the sweeps' contact order (NULL: key order)
+    cs_split_job job;
+    cs_solver_stats vstats;
+} step_run;
+
+// Phases 1–6 (and the relax formulation's shock pass): the velocities solved, nothing moved yet. A failed
+// phase is undone (undo_step). scripts/physics/*_ledger.c run it too, then measure the rest.
+static cs_status solve_phases(cs_world* w, step_run* r, cs_error* err)
+{
     apply_forces(w);
-    t[0] = cs_seconds();
+    r->t[0] = cs_seconds();
     cs_status st = broad_phase(w, err);
     if (st != CS_OK)
     {
         return undo_step(w, false, st);
     }
-    t[1] = cs_seconds();
-    const int* order = NULL;
-    if ((st = narrow_phase(w, &order, err)) != CS_OK)
+    r->t[1] = cs_seconds();
+    r->order = NULL;
+    if ((st = narrow_phase(w, &r->order, err)) != CS_OK)
     {
         return undo_step(w, true, st);
     }
-    t[2] = cs_seconds();
-    cs_split_job job;
-    job.seconds = 0.0;
-    cs_solver_stats vstats;
-    if ((st = build_rows(w, order, &job, err)) != CS_OK ||
-        (st = solve(w, order, &job, &vstats, err)) != CS_OK)
+    r->t[2] = cs_seconds();
+    r->job.seconds = 0.0;
+    if ((st = build_rows(w, r->order, &r->job, err)) != CS_OK ||
+        (st = solve(w, r->order, &r->job, &r->vstats, err)) != CS_OK)
     {
         return undo_step(w, true, st);
     }
@@ -631,15 +629,36 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return undo_step(w, true, st);
     }
+    return CS_OK;
+}
+
+static cs_status step(cs_world* w, cs_error* err)
+{
+    step_run r;
+    r.t[3] = cs_seconds();
+    if (cs_sleep_idle_step(w))
+    {
+        return CS_OK; // everything asleep: only time passes (sleep.c)
+    }
+    if (w->body_count == 0)
+    {
+        step_empty(w, r.t[3]);
+        return CS_OK;
+    }
+    cs_status st = solve_phases(w, &r, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
     // Nothing non-finite or exploding moves the world: such a step is undone and says where (health.c).
     if ((st = cs_health_check_step(w, err)) != CS_OK)
     {
         return st;
     }
     cs_continuous_begin(w); // continuous.c: the paths start here
-    w->query_slack = integrate(w, order);
+    w->query_slack = integrate(w, r.order);
     if (w->def.formulation == CS_FORMULATION_SOFT &&
-        (st = cs_relax_step(w, order, &job.seconds, err)) != CS_OK)
+        (st = cs_relax_step(w, r.order, &r.job.seconds, err)) != CS_OK)
     {
         return st; // (out of memory only)
     }
@@ -653,7 +672,7 @@ static cs_status step(cs_world* w, cs_error* err)
         return st;
     }
     cs_sleep_update(w); // sleep.c
-    record_stats(w, &vstats, &job, t);
+    record_stats(w, &r.vstats, &r.job, r.t);
     return CS_OK;
 }
 
