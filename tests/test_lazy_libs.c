@@ -61,7 +61,8 @@ static void nothing_loaded_at_start(void** state)
 static void cholmod_on_first_use_blas_one_thread(void** state)
 {
     (void)state;
-    unsetenv("OPENBLAS_NUM_THREADS"); // as a user's shell has it: the library must set it itself
+    // As a user's shell has it (empty: OpenBLAS's default, all cores): the library must set it itself.
+    setenv("OPENBLAS_NUM_THREADS", "", 1);
     cs_lcp p = {0};
     cs_test_frozen_scene("scenes/pool1.json", 300, true, &p);
     cs_solver_params params = cs_solver_params_default();

@@ -10,7 +10,11 @@ const char cs_fclib_soname[] = CS_FCLIB_SONAME;
 
 void cs_lazy_blas_one_thread(void)
 {
-    setenv("OPENBLAS_NUM_THREADS", "1", 0); // (0: an explicit setting stays)
+    const char* set = getenv("OPENBLAS_NUM_THREADS");
+    if (set == NULL || set[0] == '\0') // (an explicit setting stays; an empty one is OpenBLAS's default)
+    {
+        setenv("OPENBLAS_NUM_THREADS", "1", 1);
+    }
 }
 
 void cs_lazy_open(cs_lazy_lib* lib)

@@ -40,9 +40,9 @@ void cs_lazy_open(cs_lazy_lib* lib);
 // Whether lib is loaded now (in this process, by anyone): for the tests.
 bool cs_lazy_is_loaded(const char* soname);
 
-// BLAS on one thread: OPENBLAS_NUM_THREADS=1 unless the environment sets it, before OpenBLAS's constructor
-// reads it (CHOLMOD's simplicial factorisation, the one circlesim asks for, calls no BLAS at all; a
-// second BLAS thread only spins on the core circlesim's own second thread needs).
+// BLAS on one thread: OPENBLAS_NUM_THREADS=1 unless the environment sets it (to a non-empty value), before
+// OpenBLAS's constructor reads it (CHOLMOD's simplicial factorisation, the one circlesim asks for, calls no
+// BLAS at all; a second BLAS thread only spins on the core circlesim's own second thread needs).
 void cs_lazy_blas_one_thread(void);
 
 // The rows of a library's X-macro list, X(return type, name, parameters, arguments, result when the
