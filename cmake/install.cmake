@@ -1,7 +1,8 @@
 # Installation: headers, the library (shared and static by default; one of them when BUILD_SHARED_LIBS is
 # set), circlesim.pc for pkg-config and a CMake package (find_package(circlesim CONFIG) → circlesim::circlesim).
 # The library links cJSON privately, so static consumers get it through Requires.private (pkg-config
-# --static) or find_dependency (CMake).
+# --static) or find_dependency (CMake). CHOLMOD and FCLIB are loaded on first use (src/core/lazy_lib.h):
+# consumers need them installed to use pgs-sm/ipm with CHOLMOD or FCLIB files, not to link.
 include(CMakePackageConfigHelpers)
 
 set(CS_INSTALL_TARGETS "")

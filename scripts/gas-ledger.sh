@@ -12,5 +12,5 @@ cd "$(dirname "$0")/.."
 [[ -f build/libcirclesim.a ]] || bash scripts/build.sh
 mkdir -p out/gas
 "${CC:-cc}" -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc scripts/physics/gas_ledger.c build/libcirclesim.a \
-  -lcjson -lcholmod -lm -lpthread -o out/gas/gas_ledger
+  -lcjson -ldl -lm -lpthread -o out/gas/gas_ledger
 out/gas/gas_ledger "${1:-200}" "${2:-3600}" "${3:-split}" "${4:-1}" "${5:-0.2}"

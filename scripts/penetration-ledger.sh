@@ -13,5 +13,5 @@ cd "$(dirname "$0")/.."
 [[ -f build/libcirclesim.a ]] || bash scripts/build.sh
 mkdir -p out/pen
 "${CC:-cc}" -O2 -std=c11 -D_GNU_SOURCE -ffp-contract=off -Iinclude -Isrc scripts/physics/pen_ledger.c \
-  src/cli/bench_scenes.c src/cli/bench_world.c build/libcirclesim.a -lcjson -lcholmod -lm -lpthread -o out/pen/pen_ledger
+  src/cli/bench_scenes.c src/cli/bench_world.c build/libcirclesim.a -lcjson -ldl -lm -lpthread -o out/pen/pen_ledger
 out/pen/pen_ledger "${1:-scenes/pool1.json}" "${2:-100}"

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 command -v gnuplot >/dev/null || bash scripts/setup.sh
 out=out/physics
 mkdir -p "$out"
-"${CC:-cc}" -O2 -std=c11 -Iinclude scripts/physics/bounce_apex.c build/libcirclesim.a -lcjson -lcholmod -lm -lpthread \
+"${CC:-cc}" -O2 -std=c11 -Iinclude scripts/physics/bounce_apex.c build/libcirclesim.a -lcjson -ldl -lm -lpthread \
   -o "$out/bounce_apex"
 for e in 0.5 0.9; do
   "$out/bounce_apex" "$e" > "$out/bounce-apex-e$e.csv"

@@ -325,6 +325,43 @@ static void test_unknown_solver_and_bad_params(void** state)
     cs_lcp_free(&p);
 }
 
+// A row whose body index is outside [-1, body_count) is refused before any body is read, whichever row
+// it is in (cs_solve_start tests all rows in one vectorised pass, then finds the first bad one).
+static void test_body_index_out_of_range(void** state)
+{
+    (void)state;
+    cs_lcp p = {0};
+    cs_error err = {0};
+    cs_test_frozen_scene("scenes/pool1.json", 50, true, &p); // (hundreds of rows: the pass's body and tail)
+    cs_solver_work work = {0};
+    cs_solver_params params = cs_solver_params_default();
+    double* lambda = calloc((size_t)p.row_count, sizeof(double));
+    assert_non_null(lambda);
+    cs_solver_stats stats;
+    assert_int_equal(cs_solve(&p, pgs(), &params, &work, lambda, &stats, &err), CS_OK);
+    int rows[] = {0, 5, p.row_count / 2 + 1, p.row_count - 1};
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k)
+    {
+        int r = rows[k], a = p.body_a[r], b = p.body_b[r];
+        int bad_a[] = {-2, p.body_count, a, a, INT32_MIN}, bad_b[] = {b, b, p.body_count, -2, b};
+        for (size_t t = 0; t < sizeof bad_a / sizeof bad_a[0]; ++t)
+        {
+            p.body_a[r] = bad_a[t];
+            p.body_b[r] = bad_b[t];
+            assert_int_equal(cs_solve(&p, pgs(), &params, &work, lambda, &stats, &err), CS_ERR_USAGE);
+            char expected[64];
+            snprintf(expected, sizeof expected, "row %d: body index", r);
+            assert_non_null(strstr(err.message, expected));
+        }
+        p.body_a[r] = a;
+        p.body_b[r] = b;
+    }
+    assert_int_equal(cs_solve(&p, pgs(), &params, &work, lambda, &stats, &err), CS_OK);
+    free(lambda);
+    cs_solver_work_free(&work);
+    cs_lcp_free(&p);
+}
+
 static void test_registry(void** state)
 {
     (void)state;
@@ -420,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_tolerance_stops_early),
         cmocka_unit_test(test_history),
         cmocka_unit_test(test_unknown_solver_and_bad_params),
+        cmocka_unit_test(test_body_index_out_of_range),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_work_reused),
         cmocka_unit_test(test_empty_rows_skipped),

@@ -42,26 +42,16 @@ static double* vbefore;
 
 static cs_status ledger_step(cs_world* w, cs_error* err)
 {
-    double t[4] = {0, 0, 0, 0};
-    apply_forces(w);
-    cs_status st = broad_phase(w, err);
-    const int* order = NULL;
-    if (st != CS_OK || (st = narrow_phase(w, &order, err)) != CS_OK)
+    step_run r = {{0, 0, 0, 0}, NULL, {0}, {0}};
+    cs_status st = solve_phases(w, &r, err);
+    if (st != CS_OK)
     {
         return st;
     }
     int n = w->body_count, m = w->contacts.count;
     lam0 = realloc(lam0, (size_t)(m + 1) * sizeof *lam0);
     vbefore = realloc(vbefore, (size_t)(3 * n) * sizeof *vbefore);
-    memcpy(vbefore, w->v, (size_t)(3 * n) * sizeof(double));
-    cs_split_job job;
-    job.seconds = 0.0;
-    cs_solver_stats vstats;
-    if ((st = build_rows(w, order, &job, err)) != CS_OK ||
-        (st = solve(w, order, &job, &vstats, err)) != CS_OK)
-    {
-        return st;
-    }
+    memcpy(vbefore, w->velocity_problem.v, (size_t)(3 * n) * sizeof(double)); // v*, before the solve
     work_solve = realloc(work_solve, (size_t)(m + 1) * sizeof *work_solve);
     for (int k = 0; k < m; ++k)
     {
@@ -106,7 +96,7 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
         w->angle[i] += h * (w->v[3 * i + 2] + (pv ? pv[3 * i + 2] : 0.0));
     }
     cs_contact_impact_shift(w->contacts.items, m, &bodies, w->def.frictionless, w->px, w->py, w->angle);
-    record_stats(w, &vstats, &job, t);
+    record_stats(w, &r.vstats, &r.job, r.t);
     return CS_OK;
 }
 

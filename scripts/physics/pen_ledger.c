@@ -34,11 +34,9 @@ static void grow(double** p, int n)
 
 static cs_status ledger_step(cs_world* w, cs_error* err)
 {
-    double t[4] = {0, 0, 0, 0};
-    apply_forces(w);
-    cs_status st = broad_phase(w, err);
-    const int* order = NULL;
-    if (st != CS_OK || (st = narrow_phase(w, &order, err)) != CS_OK)
+    step_run r = {{0, 0, 0, 0}, NULL, {0}, {0}};
+    cs_status st = solve_phases(w, &r, err);
+    if (st != CS_OK)
     {
         return st;
     }
@@ -50,20 +48,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     grow(&shift_own, 2 * n);
     for (int i = 0; i < n; ++i)
     {
-        x_start[2 * i] = w->px[i];
+        x_start[2 * i] = w->px[i]; // (the solve phases move nothing)
         x_start[2 * i + 1] = w->py[i];
-    }
-    cs_split_job job;
-    job.seconds = 0.0;
-    cs_solver_stats vstats;
-    if ((st = build_rows(w, order, &job, err)) != CS_OK ||
-        (st = solve(w, order, &job, &vstats, err)) != CS_OK)
-    {
-        return st;
-    }
-    if (w->def.formulation == CS_FORMULATION_RELAX && (st = cs_shock_propagate(w, err)) != CS_OK)
-    {
-        return st;
     }
     memcpy(vsolve, w->v, (size_t)(3 * n) * sizeof(double));
     cs_continuous_begin(w);
@@ -106,16 +92,16 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     }
     if (w->def.formulation == CS_FORMULATION_RELAX)
     {
-        cs_relax_split(w, order);
+        cs_relax_split(w, r.order);
     }
     if (w->def.formulation == CS_FORMULATION_SOFT &&
-        (st = cs_relax_step(w, order, &job.seconds, err)) != CS_OK)
+        (st = cs_relax_step(w, r.order, &r.job.seconds, err)) != CS_OK)
     {
         return st;
     }
     cs_continuous(w);
     cs_sleep_update(w);
-    record_stats(w, &vstats, &job, t);
+    record_stats(w, &r.vstats, &r.job, r.t);
     return CS_OK;
 }
 

@@ -91,6 +91,8 @@ struct cs_world
     int wall_count;
     int wall_capacity;
     cs_wall* walls;
+    int* wall_bodies; // the step's circles that may meet a wall, by slot (step.c's scratch)
+    int wall_bodies_capacity;
 
     cs_broadphase broadphase;
     cs_contact_list contacts; // this step's, sorted by key
