@@ -106,10 +106,11 @@ static void test_frozen_scenes(void** state)
         const char* scene;
         int step;
         bool friction;
-    } cases[] = {// (Frictionless Pool 1 at step 310: since held bodies are not shifted (impact.c), the
-                 // frictionless piles of steps 300 and 320 are problems on which ipm stalls near res_nat
-                 // 2e-12 for 40 iterations, cold or warm, by both paths; 280, 290, 310 take 5-10.)
-                 {"scenes/pool1.json", 310, false},
+    } cases[] = {// (Frictionless Pool 1 at step 200: since the impact shift closes no contact (impact.c),
+                 // the frictionless settled piles of steps 250–500 are problems on which ipm ends its 40
+                 // iterations at res_nat 3e-12 – 1e-7 (cholmod; PCG worse); step 200 takes 14–16 by both
+                 // paths, cold or warm. Before: held bodies not shifted, 280, 290, 310 took 5–10.)
+                 {"scenes/pool1.json", 200, false},
                  {"scenes/pool1.json", 300, true},
                  {"scenes/stacking150.json", 100, false},
                  {"scenes/stacking150.json", 100, true}};

@@ -4,6 +4,7 @@
 #ifndef CS_IMPACT_H
 #define CS_IMPACT_H
 
+#include "circlesim/wall.h"
 #include "contact/contact.h"
 
 // The bodies' state at the start of the step, as the contact code reads it.
@@ -15,7 +16,11 @@ typedef struct cs_impact_bodies
     const double* inv_inertia;
     const double* v_pre;  // 3 per body: the velocity the last step ended with (before forces)
     const double* v_star; // 3 per body: v* = v_pre + h M⁻¹ f
-    double* offset;       // 3 per body: the pass's position offsets (x, y) and whether the body is held
+    double* offset;       // 3 per body: the pass's position offsets (x, y) and the share of its impact shift
+                          // the body may take (0: held, impact.c mark_held; the shift lowers it)
+    const double* radius; // the shift measures the gaps it would make (impact.c, clamp_shift)
+    const cs_wall* walls;
+    bool clamp; // whether the shift is scaled down where it would close a contact (impact.c, clamp_shift)
 } cs_impact_bodies;
 
 // The restitution pass's settings (the world's).
@@ -48,7 +53,8 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
 // time, so the shift puts them where such a collision leaves them), and leave with max(0, ρ − e vn) from
 // the approach they have then: a sequence of binary collisions, which gains no energy without forces. The
 // other contacts keep their rows' condition (vn >= −bias), so a bounce cannot push a body through a
-// neighbour; friction is re-solved within the grown cones. Updates v and the contacts' impulses; returns
+// neighbour; friction is re-solved within the grown cones; then two sweeps over the resting links alone take
+// back the approach the replay's last collisions left in them. Updates v and the contacts' impulses; returns
 // the number of contacts that bounced. docs/PHYSICS.md "Collisions within a step" derives it.
 int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                            const cs_restitution_params* params, double* v);
@@ -58,7 +64,9 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
 double cs_bounce_threshold(const cs_restitution_params* params);
 // Position consistency: a contact whose impulse acted at s* > 0 moved its bodies with their pre-impulse
 // velocities until then, so their positions (already advanced by h·v) go back by s*·M⁻¹Jᵀλ. Bodies a
-// touching contact held last step stay where h·v put them (impact.c, mark_held).
+// touching contact held last step stay where h·v put them (impact.c, mark_held), and with bodies->clamp a
+// body's shift is scaled down as far as needed for it to close no contact of the step beyond touching or
+// beyond where h·v alone leaves it (impact.c, clamp_shift).
 void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                              bool frictionless, double* px, double* py, double* angle);
 

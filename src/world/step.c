@@ -328,7 +328,16 @@ static cs_restitution_params restitution_params(const cs_world* w)
 
 static cs_impact_bodies impact_bodies(const cs_world* w)
 {
-    cs_impact_bodies b = {w->px, w->py, w->inv_mass, w->inv_inertia, w->v_pre, w->v, w->impact_offset};
+    cs_impact_bodies b = {w->px,
+                          w->py,
+                          w->inv_mass,
+                          w->inv_inertia,
+                          w->v_pre,
+                          w->v,
+                          w->impact_offset,
+                          w->radius,
+                          w->walls,
+                          cs_formulation_splits(w->def.formulation)};
     return b;
 }
 
