@@ -143,6 +143,11 @@ static void errors_and_exit_codes(void** state)
     assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
     snprintf(cmd, sizeof cmd, "%s run %s --iterations 0", CLI, cs_test_source_path("scenes/stacking.json"));
     assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+    // An iteration count a pivoting method would ignore (its solve is one iteration) is refused.
+    snprintf(cmd, sizeof cmd, "%s run %s --solver lemke --iterations 5 --steps 1", CLI,
+             cs_test_source_path("scenes/stacking.json"));
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "--iterations does nothing for the pivoting method lemke"));
     snprintf(cmd, sizeof cmd, "%s run %s --dump-lcp nocolon", CLI,
              cs_test_source_path("scenes/stacking.json"));
     assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);

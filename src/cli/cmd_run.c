@@ -232,6 +232,16 @@ int cs_cmd_run(int argc, char** argv)
         cs_world_destroy(w);
         return 2;
     }
+    if (iterations_given && (cs_solver_at(chosen)->flags & CS_SOLVER_PIVOTING))
+    {
+        fprintf(
+            stderr,
+            "circlesim-cli %s: --iterations does nothing for the pivoting method %s (each solve runs to its "
+            "answer in one iteration)\n",
+            cmd, cs_solver_at(chosen)->name);
+        cs_world_destroy(w);
+        return 2;
+    }
     cs_world_options_apply(w, &world_options);
     if (steps < 0)
     {
