@@ -154,6 +154,7 @@ extern "C"
         int normal_quad_capacity;
         int schedule_count;
         int schedule_capacity;
+        bool lanes_only; // the rows in quads have no packed record (schedule.c, cs_pack_lanes)
         // Internal (subspace.h): pgs-sm's state (free set, reduced system, CHOLMOD factor), NULL until used.
         void* subspace;
     } cs_solver_work;

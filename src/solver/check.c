@@ -139,61 +139,30 @@ uint64_t cs_nonfinite_any(const double* x, int n)
     return acc[0] | acc[1];
 }
 
-// The common case in a few branch-free passes: every number finite, every inverse mass and diagonal
-// comfortably positive, every friction link a normal row, every box proper. True means check_bodies and
-// every check_row pass; false only that the exact checks must look (they find the first bad entry and say
-// why). A world step's problem is always good, so this is all it pays (the exact checks were ~6 % of Pool
-// 1's instructions). The row part is also done inside the packing pass (solve.c, cs_problem_check_packed),
-// which reads those numbers anyway: keep the two in step.
+// The bodies' part of the common case in a few branch-free passes: every number finite, every inverse mass
+// comfortably non-negative. With the rows' part (proven by the packing pass on the numbers it reads anyway,
+// pack.h's cs_pack_proof) true means check_bodies and every check_row pass; false only that the exact checks
+// must look (they find the first bad entry and say why). A world step's problem is always good, so this is
+// all it pays.
 static bool bodies_surely_good(const cs_lcp* p)
 {
     const int n = p->body_count;
     bool ok = (cs_nonfinite_any(p->inv_mass, n) | cs_nonfinite_any(p->inv_inertia, n) |
                cs_nonfinite_any(p->v, 3 * n)) == 0;
-    for (int b = 0; b < n; ++b)
+    // (Two bodies at a time, the sign tests side by side; a NaN, which compares false, was found above.)
+    const cs_v2 zero = {0.0, 0.0};
+    cs_u2 negative = {0, 0};
+    int b = 0;
+    for (; b + 2 <= n; b += 2)
+    {
+        negative |=
+            (cs_u2)(cs_v2_load(p->inv_mass + b) < zero) | (cs_u2)(cs_v2_load(p->inv_inertia + b) < zero);
+    }
+    for (; b < n; ++b)
     {
         ok &= (p->inv_mass[b] >= 0.0) & (p->inv_inertia[b] >= 0.0);
     }
-    return ok;
-}
-
-static bool rows_surely_good(const cs_lcp* p, const double* diag, const double* lambda)
-{
-    const int m = p->row_count;
-    uint64_t bad = cs_nonfinite_any(p->jac, 6 * m) | cs_nonfinite_any(p->bias, m) |
-                   cs_nonfinite_any(lambda, m) | cs_nonfinite_any(diag, m);
-    bool ok = bad == 0;
-    for (int i = 0; i < m; ++i)
-    {
-        // (1e-300 is well above the largest d whose 1/d overflows, 1/DBL_MAX ≈ 5.6e-309: conservative.)
-        ok &= diag[i] >= 1e-300;
-    }
-    for (int i = 0; i < m && ok; ++i)
-    {
-        if (p->kind[i] == CS_ROW_NORMAL)
-        {
-            continue;
-        }
-        switch (p->kind[i])
-        {
-            case CS_ROW_NORMAL:
-                break;
-            case CS_ROW_FRICTION:
-            {
-                int link = p->link[i];
-                ok = link >= 0 && link < m && p->kind[link] == CS_ROW_NORMAL && p->mu[i] >= 0.0 &&
-                     p->mu[i] < INFINITY;
-                break;
-            }
-            case CS_ROW_BOX:
-                ok = p->lo[i] <= p->hi[i] && p->lo[i] != INFINITY && p->hi[i] != -INFINITY;
-                break;
-            default:
-                ok = false;
-                break;
-        }
-    }
-    return ok;
+    return ok && (negative[0] | negative[1]) == 0;
 }
 
 // The exact checks: the first bad body or row, with the reason.
@@ -213,13 +182,8 @@ static bool exact_check(const cs_lcp* p, const double* diag, const double* lambd
     return true;
 }
 
-bool cs_problem_check_packed(const cs_lcp* p, bool rows_good, const double* diag, const double* lambda,
-                             cs_solver_stats* out)
+bool cs_problem_check(const cs_lcp* p, bool rows_good, const double* diag, const double* lambda,
+                      cs_solver_stats* out)
 {
     return (rows_good && bodies_surely_good(p)) || exact_check(p, diag, lambda, out);
-}
-
-bool cs_problem_check(const cs_lcp* p, const double* diag, const double* lambda, cs_solver_stats* out)
-{
-    return (rows_surely_good(p, diag, lambda) && bodies_surely_good(p)) || exact_check(p, diag, lambda, out);
 }

@@ -24,7 +24,7 @@ static inline cs_i4 rotate(cs_i4 x, int k)
 // (All 28 pairs of the eight halves compared side by side, four lanes at a time: a with its rotations by 1
 // and 2 covers a's six pairs, b likewise, and b with a's four rotations the sixteen pairs across. A pair
 // both in the zero slot is no conflict.)
-static bool lanes_independent(const int32_t* a, const int32_t* b, int32_t zero_slot)
+bool cs_lanes_independent(const int32_t* a, const int32_t* b, int32_t zero_slot)
 {
     cs_i4 va, vb, z = {zero_slot, zero_slot, zero_slot, zero_slot};
     memcpy(&va, a, sizeof va);
@@ -37,7 +37,7 @@ static bool lanes_independent(const int32_t* a, const int32_t* b, int32_t zero_s
 }
 
 // Rows [first, first + count) one at a time, merged into the previous item when that is one too.
-static void push_rows(cs_sweep_item* items, int* item_count, int first, int count)
+void cs_push_rows(cs_sweep_item* items, int* item_count, int first, int count)
 {
     if (*item_count > 0)
     {
@@ -125,7 +125,7 @@ static bool quad_fits(const cs_packed_row* rows, int stride, uint32_t kind, int3
         a[l] = r->a;
         b[l] = r->b;
     }
-    return lanes_independent(a, b, zero_slot);
+    return cs_lanes_independent(a, b, zero_slot);
 }
 
 cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
@@ -171,7 +171,7 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
         else
         {
             int unit = rows[i].kind == pair ? 2 : 1; // a pair is never split
-            push_rows(items, &item_count, i, unit);
+            cs_push_rows(items, &item_count, i, unit);
             i += unit;
         }
     }
@@ -194,7 +194,7 @@ void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
             a[l] = rows[k + l].a;
             b[l] = rows[k + l].b;
         }
-        if (quad && lanes_independent(a, b, zero_slot))
+        if (quad && cs_lanes_independent(a, b, zero_slot))
         {
             cs_normal_quad* q = work->quads + quad_count;
             const cs_split_row* r = rows + k;
@@ -204,7 +204,7 @@ void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
         }
         else
         {
-            push_rows(work->items, &item_count, k, 1);
+            cs_push_rows(work->items, &item_count, k, 1);
             k += 1;
         }
     }

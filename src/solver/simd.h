@@ -65,6 +65,12 @@ static inline int cs_pair_lane(int k)
     return ((k & 1) << 1) | (k >> 1);
 }
 
+// schedule.c: whether no body appears twice among the halves a[0..3], b[0..3] (the zero slot aside), and a
+// run of rows [first, first + count) one at a time appended to items (merged into the last item when that is
+// one too).
+bool cs_lanes_independent(const int32_t* a, const int32_t* b, int32_t zero_slot);
+void cs_push_rows(cs_sweep_item* items, int* item_count, int first, int count);
+
 // True when the AVX2 kernels can run here (checked once).
 bool cs_simd_cpu(void);
 

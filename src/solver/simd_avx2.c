@@ -1,7 +1,7 @@
 // AVX2 kernels of simd.h. Each lane does exactly the scalar sweep's operations for its row, in the same
 // order (solver_internal.h: cs_halves_step, cs_rule_apply, cs_halves_apply), with separate multiplies and
 // adds (no FMA: the library is built with -ffp-contract=off and these functions do not enable FMA), so a
-// lane's result has the scalar path's bits (for finite impulses: see lanes_independent in schedule.c).
+// lane's result has the scalar path's bits (for finite impulses: see cs_lanes_independent in schedule.c).
 // Clamps are max/min in the operand order that reproduces the scalar branches, signed zeros and NaN
 // included (for lo <= hi; schedule.c keeps friction rows with μ < 0 out of the lanes):
 //     x < lo ? lo : x            = max(lo, x)      (maxpd returns its second operand unless first > second)
@@ -326,8 +326,10 @@ CS_AVX2 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, doub
     }
 }
 
-CS_AVX2 void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
-                                    double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg)
+// cs_avx2_sweep_split_on for one stride (a constant once inlined: cs_split_lanes folds to two compares).
+static inline __attribute__((always_inline)) CS_AVX2 void
+sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work, double* lambda, double* v,
+               cs_split_rows_fn rows, const void* rows_arg)
 {
     const cs_sweep_item* items = solved->schedule;
     const cs_pair_quad* pairs = solved->quads;
@@ -362,6 +364,19 @@ CS_AVX2 void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, co
                 break;
             }
         }
+    }
+}
+
+CS_AVX2 void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
+                                    double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg)
+{
+    if (stride == 2)
+    {
+        sweep_split_on(solved, 2, work, lambda, v, rows, rows_arg);
+    }
+    else
+    {
+        sweep_split_on(solved, stride, work, lambda, v, rows, rows_arg);
     }
 }
 

@@ -3,6 +3,7 @@
 #include "circlesim/solver.h"
 
 #include "core/array.h"
+#include "solver/pack.h"
 #include "solver/simd.h"
 #include "solver/solver_internal.h"
 #include "solver/subspace.h"
@@ -156,137 +157,31 @@ cs_status cs_solver_work_set_history(cs_solver_work* w, bool on, int max_iterati
     return CS_OK;
 }
 
-// One pass over the rows: the packed record the sweeps read (cs_packed_row), A_ii and 1/A_ii into the
-// work's public arrays, the M⁻¹Jᵀ columns into work->mjt when the method reads them (`columns`), and the
-// warm start v += M⁻¹J_iᵀ λ_i (v must hold v* and lambda the start point). A static half (-1) has no
-// columns: its J and M⁻¹Jᵀ are 0 and it points at the zero slot.
-// Returns what check.c's rows_surely_good would, on the numbers this pass reads anyway (a second pass over
-// J, b, λ and A_ii cost ~4 % of Pool 1's step): true proves every row good for cs_problem_check_packed.
+// One pass over the rows: every row's packed record (cs_pack_row), A_ii and 1/A_ii into the work's public
+// arrays, the M⁻¹Jᵀ columns into work->mjt when the method reads them (`columns`), and the warm start
+// v += M⁻¹J_iᵀ λ_i (v must hold v* and lambda the start point). Returns cs_pack_proven: true proves every row
+// good for cs_problem_check. (schedule.c's cs_pack_lanes is the same pass for methods that read the rows
+// only through the vector schedule.)
 static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* lambda, bool columns)
 {
     cs_packed_row* packed = w->packed;
     const int32_t zero_slot = 3 * p->body_count;
-    const cs_v2 zero = {0.0, 0.0};
     double* v = w->v;
     v[zero_slot] = v[zero_slot + 1] = v[zero_slot + 2] = 0.0;
     uint32_t previous_kind = CS_PACK_SKIP;
     int32_t previous_a = -1, previous_b = -1;
-    const int m = p->row_count;
-    cs_u2 bad = {0, 0};               // non-finite J, b or λ⁰ (cs_nonfinite_bits)
-    bool ok = true;                   // every A_ii finite and >= 1e-300, every bound, link and kind proper
-    bool previous_row_normal = false; // p->kind[i - 1] == CS_ROW_NORMAL
-    for (int i = 0; i < m; ++i)
+    cs_pack_proof proof = cs_pack_proof_start();
+    for (int i = 0; i < p->row_count; ++i)
     {
-        const double* j = p->jac + 6 * i;
-        bad |= (cs_nonfinite_bits(cs_v2_load(j)) | cs_nonfinite_bits(cs_v2_load(j + 2))) |
-               (cs_nonfinite_bits(cs_v2_load(j + 4)) | cs_nonfinite_bits(cs_v2_set(p->bias[i], lambda[i])));
-        int a = p->body_a[i];
-        int b = p->body_b[i];
-        cs_v2 ja = zero, jb = zero, ma = zero, mb = zero;
-        double jaw = 0.0, jbw = 0.0, maw = 0.0, mbw = 0.0;
-        if (a >= 0)
-        {
-            double im = p->inv_mass[a];
-            ja = cs_v2_load(j);
-            jaw = j[2];
-            ma = ja * cs_v2_set(im, im);
-            maw = p->inv_inertia[a] * jaw;
-        }
-        if (b >= 0)
-        {
-            double im = p->inv_mass[b];
-            jb = cs_v2_load(j + 3);
-            jbw = j[5];
-            mb = jb * cs_v2_set(im, im);
-            mbw = p->inv_inertia[b] * jbw;
-        }
-        // A_ii = J_i M⁻¹ J_iᵀ; with both halves on one body, also the cross terms of
-        // (J_a + J_b) M⁻¹ (J_a + J_b)ᵀ.
-        cs_v2 t = ja * ma + jb * mb;
-        double d = (t[0] + t[1]) + (jaw * maw + jbw * mbw);
-        bool shared = (a >= 0) & (a == b);
-        if (shared)
-        {
-            cs_v2 c = ja * mb;
-            d += 2.0 * ((c[0] + c[1]) + jaw * mbw);
-        }
-        double eps = p->reg != NULL ? p->reg[i] : 0.0;
-        d += eps; // A + Σ (Lacoursière eq. (3))
-        double inv_d = d > 0.0 ? 1.0 / d : 0.0;
-        // (1e-300 is well above the largest d whose 1/d overflows, 1/DBL_MAX ≈ 5.6e-309: conservative.)
-        ok &= (d >= 1e-300) & (d <= DBL_MAX);
-        w->diag[i] = d;
-        w->inv_diag[i] = inv_d;
-        if (columns)
-        {
-            double* m = w->mjt + 6 * i;
-            m[0] = ma[0], m[1] = ma[1], m[2] = maw;
-            m[3] = mb[0], m[4] = mb[1], m[5] = mbw;
-        }
-
         cs_packed_row* r = packed + i;
-        cs_v2 s = {inv_d, inv_d};
-        r->ja = ja * s;
-        r->jb = jb * s;
-        r->jw = cs_v2_set(jbw, jaw) * s;
-        r->ma = ma;
-        r->mb = mb;
-        r->mw = cs_v2_set(mbw, maw);
-        r->bias = p->bias[i] * inv_d;
-        r->mu = 0.0;
-        int32_t ia = a >= 0 ? 3 * a : zero_slot;
-        int32_t ib = b >= 0 ? 3 * b : zero_slot;
-        r->a = ia;
-        r->b = ib;
-        r->link = -1;
-        uint32_t kind = 0;
-        int row_kind = p->kind[i];
-        switch (row_kind)
+        cs_pack_row(p, lambda, i, zero_slot, w, columns, &proof, r);
+        uint32_t kind = r->kind;
+        int32_t ia = r->a, ib = r->b;
+        if (cs_pack_pairs(previous_kind, previous_a, previous_b, r, i - 1))
         {
-            case CS_ROW_FRICTION:
-            {
-                kind = CS_PACK_FRICTION;
-                int link = p->link[i];
-                r->link = link;
-                r->mu = p->mu[i];
-                // (A world's friction row follows its normal row: that link is proven by the kind kept
-                // from the row before, any other by looking.)
-                ok &= link == i - 1 ? previous_row_normal
-                                    : link >= 0 && link < m && p->kind[link] == CS_ROW_NORMAL;
-                ok &= (p->mu[i] >= 0.0) & (p->mu[i] < INFINITY);
-                break;
-            }
-            case CS_ROW_BOX:
-                kind = p->lo[i] == 0.0 && p->hi[i] == INFINITY ? CS_PACK_NONNEG : 0u;
-                ok &= p->lo[i] <= p->hi[i] && p->lo[i] != INFINITY && p->hi[i] != -INFINITY;
-                break;
-            default:
-                kind = CS_PACK_NONNEG;
-                ok &= row_kind == CS_ROW_NORMAL;
-                break;
-        }
-        if (eps > 0.0 && row_kind != CS_ROW_FRICTION)
-        {
-            kind |= CS_PACK_SOFT;
-            r->mu = eps * inv_d;
-        }
-        kind |= d > 0.0 ? 0u : CS_PACK_SKIP;
-        kind |= ((jaw == 0.0) & (jbw == 0.0)) ? CS_PACK_LINEAR : 0u; // (& : no branch per half)
-        kind |= shared ? CS_PACK_SHARED : 0u;
-        r->kind = kind;
-        // A normal row followed by its friction row on the same two bodies (every frictional contact)
-        // is updated as a pair, with the velocities in registers.
-        // (Compared on the previous row's values kept in registers: reading back the fields just stored
-        // as two 32-bit stores with one 64-bit load defeats store forwarding.)
-        if (kind == CS_PACK_FRICTION_ROW && r->link == i - 1 && previous_kind == CS_PACK_NORMAL_ROW &&
-            previous_a == ia && previous_b == ib)
-        {
-            cs_v2 c = r->ja * r[-1].ma + r->jb * r[-1].mb + r->jw * r[-1].mw;
-            r[-1].kind = CS_PACK_NORMAL_ROW | CS_PACK_PAIR;
-            r[-1].mu = c[0] + c[1]; // (J_f M⁻¹ J_nᵀ)/A_ff, see CS_PACK_PAIR
+            cs_pack_pair(r - 1, r);
         }
         previous_kind = kind;
-        previous_row_normal = row_kind == CS_ROW_NORMAL;
         previous_a = ia;
         previous_b = ib;
 
@@ -296,7 +191,24 @@ static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
             cs_pack_apply(r, lambda[i], v);
         }
     }
-    return ok && (bad[0] | bad[1]) == 0;
+    return cs_pack_proven(&proof);
+}
+
+// Whether every body index of p is in [-1, body_count).
+static bool bodies_in_range(const cs_lcp* p)
+{
+    // One branch-free pass: (unsigned)(index + 1) > body_count for an index outside [-1, body_count),
+    // OR-ed into an unsigned, which the compiler vectorises (a bool &= did not: ~12 instructions a row).
+    const int* body_a = p->body_a;
+    const int* body_b = p->body_b;
+    const int rows = p->row_count;
+    const unsigned bodies = (unsigned)p->body_count;
+    unsigned outside = 0;
+    for (int i = 0; i < rows; ++i)
+    {
+        outside |= ((unsigned)body_a[i] + 1u > bodies) | ((unsigned)body_b[i] + 1u > bodies);
+    }
+    return outside == 0;
 }
 
 static void residuals(const cs_solve_ctx* ctx, double* res_lcp, double* res_nat)
@@ -322,20 +234,10 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
         return cs_fail(err, CS_ERR_USAGE, "tolerances and the stagnation window must be >= 0, got %g, %g, %d",
                        params->tolerance, params->tolerance_rel, params->stagnation_window);
     }
-    // The packing pass below indexes bodies by these: out of range is a malformed problem. (One
-    // branch-free pass, (unsigned)(index + 1) > body_count for an index outside [-1, body_count), OR-ed
-    // into an unsigned, which the compiler vectorises (a bool &= did not: ~12 instructions a row), and the
-    // first offending row only when there is one.)
-    const int* body_a = p->body_a;
-    const int* body_b = p->body_b;
-    const int rows = p->row_count;
-    const unsigned bodies = (unsigned)p->body_count;
-    unsigned outside = 0;
-    for (int i = 0; i < rows; ++i)
-    {
-        outside |= ((unsigned)body_a[i] + 1u > bodies) | ((unsigned)body_b[i] + 1u > bodies);
-    }
-    for (int i = 0; outside != 0 && i < p->row_count; ++i)
+    // The packing pass below indexes bodies by these: out of range is a malformed problem (the first
+    // offending row is looked for only when there is one).
+    bool in_range = bodies_in_range(p);
+    for (int i = 0; !in_range && i < p->row_count; ++i)
     {
         if (p->body_a[i] < -1 || p->body_a[i] >= p->body_count || p->body_b[i] < -1 ||
             p->body_b[i] >= p->body_count)
@@ -361,7 +263,11 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
         return s;
     }
     int m = p->row_count;
-    if (m > 0) // lambda may be NULL for an empty problem
+    // (Not for AMGS's literal variant, whose rule has no vector form.)
+    bool lanes =
+        (method->info.flags & CS_SOLVER_SIMD) && params->simd && !params->amgs_literal && cs_simd_cpu();
+    bool packs_lanes = lanes && method->schedule_only; // cs_pack_lanes sets the start point itself
+    if (m > 0 && !packs_lanes)                         // lambda may be NULL for an empty problem
     {
         if (params->warm_start)
         {
@@ -376,18 +282,32 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     {
         memcpy(work->v, p->v, 3 * (size_t)p->body_count * sizeof(double));
     }
-    bool rows_good = precompute_rows(p, work, lambda, (method->info.flags & CS_SOLVER_DENSE) != 0);
+    bool rows_good = false;
     work->schedule_count = 0;
+    work->lanes_only = false;
+    if (packs_lanes)
+    {
+        // The rows go straight into the lanes the sweeps read; records only for the others.
+        s = cs_pack_lanes(p, work, params->warm_start ? p->lambda0 : NULL, lambda, &rows_good, err);
+        lanes = false; // (the schedule is built)
+        if (s != CS_OK)
+        {
+            return s;
+        }
+    }
+    else
+    {
+        rows_good = precompute_rows(p, work, lambda, (method->info.flags & CS_SOLVER_DENSE) != 0);
+    }
     run->check =
         (cs_solver_stats){.stop = CS_STOP_BUDGET, .stop_reason = "", .stop_row = -1, .stop_body = -1};
     cs_solve_ctx ctx = {.p = p, .params = params, .work = work, .lambda = lambda};
     run->ctx = ctx;
-    if (!cs_problem_check_packed(p, rows_good, work->diag, lambda, &run->check))
+    if (!cs_problem_check(p, rows_good, work->diag, lambda, &run->check))
     {
         return CS_OK; // no method runs on it: cs_solve_finish reports the reason
     }
-    // (Not for AMGS's literal variant, whose rule has no vector form.)
-    if ((method->info.flags & CS_SOLVER_SIMD) && params->simd && !params->amgs_literal && cs_simd_cpu())
+    if (lanes)
     {
         s = cs_schedule_rows(p, work, err);
         if (s != CS_OK)

@@ -31,6 +31,9 @@ typedef struct cs_solver_entry
     cs_solver_info info;
     cs_solver_begin_fn begin; // may be NULL
     cs_solver_sweep_fn sweep;
+    // Its begin and sweeps read the packed rows only through the vector schedule when there is one
+    // (cs_sweep_lanes): the rows in lanes then need no record (schedule.c, cs_pack_lanes).
+    bool schedule_only;
 } cs_solver_entry;
 
 // Two doubles in one 16-byte vector register (SSE2 on x86-64, NEON on arm64). GCC and Clang vector
@@ -156,13 +159,11 @@ typedef struct cs_solve_run
 } cs_solve_run;
 
 // check.c: false, with out->stop = CS_STOP_BAD_PROBLEM and the reason, row and body, when p (with A_ii in
-// diag and the start point lambda) is a problem no method can solve; out is untouched otherwise.
-bool cs_problem_check(const cs_lcp* p, const double* diag, const double* lambda, cs_solver_stats* out);
-// The same answer when the packing pass has already proven every row good (rows_good: what
-// surely_good's row part proves, computed on the numbers the pass reads anyway): only the bodies are
-// looked at then; otherwise cs_problem_check.
-bool cs_problem_check_packed(const cs_lcp* p, bool rows_good, const double* diag, const double* lambda,
-                             cs_solver_stats* out);
+// diag and the start point lambda) is a problem no method can solve; out is untouched otherwise. rows_good:
+// the packing pass proved every row good (pack.h, cs_pack_proven); only the bodies are looked at then, and
+// the exact checks otherwise.
+bool cs_problem_check(const cs_lcp* p, bool rows_good, const double* diag, const double* lambda,
+                      cs_solver_stats* out);
 
 cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
                          double* lambda, cs_solve_run* run, cs_error* err);
@@ -204,6 +205,15 @@ void cs_split_work_free(cs_split_work* work);
 // (work->rows → work->items and work->quads).
 cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err);
 void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot);
+// The packing pass and cs_schedule_rows in one, for a schedule_only method: each row packed once (pack.h)
+// straight into the quad lanes it is swept in, or into its record when it is swept one at a time; the same
+// schedule, the same numbers. It also sets the start point, lambda[i] = start[i] (0 for start NULL), as it
+// goes. Sets work->lanes_only; *rows_good as precompute_rows' result (check.c).
+cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* work, const double* start, double* lambda,
+                        bool* rows_good, cs_error* err);
+// After cs_pack_lanes: the records of the rows in quads, from their lanes, for a reader of every record (the
+// split solve off the velocity schedule). Writes only those records (a sweep running meanwhile reads none).
+void cs_pack_records_from_lanes(const cs_solver_work* work);
 
 // Split impulses (docs/PHYSICS.md, step 7) on the rows the last cs_solve packed into `solved`: PGS over
 // the `count` rows first, first + stride, … (normal rows, bounds [0, +∞)) with the right-hand side

@@ -166,26 +166,31 @@ static void compact_row(const cs_packed_row* p, double bias_k, double inv_diag, 
 // rows i/2 .. i/2 + 3 in its normal fields, lanes in the order (0, 2, 1, 3); a quad of four normal rows
 // (stride 1) holds rows i .. i + 3 in row order. Those are swept on the velocity quads with their split bias
 // and λ kept per quad by lane; the rows of the other items are compacted as usual (cs_split_lanes).
-static int split_row_of_lane(const cs_sweep_item* it, int stride, int lane)
+static inline int split_row_of_lane(const cs_sweep_item* it, int stride, int lane)
 {
     return stride == 2 ? it->first / 2 + cs_pair_lane(lane) : it->first + lane;
 }
 
-static void split_on_velocity(const cs_solver_work* solved, int stride, const double* b, int iterations,
-                              cs_split_work* work, double* lambda, double* v)
+// split_on_velocity for one stride (a constant once inlined, so that cs_split_lanes and the lanes' rows
+// fold to a few compares and fixed offsets).
+static inline __attribute__((always_inline)) void split_on_stride(const cs_solver_work* solved, int stride,
+                                                                  const double* b, int iterations,
+                                                                  cs_split_work* work, double* lambda,
+                                                                  double* v)
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
     const cs_sweep_item* items = solved->schedule;
+    const double* inv_diag = solved->inv_diag;
     for (int n = 0; n < solved->schedule_count; ++n)
     {
         const cs_sweep_item* it = items + n;
         if (cs_split_lanes(it, stride) != CS_SPLIT_ROWS)
         {
+            double* lanes = work->quad_lanes + 2 * CS_LANES * it->quad;
             for (int l = 0; l < CS_LANES; ++l)
             {
                 int k = split_row_of_lane(it, stride, l);
-                double* lanes = work->quad_lanes + 2 * CS_LANES * it->quad;
-                lanes[l] = b[k] * solved->inv_diag[stride * k];
+                lanes[l] = b[k] * inv_diag[stride * k];
                 lanes[CS_LANES + l] = 0.0;
             }
             continue;
@@ -194,7 +199,7 @@ static void split_on_velocity(const cs_solver_work* solved, int stride, const do
         cs_split_range(it, stride, &k0, &k1);
         for (int k = k0; k < k1; ++k)
         {
-            compact_row(rows + stride * k, b[k], solved->inv_diag[stride * k], work->rows + k);
+            compact_row(rows + stride * k, b[k], inv_diag[stride * k], work->rows + k);
             lambda[k] = 0.0;
         }
     }
@@ -206,11 +211,27 @@ static void split_on_velocity(const cs_solver_work* solved, int stride, const do
     for (int n = 0; n < solved->schedule_count; ++n)
     {
         const cs_sweep_item* it = items + n;
-        for (int l = 0; cs_split_lanes(it, stride) != CS_SPLIT_ROWS && l < CS_LANES; ++l)
+        if (cs_split_lanes(it, stride) != CS_SPLIT_ROWS)
         {
-            lambda[split_row_of_lane(it, stride, l)] =
-                work->quad_lanes[2 * CS_LANES * it->quad + CS_LANES + l];
+            const double* lanes = work->quad_lanes + 2 * CS_LANES * it->quad + CS_LANES;
+            for (int l = 0; l < CS_LANES; ++l)
+            {
+                lambda[split_row_of_lane(it, stride, l)] = lanes[l];
+            }
         }
+    }
+}
+
+static void split_on_velocity(const cs_solver_work* solved, int stride, const double* b, int iterations,
+                              cs_split_work* work, double* lambda, double* v)
+{
+    if (stride == 2)
+    {
+        split_on_stride(solved, 2, b, iterations, work, lambda, v);
+    }
+    else
+    {
+        split_on_stride(solved, 1, b, iterations, work, lambda, v);
     }
 }
 #endif
@@ -229,6 +250,8 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
         return;
     }
 #endif
+    // Off the velocity schedule every split row is compacted from its record: the rows in lanes get theirs.
+    cs_pack_records_from_lanes(solved);
     cs_split_row* split = work->rows;
     for (int k = 0; k < count; ++k)
     {

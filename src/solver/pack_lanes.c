@@ -1,0 +1,523 @@
+// The packing pass of the methods that read the rows only through the vector schedule (cs_pack_lanes,
+// solver_internal.h): every row packed once, straight into the lanes of the quad it is swept in, or into its
+// record when it is swept one row at a time. cs_schedule_rows (schedule.c) builds the same schedule from
+// records after solve.c's packing pass, for the methods that read every record.
+#include <float.h>
+#include <string.h>
+
+#include "core/array.h"
+#include "solver/pack.h"
+#include "solver/simd.h"
+#include "solver/solver_internal.h"
+
+// The packing pass for methods that read the rows only through the vector schedule (cs_pack_lanes): each
+// row packed once (pack.h) and written where the sweeps will read it, into a quad's lanes or, for the rows
+// that go one at a time, into its record; the schedule is cs_schedule_rows' greedy one. Rows wait in the
+// lanes of the quad being filled ("pending") until four units (pairs, or bare normal rows) are there; then
+// either the four are independent and the quad is closed, or, as the greedy schedule does, the first unit
+// goes one row at a time (its record written from the lanes) and the other three move down a lane. A unit
+// of another kind, or any other row, sends the pending units one row at a time first.
+enum
+{
+    PENDING_NONE,
+    PENDING_PAIRS,
+    PENDING_NORMALS,
+};
+
+typedef struct lanes_pass
+{
+    cs_solver_work* w;
+    cs_packed_row* records;
+    cs_sweep_item* items;
+    int item_count;
+    int pair_count, normal_count; // closed quads; the pending one is the next
+    int pending, pending_count, pending_first;
+    int32_t a[CS_LANES], b[CS_LANES]; // the pending units' bodies
+    int32_t zero_slot;
+    bool out_of_memory;
+} lanes_pass;
+
+static inline __attribute__((always_inline)) void put_lane_xy(double* x, double* y, int l, cs_v2 p)
+{
+    x[l] = p[0];
+    y[l] = p[1];
+}
+
+static inline cs_v2 lane_xy(const double* x, const double* y, int l)
+{
+    return cs_v2_set(x[l], y[l]);
+}
+
+// Pair k of quad q (lane cs_pair_lane(k)) from its normal row n and friction row f.
+static inline __attribute__((always_inline)) void pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n,
+                                                               const cs_packed_row* f)
+{
+    int l = cs_pair_lane(k);
+    put_lane_xy(q->nax, q->nay, l, n->ja);
+    put_lane_xy(q->nbx, q->nby, l, n->jb);
+    put_lane_xy(q->nmax, q->nmay, l, n->ma);
+    put_lane_xy(q->nmbx, q->nmby, l, n->mb);
+    q->a[l] = n->a;
+    q->b[l] = n->b;
+    q->nbias[l] = n->bias;
+    q->coupling[l] = n->mu;
+    put_lane_xy(q->fax, q->fay, l, f->ja);
+    put_lane_xy(q->fbx, q->fby, l, f->jb);
+    put_lane_xy(q->fwb, q->fwa, l, f->jw);
+    put_lane_xy(q->fmax, q->fmay, l, f->ma);
+    put_lane_xy(q->fmbx, q->fmby, l, f->mb);
+    put_lane_xy(q->fmwb, q->fmwa, l, f->mw);
+    q->fbias[l] = f->bias;
+    q->mu[l] = f->mu;
+}
+
+// The records of pair k of quad q, rows `row` (normal) and row + 1. A normal row's angular fields are not in
+// the lanes: they are 0 here, and no reader of a linear row's record looks at them.
+static void pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n)
+{
+    const cs_v2 zero = {0.0, 0.0};
+    int l = cs_pair_lane(k);
+    cs_packed_row* f = n + 1;
+    *n = (cs_packed_row){.ja = lane_xy(q->nax, q->nay, l),
+                         .jb = lane_xy(q->nbx, q->nby, l),
+                         .jw = zero,
+                         .ma = lane_xy(q->nmax, q->nmay, l),
+                         .mb = lane_xy(q->nmbx, q->nmby, l),
+                         .mw = zero,
+                         .bias = q->nbias[l],
+                         .mu = q->coupling[l],
+                         .a = q->a[l],
+                         .b = q->b[l],
+                         .link = -1,
+                         .kind = CS_PACK_NORMAL_ROW | CS_PACK_PAIR};
+    *f = (cs_packed_row){.ja = lane_xy(q->fax, q->fay, l),
+                         .jb = lane_xy(q->fbx, q->fby, l),
+                         .jw = lane_xy(q->fwb, q->fwa, l),
+                         .ma = lane_xy(q->fmax, q->fmay, l),
+                         .mb = lane_xy(q->fmbx, q->fmby, l),
+                         .mw = lane_xy(q->fmwb, q->fmwa, l),
+                         .bias = q->fbias[l],
+                         .mu = q->mu[l],
+                         .a = q->a[l],
+                         .b = q->b[l],
+                         .link = row,
+                         .kind = CS_PACK_FRICTION_ROW};
+}
+
+static inline __attribute__((always_inline)) void normal_to_lane(cs_normal_quad* q, int l,
+                                                                 const cs_packed_row* r)
+{
+    put_lane_xy(q->jax, q->jay, l, r->ja);
+    put_lane_xy(q->jbx, q->jby, l, r->jb);
+    put_lane_xy(q->max, q->may, l, r->ma);
+    put_lane_xy(q->mbx, q->mby, l, r->mb);
+    q->bias[l] = r->bias;
+    q->a[l] = r->a;
+    q->b[l] = r->b;
+}
+
+static void normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r)
+{
+    const cs_v2 zero = {0.0, 0.0};
+    *r = (cs_packed_row){.ja = lane_xy(q->jax, q->jay, l),
+                         .jb = lane_xy(q->jbx, q->jby, l),
+                         .jw = zero,
+                         .ma = lane_xy(q->max, q->may, l),
+                         .mb = lane_xy(q->mbx, q->mby, l),
+                         .mw = zero,
+                         .bias = q->bias[l],
+                         .mu = 0.0,
+                         .a = q->a[l],
+                         .b = q->b[l],
+                         .link = -1,
+                         .kind = CS_PACK_NORMAL_ROW};
+}
+
+// The pending units one row at a time (their records from the lanes).
+static void flush_pending(lanes_pass* L)
+{
+    int n = L->pending_count;
+    if (L->pending == PENDING_PAIRS)
+    {
+        const cs_pair_quad* q = (const cs_pair_quad*)L->w->quads + L->pair_count;
+        for (int k = 0; k < n; ++k)
+        {
+            pair_from_lane(q, k, L->pending_first + 2 * k, L->records + L->pending_first + 2 * k);
+        }
+        cs_push_rows(L->items, &L->item_count, L->pending_first, 2 * n);
+    }
+    else if (L->pending == PENDING_NORMALS)
+    {
+        const cs_normal_quad* q = (const cs_normal_quad*)L->w->normal_quads + L->normal_count;
+        for (int k = 0; k < n; ++k)
+        {
+            normal_from_lane(q, k, L->records + L->pending_first + k);
+        }
+        cs_push_rows(L->items, &L->item_count, L->pending_first, n);
+    }
+    L->pending = PENDING_NONE;
+    L->pending_count = 0;
+}
+
+// Starts pending units of `kind` at row `first` unless they are pending already; false when the quad they
+// go in cannot be allocated.
+static inline __attribute__((always_inline)) bool pend(lanes_pass* L, int kind, int first)
+{
+    if (L->pending != kind)
+    {
+        flush_pending(L);
+        L->pending = kind;
+        L->pending_first = first;
+    }
+    cs_solver_work* w = L->w;
+    bool pairs = kind == PENDING_PAIRS;
+    int need = (pairs ? L->pair_count : L->normal_count) + 1;
+    if (need > (pairs ? w->quad_capacity : w->normal_quad_capacity) &&
+        !(pairs ? cs_grow(&w->quads, &w->quad_capacity, need, sizeof(cs_pair_quad))
+                : cs_grow(&w->normal_quads, &w->normal_quad_capacity, need, sizeof(cs_normal_quad))))
+    {
+        L->out_of_memory = true;
+        return false;
+    }
+    return true;
+}
+
+// Four units pending: the quad closes when they are independent; otherwise the first goes one row at a time
+// and the others move down a lane (through their records, rows that a later failure may write again).
+static void close_or_slide(lanes_pass* L)
+{
+    int first = L->pending_first;
+    if (cs_lanes_independent(L->a, L->b, L->zero_slot))
+    {
+        bool pairs = L->pending == PENDING_PAIRS;
+        int count = pairs ? 2 * CS_LANES : CS_LANES;
+        int quad = pairs ? L->pair_count++ : L->normal_count++;
+        L->items[L->item_count++] = (cs_sweep_item){first, count, quad};
+        L->pending = PENDING_NONE;
+        L->pending_count = 0;
+        return;
+    }
+    if (L->pending == PENDING_PAIRS)
+    {
+        cs_pair_quad* q = (cs_pair_quad*)L->w->quads + L->pair_count;
+        cs_packed_row* rows = L->records + first;
+        for (int k = 0; k < CS_LANES; ++k)
+        {
+            pair_from_lane(q, k, first + 2 * k, rows + 2 * k);
+        }
+        for (int k = 1; k < CS_LANES; ++k)
+        {
+            pair_to_lane(q, k - 1, rows + 2 * k, rows + 2 * k + 1);
+        }
+        cs_push_rows(L->items, &L->item_count, first, 2);
+        L->pending_first = first + 2;
+    }
+    else
+    {
+        cs_normal_quad* q = (cs_normal_quad*)L->w->normal_quads + L->normal_count;
+        cs_packed_row* rows = L->records + first;
+        for (int k = 0; k < CS_LANES; ++k)
+        {
+            normal_from_lane(q, k, rows + k);
+        }
+        for (int k = 1; k < CS_LANES; ++k)
+        {
+            normal_to_lane(q, k - 1, rows + k);
+        }
+        cs_push_rows(L->items, &L->item_count, first, 1);
+        L->pending_first = first + 1;
+    }
+    for (int k = 1; k < CS_LANES; ++k)
+    {
+        L->a[k - 1] = L->a[k];
+        L->b[k - 1] = L->b[k];
+    }
+    L->pending_count = CS_LANES - 1;
+}
+
+// The pair (n, f) at rows i, i + 1. (A friction row with μ < 0 never goes in lanes: quad_fits.)
+static inline __attribute__((always_inline)) void place_pair(lanes_pass* L, int i, const cs_packed_row* n,
+                                                             const cs_packed_row* f)
+{
+    if (!(f->mu >= 0.0) || !pend(L, PENDING_PAIRS, i))
+    {
+        flush_pending(L);
+        L->records[i] = *n;
+        L->records[i + 1] = *f;
+        cs_push_rows(L->items, &L->item_count, i, 2);
+        return;
+    }
+    int k = L->pending_count++;
+    pair_to_lane((cs_pair_quad*)L->w->quads + L->pair_count, k, n, f);
+    L->a[k] = n->a;
+    L->b[k] = n->b;
+    if (L->pending_count == CS_LANES)
+    {
+        close_or_slide(L);
+    }
+}
+
+// A bare circle normal row (CS_PACK_NORMAL_ROW) at row i.
+static inline __attribute__((always_inline)) void place_normal(lanes_pass* L, int i, const cs_packed_row* r)
+{
+    if (!pend(L, PENDING_NORMALS, i))
+    {
+        flush_pending(L);
+        L->records[i] = *r;
+        cs_push_rows(L->items, &L->item_count, i, 1);
+        return;
+    }
+    int k = L->pending_count++;
+    normal_to_lane((cs_normal_quad*)L->w->normal_quads + L->normal_count, k, r);
+    L->a[k] = r->a;
+    L->b[k] = r->b;
+    if (L->pending_count == CS_LANES)
+    {
+        close_or_slide(L);
+    }
+}
+
+// Any other row: one at a time.
+static inline __attribute__((always_inline)) void place_other(lanes_pass* L, int i, const cs_packed_row* r)
+{
+    flush_pending(L);
+    L->records[i] = *r;
+    cs_push_rows(L->items, &L->item_count, i, 1);
+}
+
+// The common case of cs_pack_lanes, a contact's normal row i and its friction row i + 1 on the same two
+// halves (not one body, no regularisation: the caller checks p->reg and kind[i]), packed together: the
+// bodies' masses loaded once, no row-kind dispatch, the values from registers into the pending pair quad's
+// lanes. It computes every number as cs_pack_row and cs_pack_pair do, in the same operations, and proves what
+// they prove. False, with nothing written, when the two rows are not such a pair or not one the lanes take (a
+// linear friction row, an empty row, μ < 0): cs_pack_row then packs them.
+static inline __attribute__((always_inline)) bool
+pack_contact(const cs_lcp* p, const double* start, double* lambda, int i, lanes_pass* L, cs_pack_proof* proof)
+{
+    const int a = p->body_a[i], b = p->body_b[i];
+    const int f = i + 1;
+    if (!((p->kind[f] == CS_ROW_FRICTION) & (p->link[f] == i) & (p->body_a[f] == a) & (p->body_b[f] == b) &
+          ((a < 0) | (a != b))))
+    {
+        return false;
+    }
+    const cs_v2 zero = {0.0, 0.0};
+    const double* jn = p->jac + 6 * i;
+    const double* jf = jn + 6;
+    cs_v2 jna = zero, jnb = zero, jfa = zero, jfb = zero, mna = zero, mnb = zero, mfa = zero, mfb = zero;
+    double jnaw = 0.0, jnbw = 0.0, jfaw = 0.0, jfbw = 0.0, mnaw = 0.0, mnbw = 0.0, mfaw = 0.0, mfbw = 0.0;
+    if (a >= 0)
+    {
+        double im = p->inv_mass[a], ii = p->inv_inertia[a];
+        jna = cs_v2_load(jn);
+        jnaw = jn[2];
+        mna = jna * cs_v2_set(im, im);
+        mnaw = ii * jnaw;
+        jfa = cs_v2_load(jf);
+        jfaw = jf[2];
+        mfa = jfa * cs_v2_set(im, im);
+        mfaw = ii * jfaw;
+    }
+    if (b >= 0)
+    {
+        double im = p->inv_mass[b], ii = p->inv_inertia[b];
+        jnb = cs_v2_load(jn + 3);
+        jnbw = jn[5];
+        mnb = jnb * cs_v2_set(im, im);
+        mnbw = ii * jnbw;
+        jfb = cs_v2_load(jf + 3);
+        jfbw = jf[5];
+        mfb = jfb * cs_v2_set(im, im);
+        mfbw = ii * jfbw;
+    }
+    cs_v2 tn = jna * mna + jnb * mnb;
+    double dn = (tn[0] + tn[1]) + (jnaw * mnaw + jnbw * mnbw);
+    dn += 0.0; // cs_pack_row's d += ε, ε = 0 (a −0 becomes +0)
+    cs_v2 tf = jfa * mfa + jfb * mfb;
+    double df = (tf[0] + tf[1]) + (jfaw * mfaw + jfbw * mfbw);
+    df += 0.0;
+    double mu = p->mu[f];
+    // A circle normal row (linear) and a friction row with spin terms, both with columns, μ >= 0 (quad_fits).
+    if (!(((jnaw == 0.0) & (jnbw == 0.0)) & !((jfaw == 0.0) & (jfbw == 0.0)) & (dn > 0.0) & (df > 0.0) &
+          (mu >= 0.0)) ||
+        !pend(L, PENDING_PAIRS, i))
+    {
+        return false;
+    }
+    double bn = p->bias[i], bf = p->bias[f];
+    double ln = start != NULL ? start[i] : 0.0, lf = start != NULL ? start[f] : 0.0;
+    lambda[i] = ln; // the start point (cs_pack_lanes)
+    lambda[f] = lf;
+    proof->bad |= ((cs_nonfinite_bits(cs_v2_load(jn)) | cs_nonfinite_bits(cs_v2_load(jn + 2))) |
+                   (cs_nonfinite_bits(cs_v2_load(jn + 4)) | cs_nonfinite_bits(cs_v2_set(bn, ln)))) |
+                  ((cs_nonfinite_bits(cs_v2_load(jf)) | cs_nonfinite_bits(cs_v2_load(jf + 2))) |
+                   (cs_nonfinite_bits(cs_v2_load(jf + 4)) | cs_nonfinite_bits(cs_v2_set(bf, lf))));
+    proof->ok &= (dn >= 1e-300) & (dn <= DBL_MAX) & (df >= 1e-300) & (df <= DBL_MAX) & (mu < INFINITY);
+    proof->previous_row_normal = false;
+    double in = 1.0 / dn, inf_ = 1.0 / df;
+    cs_solver_work* w = L->w;
+    w->diag[i] = dn;
+    w->inv_diag[i] = in;
+    w->diag[f] = df;
+    w->inv_diag[f] = inf_;
+    cs_v2 sn = {in, in}, sf = {inf_, inf_};
+    cs_v2 fja = jfa * sf, fjb = jfb * sf, fjw = cs_v2_set(jfbw, jfaw) * sf;
+    cs_v2 c = fja * mna + fjb * mnb + fjw * cs_v2_set(mnbw, mnaw); // cs_pack_pair's coupling
+    int32_t ia = a >= 0 ? 3 * a : L->zero_slot;
+    int32_t ib = b >= 0 ? 3 * b : L->zero_slot;
+    // v = v* + M⁻¹Jᵀλ⁰ (DESIGN.md step 5), row by row in file order: the normal row's update, then the
+    // friction row's, each element as cs_pack_apply takes it, the two halves in registers between them (ia
+    // and ib differ here: two static halves make an empty row).
+    if ((ln != 0.0) | (lf != 0.0))
+    {
+        double* va = w->v + ia;
+        double* vb = w->v + ib;
+        cs_v2 xa = cs_v2_load(va), xb = cs_v2_load(vb);
+        double wa = va[2], wb = vb[2];
+        if (ln != 0.0)
+        {
+            xa += mna * cs_v2_set(ln, ln);
+            wa += mnaw * ln;
+            xb += mnb * cs_v2_set(ln, ln);
+            wb += mnbw * ln;
+        }
+        if (lf != 0.0)
+        {
+            xa += mfa * cs_v2_set(lf, lf);
+            wa += mfaw * lf;
+            xb += mfb * cs_v2_set(lf, lf);
+            wb += mfbw * lf;
+        }
+        cs_v2_store(va, xa);
+        va[2] = wa;
+        cs_v2_store(vb, xb);
+        vb[2] = wb;
+    }
+
+    int k = L->pending_count++;
+    int l = cs_pair_lane(k);
+    cs_pair_quad* q = (cs_pair_quad*)w->quads + L->pair_count;
+    put_lane_xy(q->nax, q->nay, l, jna * sn);
+    put_lane_xy(q->nbx, q->nby, l, jnb * sn);
+    put_lane_xy(q->nmax, q->nmay, l, mna);
+    put_lane_xy(q->nmbx, q->nmby, l, mnb);
+    q->a[l] = ia;
+    q->b[l] = ib;
+    q->nbias[l] = bn * in;
+    q->coupling[l] = c[0] + c[1];
+    put_lane_xy(q->fax, q->fay, l, fja);
+    put_lane_xy(q->fbx, q->fby, l, fjb);
+    put_lane_xy(q->fwb, q->fwa, l, fjw);
+    put_lane_xy(q->fmax, q->fmay, l, mfa);
+    put_lane_xy(q->fmbx, q->fmby, l, mfb);
+    q->fmwb[l] = mfbw;
+    q->fmwa[l] = mfaw;
+    q->fbias[l] = bf * inf_;
+    q->mu[l] = mu;
+    L->a[k] = ia;
+    L->b[k] = ib;
+    if (L->pending_count == CS_LANES)
+    {
+        close_or_slide(L);
+    }
+    return true;
+}
+
+cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start, double* lambda,
+                        bool* rows_good, cs_error* err)
+{
+    const int m = p->row_count;
+    if (!cs_grow(&w->schedule, &w->schedule_capacity, m + 1, sizeof(cs_sweep_item)))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
+    }
+    lanes_pass L = {.w = w,
+                    .records = w->packed,
+                    .items = w->schedule,
+                    .pending = PENDING_NONE,
+                    .zero_slot = 3 * p->body_count};
+    double* v = w->v;
+    v[L.zero_slot] = v[L.zero_slot + 1] = v[L.zero_slot + 2] = 0.0;
+    cs_pack_proof proof = cs_pack_proof_start();
+    // (Two named records, never an array, so that they live in registers: the point of this pass.)
+    cs_packed_row r, f;
+    bool held = false; // r holds row i already (a normal row that did not pair with the row after it)
+    const bool contacts = p->reg == NULL;
+    for (int i = 0; i < m;)
+    {
+        if (!held && contacts && i + 1 < m && p->kind[i] == CS_ROW_NORMAL &&
+            pack_contact(p, start, lambda, i, &L, &proof))
+        {
+            i += 2;
+            continue;
+        }
+        if (!held)
+        {
+            lambda[i] = start != NULL ? start[i] : 0.0;
+            cs_pack_row(p, lambda, i, L.zero_slot, w, false, &proof, &r);
+            if (lambda[i] != 0.0) // v = v* + M⁻¹Jᵀλ⁰ (DESIGN.md step 5), row by row in file order
+            {
+                cs_pack_apply(&r, lambda[i], v);
+            }
+        }
+        held = false;
+        if (r.kind != CS_PACK_NORMAL_ROW)
+        {
+            place_other(&L, i, &r);
+            i += 1;
+            continue;
+        }
+        if (i + 1 < m)
+        {
+            lambda[i + 1] = start != NULL ? start[i + 1] : 0.0;
+            cs_pack_row(p, lambda, i + 1, L.zero_slot, w, false, &proof, &f);
+            if (lambda[i + 1] != 0.0)
+            {
+                cs_pack_apply(&f, lambda[i + 1], v);
+            }
+            if (cs_pack_pairs(r.kind, r.a, r.b, &f, i))
+            {
+                cs_pack_pair(&r, &f);
+                place_pair(&L, i, &r, &f);
+                i += 2;
+                continue;
+            }
+            place_normal(&L, i, &r);
+            r = f;
+            held = true;
+            i += 1;
+            continue;
+        }
+        place_normal(&L, i, &r);
+        i += 1;
+    }
+    flush_pending(&L);
+    w->schedule_count = L.item_count;
+    w->lanes_only = true;
+    *rows_good = cs_pack_proven(&proof);
+    return L.out_of_memory ? cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m)
+                           : CS_OK;
+}
+
+void cs_pack_records_from_lanes(const cs_solver_work* w)
+{
+    cs_packed_row* records = w->packed;
+    const cs_sweep_item* items = w->schedule;
+    for (int k = 0; w->lanes_only && k < w->schedule_count; ++k)
+    {
+        const cs_sweep_item* it = items + k;
+        for (int u = 0; it->quad >= 0 && u < CS_LANES; ++u)
+        {
+            if (it->count == 2 * CS_LANES)
+            {
+                int row = it->first + 2 * u;
+                pair_from_lane((const cs_pair_quad*)w->quads + it->quad, u, row, records + row);
+            }
+            else
+            {
+                normal_from_lane((const cs_normal_quad*)w->normal_quads + it->quad, u,
+                                 records + it->first + u);
+            }
+        }
+    }
+}
