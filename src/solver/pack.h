@@ -31,6 +31,44 @@ static inline bool cs_pack_proven(const cs_pack_proof* proof)
     return proof->ok && (proof->bad[0] | proof->bad[1]) == 0;
 }
 
+// A row's two halves: J (ja, jaw; jb, jbw) and M⁻¹Jᵀ (ma, maw; mb, mbw), all 0 for a static half (-1).
+typedef struct cs_pack_halves
+{
+    cs_v2 ja, jb, ma, mb;
+    double jaw, jbw, maw, mbw;
+} cs_pack_halves;
+
+static inline __attribute__((always_inline)) cs_pack_halves cs_pack_halves_of(const cs_lcp* p,
+                                                                              const double* j, int a, int b)
+{
+    const cs_v2 zero = {0.0, 0.0};
+    cs_pack_halves h = {zero, zero, zero, zero, 0.0, 0.0, 0.0, 0.0};
+    if (a >= 0)
+    {
+        double im = p->inv_mass[a];
+        h.ja = cs_v2_load(j);
+        h.jaw = j[2];
+        h.ma = h.ja * cs_v2_set(im, im);
+        h.maw = p->inv_inertia[a] * h.jaw;
+    }
+    if (b >= 0)
+    {
+        double im = p->inv_mass[b];
+        h.jb = cs_v2_load(j + 3);
+        h.jbw = j[5];
+        h.mb = h.jb * cs_v2_set(im, im);
+        h.mbw = p->inv_inertia[b] * h.jbw;
+    }
+    return h;
+}
+
+// A_ii = J_i M⁻¹ J_iᵀ of two halves on different bodies (cs_pack_row adds the cross terms of one body's).
+static inline double cs_pack_diag(const cs_pack_halves* h)
+{
+    cs_v2 t = h->ja * h->ma + h->jb * h->mb;
+    return (t[0] + t[1]) + (h->jaw * h->maw + h->jbw * h->mbw);
+}
+
 // Row i of p (start point lambda) into *r (every field; a PAIR's normal row is marked by the caller once it
 // has seen the friction row), A_ii and 1/A_ii into w->diag and w->inv_diag, the M⁻¹Jᵀ columns into w->mjt
 // when `columns`. A static half (-1) has no columns: its J and M⁻¹Jᵀ are 0 and it points at zero_slot.
@@ -39,7 +77,6 @@ static inline __attribute__((always_inline)) void cs_pack_row(const cs_lcp* p, c
                                                               bool columns, cs_pack_proof* proof,
                                                               cs_packed_row* r)
 {
-    const cs_v2 zero = {0.0, 0.0};
     const int m = p->row_count;
     const double* j = p->jac + 6 * i;
     proof->bad |=
@@ -47,28 +84,10 @@ static inline __attribute__((always_inline)) void cs_pack_row(const cs_lcp* p, c
         (cs_nonfinite_bits(cs_v2_load(j + 4)) | cs_nonfinite_bits(cs_v2_set(p->bias[i], lambda[i])));
     int a = p->body_a[i];
     int b = p->body_b[i];
-    cs_v2 ja = zero, jb = zero, ma = zero, mb = zero;
-    double jaw = 0.0, jbw = 0.0, maw = 0.0, mbw = 0.0;
-    if (a >= 0)
-    {
-        double im = p->inv_mass[a];
-        ja = cs_v2_load(j);
-        jaw = j[2];
-        ma = ja * cs_v2_set(im, im);
-        maw = p->inv_inertia[a] * jaw;
-    }
-    if (b >= 0)
-    {
-        double im = p->inv_mass[b];
-        jb = cs_v2_load(j + 3);
-        jbw = j[5];
-        mb = jb * cs_v2_set(im, im);
-        mbw = p->inv_inertia[b] * jbw;
-    }
-    // A_ii = J_i M⁻¹ J_iᵀ; with both halves on one body, also the cross terms of
-    // (J_a + J_b) M⁻¹ (J_a + J_b)ᵀ.
-    cs_v2 t = ja * ma + jb * mb;
-    double d = (t[0] + t[1]) + (jaw * maw + jbw * mbw);
+    cs_pack_halves h = cs_pack_halves_of(p, j, a, b);
+    cs_v2 ja = h.ja, jb = h.jb, ma = h.ma, mb = h.mb;
+    double jaw = h.jaw, jbw = h.jbw, maw = h.maw, mbw = h.mbw;
+    double d = cs_pack_diag(&h);
     bool shared = (a >= 0) & (a == b);
     if (shared)
     {

@@ -423,6 +423,72 @@ pack_contact(const cs_lcp* p, const double* start, double* lambda, int i, lanes_
     return true;
 }
 
+// The frictionless case: a circle normal row i (linear, with columns, two halves that are not one body, no
+// regularisation: the caller checks p->reg and kind[i]) whose next row is not its friction row, packed as
+// cs_pack_row does straight into the pending normal quad's lanes. False, with nothing written, otherwise.
+static inline __attribute__((always_inline)) bool
+pack_normal(const cs_lcp* p, const double* start, double* lambda, int i, lanes_pass* L, cs_pack_proof* proof)
+{
+    const int a = p->body_a[i], b = p->body_b[i];
+    const int next = i + 1;
+    if (!((a < 0) | (a != b)) ||
+        (next < p->row_count && p->kind[next] == CS_ROW_FRICTION && p->link[next] == i))
+    {
+        return false;
+    }
+    const double* j = p->jac + 6 * i;
+    cs_pack_halves h = cs_pack_halves_of(p, j, a, b);
+    cs_v2 ja = h.ja, jb = h.jb, ma = h.ma, mb = h.mb;
+    double jaw = h.jaw, jbw = h.jbw, maw = h.maw, mbw = h.mbw;
+    double d = cs_pack_diag(&h);
+    d += 0.0; // cs_pack_row's d += ε, ε = 0
+    if (!(((jaw == 0.0) & (jbw == 0.0)) & (d > 0.0)) || !pend(L, PENDING_NORMALS, i))
+    {
+        return false;
+    }
+    double bias = p->bias[i];
+    double l = start != NULL ? start[i] : 0.0;
+    lambda[i] = l; // the start point (cs_pack_lanes)
+    proof->bad |= (cs_nonfinite_bits(cs_v2_load(j)) | cs_nonfinite_bits(cs_v2_load(j + 2))) |
+                  (cs_nonfinite_bits(cs_v2_load(j + 4)) | cs_nonfinite_bits(cs_v2_set(bias, l)));
+    proof->ok &= (d >= 1e-300) & (d <= DBL_MAX);
+    proof->previous_row_normal = true;
+    double inv_d = 1.0 / d;
+    cs_solver_work* w = L->w;
+    w->diag[i] = d;
+    w->inv_diag[i] = inv_d;
+    int32_t ia = a >= 0 ? 3 * a : L->zero_slot;
+    int32_t ib = b >= 0 ? 3 * b : L->zero_slot;
+    if (l != 0.0) // v = v* + M⁻¹Jᵀλ⁰ (DESIGN.md step 5), row by row in file order (cs_pack_apply's updates)
+    {
+        double* va = w->v + ia;
+        double* vb = w->v + ib;
+        va[0] += ma[0] * l;
+        va[1] += ma[1] * l;
+        va[2] += maw * l;
+        vb[0] += mb[0] * l;
+        vb[1] += mb[1] * l;
+        vb[2] += mbw * l;
+    }
+    int k = L->pending_count++;
+    cs_normal_quad* q = (cs_normal_quad*)w->normal_quads + L->normal_count;
+    cs_v2 s = {inv_d, inv_d};
+    put_lane_xy(q->jax, q->jay, k, ja * s);
+    put_lane_xy(q->jbx, q->jby, k, jb * s);
+    put_lane_xy(q->max, q->may, k, ma);
+    put_lane_xy(q->mbx, q->mby, k, mb);
+    q->bias[k] = bias * inv_d;
+    q->a[k] = ia;
+    q->b[k] = ib;
+    L->a[k] = ia;
+    L->b[k] = ib;
+    if (L->pending_count == CS_LANES)
+    {
+        close_or_slide(L);
+    }
+    return true;
+}
+
 cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start, double* lambda,
                         bool* rows_good, cs_error* err)
 {
@@ -445,11 +511,18 @@ cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start,
     const bool contacts = p->reg == NULL;
     for (int i = 0; i < m;)
     {
-        if (!held && contacts && i + 1 < m && p->kind[i] == CS_ROW_NORMAL &&
-            pack_contact(p, start, lambda, i, &L, &proof))
+        if (!held && contacts && p->kind[i] == CS_ROW_NORMAL)
         {
-            i += 2;
-            continue;
+            if (i + 1 < m && pack_contact(p, start, lambda, i, &L, &proof))
+            {
+                i += 2;
+                continue;
+            }
+            if (pack_normal(p, start, lambda, i, &L, &proof))
+            {
+                i += 1;
+                continue;
+            }
         }
         if (!held)
         {
