@@ -64,7 +64,9 @@ static void test_lcp_solve_pivoting(void** state)
         at = strstr(out, " pivots=");
         assert_non_null(at);
         assert_int_equal(sscanf(at, " pivots=%d", &pivots), 1);
-        assert_true(pivots >= 1);
+        // lemke's crash start can be the answer with no pivot (lemke_crash.c); ppm makes a block pivot at
+        // least
+        assert_true(pivots >= (strcmp(methods[k], "lemke") == 0 ? 0 : 1));
         // An iteration count or a stagnation window would change nothing: a usage error that says so.
         snprintf(cmd, sizeof cmd, "lcp solve '%s' --solver %s --iterations 7", path, methods[k]);
         cs_test_cli_expect(cmd, 2, "--iterations does nothing for the pivoting method");

@@ -41,7 +41,7 @@ static cs_status warm_solve(const cs_lcp* p, cs_solver_work* work, double* sets,
     {
         return s;
     }
-    s = cs_lemke_warm(&run.ctx, sets, guess, 5, from_warm, pivots, err);
+    s = cs_lemke_warm(&run.ctx, sets, guess, false, 5, from_warm, pivots, err);
     if (s == CS_OK)
     {
         memcpy(lambda, work->x, (size_t)p->row_count * sizeof(double));

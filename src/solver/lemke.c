@@ -293,7 +293,14 @@ static void select_start(cs_lemke* L)
 static bool warm_start(cs_lemke* L, int* first_row)
 {
     int n = L->n;
-    select_start(L);
+    if (!L->keep_start)
+    {
+        select_start(L);
+    }
+    else
+    {
+        L->dropped = 0;
+    }
     for (int i = 0; i < n; ++i)
     {
         L->basis[i] = L->start[i] ? n + i : i;

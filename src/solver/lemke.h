@@ -31,6 +31,9 @@ typedef struct cs_lemke
     // first, as in the cold start. d then has no sign and the theory of d > 0 is lost: the caller answers
     // a ray, a singular basis or the pivot cap with the cold start. cover: n doubles of workspace.
     int* start;
+    // The start's z columns are known to be independent (a purified answer, lemke_purify.c): none is
+    // dropped; a singular basis is then the refactorisation's verdict.
+    bool keep_start;
     double* cover;
     // Workspace, caller-owned: binv and lu n·n doubles each (B⁻¹ column-major, a column not yet touched by
     // a pivot is e_j and is not stored; lu: the k×k block a refactorisation factorises), xb, d, col, z:

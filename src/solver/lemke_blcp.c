@@ -27,7 +27,9 @@
 
 enum
 {
-    LEMKE_MAX_VARIABLES = 4608, // B⁻¹ and the refactorisation block take n² doubles each: 324 MiB here
+    LEMKE_MAX_VARIABLES = 4608,
+    COLD_PER_VARIABLE = 20, // the cold start's pivot cap per LCP variable (per ε attempt) // B⁻¹ and the
+                            // refactorisation block take n² doubles each: 324 MiB here
     VAR_IMPULSE = 0,
     VAR_FRICTION_SLACK = 1, // β of a friction row
     VAR_BOX_SLACK = 2,      // c of a two-sided box row
@@ -331,6 +333,38 @@ static cs_lemke_outcome run_attempts(lemke_arrays* a, cs_solver_work* w, const d
     return outcome;
 }
 
+// The default start (lemke_crash.c): the warm start from the sets of a PGS crash, then the cold start from
+// z = 0 with the same budget as below (20 pivots per LCP variable per attempt). --max-pivots K keeps the cold
+// start alone, so that K bounds every pivot made (the viewer race's 50-pivot reference).
+static cs_status begin_from_crash(cs_solve_ctx* ctx, cs_error* err)
+{
+    const cs_lcp* p = ctx->p;
+    int n = 0;
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        double c0;
+        bool slack;
+        n += row_layout(p, i, &c0, &slack);
+    }
+    ctx->method[2] = n;
+    bool from_warm;
+    int pivots;
+    cs_status s = cs_lemke_crash(ctx, COLD_PER_VARIABLE, &from_warm, &pivots, err);
+    ctx->method[0] = pivots;
+    ctx->pivots = pivots;
+    if (s != CS_OK)
+    {
+        if (err == NULL || s == CS_ERR_MEMORY)
+        {
+            return s;
+        }
+        cs_error why = *err;
+        return cs_fail(err, s, "lemke: the crash's purified sets, then %s", why.message);
+    }
+    cs_lcp_velocity(p, ctx->lambda, ctx->work->v); // the start point until the first sweep (as below)
+    return CS_OK;
+}
+
 // Lemke runs here, in begin, so that a failure is an error the caller sees; the solution waits in work->x
 // and the first sweep makes it the iterate (the driver's history then shows the start point, then the
 // answer at iteration 1). method[0] = pivots, method[1] = 1 once the first sweep ran, method[2] = n.
@@ -339,13 +373,18 @@ cs_status cs_lemke_begin(cs_solve_ctx* ctx, cs_error* err)
     const cs_lcp* p = ctx->p;
     cs_solver_work* w = ctx->work;
     ctx->method[0] = ctx->method[1] = ctx->method[2] = 0.0;
+    if (ctx->params->max_pivots <= 0)
+    {
+        return begin_from_crash(ctx, err);
+    }
     lemke_arrays a;
     cs_status s = prepare(ctx, &a, err);
     if (s != CS_OK)
     {
         return s;
     }
-    a.lemke.max_pivots = ctx->params->max_pivots > 0 ? ctx->params->max_pivots : 20 * a.map.n + 100;
+    a.lemke.max_pivots =
+        ctx->params->max_pivots > 0 ? ctx->params->max_pivots : COLD_PER_VARIABLE * a.map.n + 100;
     // ε = 1e-8, then 1e-6, then the true A (run_attempts); every attempt's failure is kept for the message.
     static const double regularisations[] = {1e-8, 1e-6, 0.0};
     double pivots, res_nat;
@@ -436,8 +475,8 @@ static void start_basis(const blcp_map* map, const double* sets, const double* l
     }
 }
 
-cs_status cs_lemke_warm(cs_solve_ctx* ctx, const double* sets, const double* lambda, int cold_per_variable,
-                        bool* from_warm, int* pivots_out, cs_error* err)
+cs_status cs_lemke_warm(cs_solve_ctx* ctx, const double* sets, const double* lambda, bool independent,
+                        int cold_per_variable, bool* from_warm, int* pivots_out, cs_error* err)
 {
     cs_solver_work* w = ctx->work;
     lemke_arrays a;
@@ -454,17 +493,26 @@ cs_status cs_lemke_warm(cs_solve_ctx* ctx, const double* sets, const double* lam
     start_basis(&a.map, sets, lambda, guess);
     // The warm start on A + 1e-8·diag(A), then 1e-6 (run_attempts), each from the guess, capped at 2n + 100
     // pivots (it needs a few per wrong row; Pool 1 at step 30 with friction: 45); then the cold start.
+    // A purified start (independent) is a nonsingular basis of the true A whose basic solution is the answer
+    // to round-off: it is tried on A itself first (on A + 1e-8·diag(A) an ill-conditioned basis moves its
+    // basic values by far more than the perturbation, off the answer).
     static const double regularisations[] = {1e-8, 1e-6};
+    static const double independent_eps[] = {0.0, 1e-8};
+    const double* eps = independent ? independent_eps : regularisations;
     a.lemke.start = a.start;
+    a.lemke.keep_start = independent;
     a.lemke.max_pivots = 2 * a.map.n + 100;
     double pivots = 0.0, res_nat = INFINITY;
     cs_lemke_outcome warm = CS_LEMKE_RAY;
     int dropped = 0;
-    for (int attempt = 0; attempt < 2 && !(res_nat <= LEMKE_ACCEPT * a.scale); ++attempt)
+    // A purified start gets one attempt: when its basis is singular on A (with friction the equations' rows
+    // can still be dependent where the columns are not) or not the answer, the cold start runs at once.
+    int warm_attempts = independent ? 1 : 2;
+    for (int attempt = 0; attempt < warm_attempts && !(res_nat <= LEMKE_ACCEPT * a.scale); ++attempt)
     {
         memcpy(a.start, guess, (size_t)a.map.n * sizeof(int));
         double made;
-        warm = run_attempts(&a, w, regularisations + attempt, 1, &made, &res_nat);
+        warm = run_attempts(&a, w, eps + attempt, 1, &made, &res_nat);
         pivots += made;
         dropped = a.lemke.dropped;
     }

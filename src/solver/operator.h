@@ -25,8 +25,16 @@ void cs_lemke_sweep(cs_solve_ctx* ctx);
 // at cold_per_variable pivots per LCP variable per attempt. The answer waits in work->x, as lemke's;
 // *pivots = the complementary pivots made, *from_warm whether the warm start found the answer. An error when
 // neither reaches an exact answer.
-cs_status cs_lemke_warm(cs_solve_ctx* ctx, const double* sets, const double* lambda, int cold_per_variable,
-                        bool* from_warm, int* pivots, cs_error* err);
+// independent: the sets' columns are known to be independent (purified): none is dropped.
+cs_status cs_lemke_warm(cs_solve_ctx* ctx, const double* sets, const double* lambda, bool independent,
+                        int cold_per_variable, bool* from_warm, int* pivots, cs_error* err);
+// lemke_crash.c: PGS sweeps on the driver's packed rows from ctx->lambda until res_nat ≤ tol or max_sweeps
+// (the crash of lemke and ppm).
+void cs_crash_sweeps(cs_solve_ctx* ctx, double tol, int max_sweeps);
+// lemke_crash.c: PGS sweeps from ctx->lambda, the mid-map's sets at the point reached, then cs_lemke_warm
+// from them (and its cold fallback); ctx->lambda is the start point again on return, the answer in work->x.
+cs_status cs_lemke_crash(cs_solve_ctx* ctx, int cold_per_variable, bool* from_warm, int* pivots,
+                         cs_error* err);
 // ppm.c: block principal pivoting on the frictional BLCP.
 cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_ppm_sweep(cs_solve_ctx* ctx);

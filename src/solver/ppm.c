@@ -56,10 +56,9 @@ enum
 {
     PPM_MAX_ROWS = 4096,  // A and the reduced system take m² doubles each: 256 MiB here
     CRASH_SWEEPS = 20000, // ~0.2 s on a pool of 1 200 rows
-    CRASH_CHUNK = 100,
-    JP_RETRIES = 3,     // block flips allowed without a new best count (Júdice & Pires's p)
-    REFINE_ROUNDS = 30, // proximal-point rounds per solve
-    DEFAULT_CAP = 100,  // block pivots (reduced systems solved) per attempt: ~1 s on a frictional pool
+    JP_RETRIES = 3,       // block flips allowed without a new best count (Júdice & Pires's p)
+    REFINE_ROUNDS = 30,   // proximal-point rounds per solve
+    DEFAULT_CAP = 100,    // block pivots (reduced systems solved) per attempt: ~1 s on a frictional pool
     LEMKE_COLD_PER_VARIABLE = 5, // the cold Lemke fallback's pivots per LCP variable per attempt
     ROW_LOW = -1,
     ROW_FREE = 0,
@@ -481,26 +480,6 @@ static void build_dense(ppm* s, const cs_solver_work* w)
     }
 }
 
-// The crash: PGS sweeps in chunks of CRASH_CHUNK until res_nat ≤ CRASH_TOL·scale or CRASH_SWEEPS in all. No
-// stall test: PGS sits on plateaus for thousands of sweeps and then converges (Pool 1 step 300 with
-// friction: res_nat 3.8e-5 after 2 000 sweeps, 3e-16 after 20 000).
-static void crash(cs_solve_ctx* ctx, double scale)
-{
-    for (int sweep = 0; sweep < CRASH_SWEEPS; sweep += CRASH_CHUNK)
-    {
-        for (int k = 0; k < CRASH_CHUNK; ++k)
-        {
-            cs_pgs_sweep(ctx);
-        }
-        double res_lcp, res_nat;
-        cs_residuals(ctx->p, ctx->work->v, ctx->lambda, &res_lcp, &res_nat);
-        if (!(res_nat > CRASH_TOL * scale))
-        {
-            return;
-        }
-    }
-}
-
 // The fallback when block pivoting ends without an answer: Lemke's method on the same problem (lemke_blcp.c),
 // warm-started from the best sets (cs_lemke_warm; then cold). Block principal pivoting has no finiteness
 // theorem on the frictional BLCP (its matrix is no P-matrix) and cycles on collapsing pools; Lemke with the
@@ -532,7 +511,8 @@ static bool lemke_fallback(ppm* s, cs_solve_ctx* ctx, int* pivots, cs_error* err
         w->x[i] = s->best_lam[i];
     }
     bool from_warm;
-    return cs_lemke_warm(ctx, w->scratch, w->x, LEMKE_COLD_PER_VARIABLE, &from_warm, pivots, err) == CS_OK;
+    return cs_lemke_warm(ctx, w->scratch, w->x, false, LEMKE_COLD_PER_VARIABLE, &from_warm, pivots, err) ==
+           CS_OK;
 }
 
 // What became of the Lemke fallback, for the error message.
@@ -569,7 +549,7 @@ cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err)
     {
         memcpy(w->scratch, ctx->lambda, (size_t)m * sizeof(double));
     }
-    crash(ctx, s.scale);
+    cs_crash_sweeps(ctx, CRASH_TOL * s.scale, CRASH_SWEEPS); // lemke_crash.c
     if (m > 0)
     {
         memcpy(s.lam, ctx->lambda, (size_t)m * sizeof(double));
