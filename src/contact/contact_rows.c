@@ -128,22 +128,35 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
     return CS_OK;
 }
 
+// The numbers position_bias reads of cs_row_params, read once per pass: a store of a bias (a double) may
+// alias rp's doubles, so read through rp they were loaded again for every contact.
+typedef struct position_params
+{
+    double h, slop, baumgarte, max_correction;
+} position_params;
+
+static position_params position_params_of(const cs_row_params* rp)
+{
+    return (position_params){rp->time_step, rp->linear_slop, rp->baumgarte, rp->max_correction};
+}
+
 // C < 0: penetration beyond the slop, removed at the rate β C / h (capped). C >= 0: the pseudo velocity
 // may close at most C this step, so correction never pushes a body into a neighbour.
-static double position_bias(const cs_contact* c, const cs_row_params* rp)
+static double position_bias(const cs_contact* c, position_params pp)
 {
-    double h = rp->time_step;
-    double C = c->gap + rp->linear_slop;
-    double correction = rp->baumgarte * C; // < 0, capped at −max_correction (a comparison: no fmax call)
-    return C >= 0.0 ? C / h : (correction > -rp->max_correction ? correction : -rp->max_correction) / h;
+    double h = pp.h;
+    double C = c->gap + pp.slop;
+    double correction = pp.baumgarte * C; // < 0, capped at −max_correction (a comparison: no fmax call)
+    return C >= 0.0 ? C / h : (correction > -pp.max_correction ? correction : -pp.max_correction) / h;
 }
 
 void cs_contact_position_bias(const cs_contact* contacts, const int* order, int count,
                               const cs_row_params* rp, double* bias)
 {
+    const position_params pp = position_params_of(rp);
     for (int k = 0; k < count; ++k)
     {
-        bias[k] = position_bias(contacts + (order != NULL ? order[k] : k), rp);
+        bias[k] = position_bias(contacts + (order != NULL ? order[k] : k), pp);
     }
 }
 
@@ -155,11 +168,12 @@ cs_status cs_contact_rows_position(const cs_contact* contacts, int count, const 
     {
         return st;
     }
+    const position_params pp = position_params_of(rp);
     for (int k = 0; k < count; ++k)
     {
         const cs_contact* c = contacts + k;
         set_row(p, k, c, c->nx, c->ny, 0.0, 0.0);
-        p->bias[k] = position_bias(c, rp);
+        p->bias[k] = position_bias(c, pp);
         p->kind[k] = CS_ROW_NORMAL;
         p->link[k] = -1;
         p->mu[k] = 0.0;
