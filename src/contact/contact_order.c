@@ -55,22 +55,25 @@ cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts
     }
     uint32_t* used = o->used;
     uint8_t* colour = o->colour;
+    int* order = o->order;
     for (int start = 0; start < count; start += block)
     {
         int end = start + block < count ? start + block : count;
         int histogram[CS_ORDER_COLOURS + 1] = {0};
         for (int k = start; k < end; ++k)
         {
-            const cs_contact* c = contacts + k;
-            int col = pick_colour(used, c->a, c->b);
-            colour[k] = (uint8_t)col;
+            // The bodies read once, the colour stored last: a store through uint8_t may alias anything,
+            // so after it the compiler read c->a, c->b (and the arrays) again.
+            const int a = contacts[k].a, b = contacts[k].b;
+            int col = pick_colour(used, a, b);
             histogram[col + 1] += 1;
             uint32_t bit = 1u << col;
-            used[c->b] |= bit;
-            if (c->a >= 0)
+            used[b] |= bit;
+            if (a >= 0)
             {
-                used[c->a] |= bit;
+                used[a] |= bit;
             }
+            colour[k] = (uint8_t)col;
         }
         // Stable counting sort by colour: within a colour, key order.
         for (int col = 0; col < CS_ORDER_COLOURS; ++col)
@@ -79,7 +82,7 @@ cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts
         }
         for (int k = start; k < end; ++k)
         {
-            o->order[start + histogram[colour[k]]++] = k;
+            order[start + histogram[colour[k]]++] = k;
             const cs_contact* c = contacts + k;
             used[c->b] = 0u;
             if (c->a >= 0)

@@ -7,12 +7,11 @@
 #include <math.h>
 #include <stddef.h>
 
-static void set_row(cs_lcp* p, int row, const cs_contact* c, double jx, double jy, double jwa, double jwb)
+// A row's six Jacobian numbers: −(jx, jy) and jwa on a's half (0 for a wall: two_sided false), then
+// (jx, jy) and jwb on b's.
+static inline void set_jacobian(double* j, bool two_sided, double jx, double jy, double jwa, double jwb)
 {
-    double* j = p->jac + 6 * row;
-    p->body_a[row] = c->a;
-    p->body_b[row] = c->b;
-    if (c->a >= 0)
+    if (two_sided)
     {
         j[0] = -jx;
         j[1] = -jy;
@@ -29,6 +28,13 @@ static void set_row(cs_lcp* p, int row, const cs_contact* c, double jx, double j
     j[5] = jwb;
 }
 
+static void set_row(cs_lcp* p, int row, const cs_contact* c, double jx, double jy, double jwa, double jwb)
+{
+    p->body_a[row] = c->a;
+    p->body_b[row] = c->b;
+    set_jacobian(p->jac + 6 * row, c->a >= 0, jx, jy, jwa, jwb);
+}
+
 cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count,
                                    const cs_row_params* rp, cs_lcp* p, cs_error* err)
 {
@@ -41,6 +47,22 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
     double h = rp->time_step;
     double upsilon = 1.0 / (1.0 + 4.0 * rp->spook_damping_time / h);
     double eps = 4.0 * upsilon / (h * h * rp->spook_stiffness);
+    // The arrays and flags read once: a store through p->kind (uint8_t, which may alias anything) made the
+    // compiler load every array pointer and rp's flags again after it, for every row.
+    const bool spook = rp->spook, frictionless = rp->frictionless;
+    const double linear_slop = rp->linear_slop;
+    const double* v_pre = rp->v_pre;
+    int* body_a = p->body_a;
+    int* body_b = p->body_b;
+    double* jac = p->jac;
+    double* bias_out = p->bias;
+    uint8_t* kind = p->kind;
+    int* link = p->link;
+    double* mu = p->mu;
+    double* lo = p->lo;
+    double* hi = p->hi;
+    double* lambda0 = p->lambda0;
+    double* reg_out = p->reg;
     int row = 0;
     for (int k = 0; k < count; ++k)
     {
@@ -49,48 +71,55 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
 
         double bias = c->bias; // impact.c: row_bias
         double reg = 0.0;
-        if (rp->spook && c->impact_time == 0.0 && !c->bounce) // (a bounce is the restitution pass's)
+        if (spook && c->impact_time == 0.0 && !c->bounce) // (a bounce is the restitution pass's)
         {
             // Touching: a SPOOK row. The correction of gap + slop comes from real impulses (stabilised
             // over the damping time) and the regularisation makes the contact a stiff spring-damper.
-            double vn0 = nx * rp->v_pre[3 * c->b] + ny * rp->v_pre[3 * c->b + 1];
+            double vn0 = nx * v_pre[3 * c->b] + ny * v_pre[3 * c->b + 1];
             if (c->a >= 0)
             {
-                vn0 -= nx * rp->v_pre[3 * c->a] + ny * rp->v_pre[3 * c->a + 1];
+                vn0 -= nx * v_pre[3 * c->a] + ny * v_pre[3 * c->a + 1];
             }
-            bias = 4.0 * upsilon / h * (c->gap + rp->linear_slop) - upsilon * vn0;
+            bias = 4.0 * upsilon / h * (c->gap + linear_slop) - upsilon * vn0;
             reg = eps;
         }
+        // Everything the friction row reads of the contact, read before the first store.
+        int a = c->a, b = c->b;
+        double ra = c->ra, rb = c->rb, friction = c->friction, friction_impulse = c->friction_impulse;
 
-        set_row(p, row, c, nx, ny, 0.0, 0.0);
-        p->bias[row] = bias;
-        p->kind[row] = CS_ROW_NORMAL;
-        p->link[row] = -1;
-        p->mu[row] = 0.0;
-        p->lo[row] = 0.0;
-        p->hi[row] = INFINITY;
-        p->lambda0[row] = c->normal_impulse;
-        if (p->reg != NULL)
+        set_jacobian(jac + 6 * row, a >= 0, nx, ny, 0.0, 0.0);
+        body_a[row] = a;
+        body_b[row] = b;
+        bias_out[row] = bias;
+        kind[row] = CS_ROW_NORMAL;
+        link[row] = -1;
+        mu[row] = 0.0;
+        lo[row] = 0.0;
+        hi[row] = INFINITY;
+        lambda0[row] = c->normal_impulse;
+        if (reg_out != NULL)
         {
-            p->reg[row] = reg;
+            reg_out[row] = reg;
         }
         int normal_row = row;
         row += 1;
 
-        if (!rp->frictionless)
+        if (!frictionless)
         {
             double tx = -ny, ty = nx;
-            set_row(p, row, c, tx, ty, -c->ra, -c->rb);
-            p->bias[row] = 0.0;
-            p->kind[row] = CS_ROW_FRICTION;
-            p->link[row] = normal_row;
-            p->mu[row] = c->friction;
-            p->lo[row] = 0.0;
-            p->hi[row] = 0.0;
-            p->lambda0[row] = c->friction_impulse;
-            if (p->reg != NULL)
+            set_jacobian(jac + 6 * row, a >= 0, tx, ty, -ra, -rb);
+            body_a[row] = a;
+            body_b[row] = b;
+            bias_out[row] = 0.0;
+            kind[row] = CS_ROW_FRICTION;
+            link[row] = normal_row;
+            mu[row] = friction;
+            lo[row] = 0.0;
+            hi[row] = 0.0;
+            lambda0[row] = friction_impulse;
+            if (reg_out != NULL)
             {
-                p->reg[row] = 0.0; // friction stays hard
+                reg_out[row] = 0.0; // friction stays hard
             }
             row += 1;
         }
@@ -99,22 +128,35 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
     return CS_OK;
 }
 
+// The numbers position_bias reads of cs_row_params, read once per pass: a store of a bias (a double) may
+// alias rp's doubles, so read through rp they were loaded again for every contact.
+typedef struct position_params
+{
+    double h, slop, baumgarte, max_correction;
+} position_params;
+
+static position_params position_params_of(const cs_row_params* rp)
+{
+    return (position_params){rp->time_step, rp->linear_slop, rp->baumgarte, rp->max_correction};
+}
+
 // C < 0: penetration beyond the slop, removed at the rate β C / h (capped). C >= 0: the pseudo velocity
 // may close at most C this step, so correction never pushes a body into a neighbour.
-static double position_bias(const cs_contact* c, const cs_row_params* rp)
+static double position_bias(const cs_contact* c, position_params pp)
 {
-    double h = rp->time_step;
-    double C = c->gap + rp->linear_slop;
-    double correction = rp->baumgarte * C; // < 0, capped at −max_correction (a comparison: no fmax call)
-    return C >= 0.0 ? C / h : (correction > -rp->max_correction ? correction : -rp->max_correction) / h;
+    double h = pp.h;
+    double C = c->gap + pp.slop;
+    double correction = pp.baumgarte * C; // < 0, capped at −max_correction (a comparison: no fmax call)
+    return C >= 0.0 ? C / h : (correction > -pp.max_correction ? correction : -pp.max_correction) / h;
 }
 
 void cs_contact_position_bias(const cs_contact* contacts, const int* order, int count,
                               const cs_row_params* rp, double* bias)
 {
+    const position_params pp = position_params_of(rp);
     for (int k = 0; k < count; ++k)
     {
-        bias[k] = position_bias(contacts + (order != NULL ? order[k] : k), rp);
+        bias[k] = position_bias(contacts + (order != NULL ? order[k] : k), pp);
     }
 }
 
@@ -126,11 +168,12 @@ cs_status cs_contact_rows_position(const cs_contact* contacts, int count, const 
     {
         return st;
     }
+    const position_params pp = position_params_of(rp);
     for (int k = 0; k < count; ++k)
     {
         const cs_contact* c = contacts + k;
         set_row(p, k, c, c->nx, c->ny, 0.0, 0.0);
-        p->bias[k] = position_bias(c, rp);
+        p->bias[k] = position_bias(c, pp);
         p->kind[k] = CS_ROW_NORMAL;
         p->link[k] = -1;
         p->mu[k] = 0.0;

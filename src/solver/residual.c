@@ -75,12 +75,21 @@ double cs_residual_nat(const cs_lcp* p, const double* v, const double* lambda)
 }
 
 // Both residuals in one pass (w_i computed once per row); the same values as the two functions above.
-void cs_residuals(const cs_lcp* p, const double* v, const double* lambda, double* res_lcp, double* res_nat)
+// `regularised` is a constant in each of cs_residuals' two calls, so the common problem without cs_lcp.reg
+// tests it once, not once a row (cs_row_w's test).
+static inline __attribute__((always_inline)) void residual_sums(const cs_lcp* p, const double* v,
+                                                                const double* lambda, bool regularised,
+                                                                double* res_lcp, double* res_nat)
 {
     double sum_lcp = 0.0, sum_nat = 0.0;
-    for (int i = 0; i < p->row_count; ++i)
+    const int rows = p->row_count;
+    for (int i = 0; i < rows; ++i)
     {
-        double w = cs_row_w(p, v, lambda[i], i);
+        double w = cs_row_jv(p->jac + 6 * i, p->body_a[i], p->body_b[i], v) + p->bias[i];
+        if (regularised)
+        {
+            w = w + p->reg[i] * lambda[i];
+        }
         double lo, hi;
         cs_row_bounds(p, lambda, i, &lo, &hi);
         double r = lambda[i] - cs_clamp(lambda[i] - w, lo, hi);
@@ -93,4 +102,16 @@ void cs_residuals(const cs_lcp* p, const double* v, const double* lambda, double
     }
     *res_lcp = sqrt(sum_lcp);
     *res_nat = sqrt(sum_nat);
+}
+
+void cs_residuals(const cs_lcp* p, const double* v, const double* lambda, double* res_lcp, double* res_nat)
+{
+    if (p->reg != NULL)
+    {
+        residual_sums(p, v, lambda, true, res_lcp, res_nat);
+    }
+    else
+    {
+        residual_sums(p, v, lambda, false, res_lcp, res_nat);
+    }
 }

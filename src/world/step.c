@@ -36,9 +36,15 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     double margin = w->def.speculative_margin;
     cs_contact_list* list = &w->contacts;
     bool filtering = w->filter_count + w->nondynamic_count + w->no_collide_joints + w->asleep_count > 0;
-    for (int k = 0; k < bp->pair_count; ++k)
+    // The body arrays read once (the call below may write anything, so read through w they were loaded
+    // again for every pair).
+    const double *px = w->px, *py = w->py, *radius = w->radius, *reach_of = w->reach;
+    const double *friction = w->friction, *restitution = w->restitution;
+    const cs_pair* pairs = bp->pairs;
+    const int pair_count = bp->pair_count;
+    for (int k = 0; k < pair_count; ++k)
     {
-        int a = bp->pairs[k].a, b = bp->pairs[k].b;
+        int a = pairs[k].a, b = pairs[k].b;
         if (filtering && !cs_pair_collides(w, a, b))
         {
             continue; // filtered pairs never make rows (filter.c)
@@ -49,12 +55,11 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
             return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
         }
         // The broad phase's predicate: the gap may close by both circles' travel this step.
-        double reach = margin + (w->reach[a] - w->radius[a]) + (w->reach[b] - w->radius[b]);
-        if (cs_collide_circles(a, b, w->px[a], w->py[a], w->radius[a], w->px[b], w->py[b], w->radius[b],
-                               reach, c))
+        double reach = margin + (reach_of[a] - radius[a]) + (reach_of[b] - radius[b]);
+        if (cs_collide_circles(a, b, px[a], py[a], radius[a], px[b], py[b], radius[b], reach, c))
         {
-            c->friction = sqrt(w->friction[a] * w->friction[b]);
-            c->restitution = cs_max(w->restitution[a], w->restitution[b]);
+            c->friction = sqrt(friction[a] * friction[b]);
+            c->restitution = cs_max(restitution[a], restitution[b]);
             list->count += 1;
         }
     }
