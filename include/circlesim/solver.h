@@ -157,6 +157,9 @@ extern "C"
         bool lanes_only; // the rows in quads have no packed record (schedule.c, cs_pack_lanes)
         // Internal (subspace.h): pgs-sm's state (free set, reduced system, CHOLMOD factor), NULL until used.
         void* subspace;
+        // Internal (lemke_purify.c): the purification's arrays, grown on demand like dense.
+        double* purify;
+        int purify_capacity;
     } cs_solver_work;
 
     void cs_solver_work_free(cs_solver_work* w);

@@ -97,7 +97,7 @@ cs_status cs_lemke_crash(cs_solve_ctx* ctx, int cold_per_variable, bool* from_wa
     cs_status s = CS_OK;
     *pivots = 0;
     *from_warm = false;
-    if (cs_lemke_purify(p, w->v, w->x, ctx->lambda) < 0)
+    if (cs_lemke_purify(p, w->v, w->x, ctx->lambda, w) < 0)
     {
         s = cs_fail(err, CS_ERR_MEMORY, "lemke: out of memory purifying the crash's answer");
     }

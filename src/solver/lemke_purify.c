@@ -20,9 +20,10 @@
 // A bound reached adds a linear equation aᵀu = 0 on the unit coordinates u; N is reduced by one
 // Gaussian elimination step on the vector with the largest |aᵀN_k| (O(f·nullity) each).
 #include "solver/lemke_purify.h"
+#include "solver/solver_internal.h"
 
+#include <limits.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define RANK_TOL 1e-9 // |R_kk| below this fraction of |R_00|: column k depends on those before it
@@ -394,7 +395,7 @@ static bool step(purify* s, const double* v)
     return true;
 }
 
-int cs_lemke_purify(const cs_lcp* p, const double* v, double* lambda, double* sets)
+int cs_lemke_purify(const cs_lcp* p, const double* v, double* lambda, double* sets, cs_solver_work* w)
 {
     purify s = {0};
     s.p = p;
@@ -402,38 +403,40 @@ int cs_lemke_purify(const cs_lcp* p, const double* v, double* lambda, double* se
     s.sets = sets;
     s.m = p->row_count;
     s.rows = 3 * p->body_count;
-    s.unit_of = malloc((size_t)s.m * sizeof(int) + 1);
-    s.unit_row = malloc((size_t)s.m * sizeof(int) + 1);
-    s.coef = malloc((size_t)s.m * sizeof(double) + 1);
-    int* perm = malloc((size_t)s.m * sizeof(int) + 1);
-    double* norms = malloc((size_t)s.m * sizeof(double) + 1);
-    int steps = -1;
-    if (s.unit_of != NULL && s.unit_row != NULL && s.coef != NULL && perm != NULL && norms != NULL)
+    for (int i = 0; i < s.m; ++i)
     {
-        for (int i = 0; i < s.m; ++i)
-        {
-            s.f += is_free_unit(p, sets, i) ? 1 : 0;
-        }
-        size_t kk = (size_t)s.rows * s.f, nn = (size_t)s.f * s.f;
-        s.k = malloc((kk > (size_t)s.f ? kk : (size_t)s.f) * sizeof(double) + 1);
-        s.nb = malloc(nn * sizeof(double) + 1);
-        if (s.k != NULL && s.nb != NULL)
-        {
-            build_units(&s);
-            null_basis(&s, perm, norms);
-            steps = 0;
-            while (s.nullity > 0 && step(&s, v))
-            {
-                steps += 1;
-            }
-        }
-        free(s.k);
-        free(s.nb);
+        s.f += is_free_unit(p, sets, i) ? 1 : 0;
     }
-    free(s.unit_of);
-    free(s.unit_row);
-    free(s.coef);
-    free(perm);
-    free(norms);
+    // One block of doubles: k, nb, coef and norms, then the int arrays unit_of, unit_row and perm (two ints
+    // to a double, rounded up).
+    size_t m = (size_t)s.m, kk = (size_t)s.rows * (size_t)s.f, nn = (size_t)s.f * (size_t)s.f;
+    if (kk < (size_t)s.f)
+    {
+        kk = (size_t)s.f;
+    }
+    size_t total = kk + nn + 2 * m + (3 * m + 1) / 2 + 1;
+    cs_error err = {0};
+    if (total > (size_t)INT_MAX ||
+        cs_grow_doubles(&w->purify, &w->purify_capacity, (int)total, &err) != CS_OK)
+    {
+        return -1;
+    }
+    double* d = w->purify;
+    s.k = d, d += kk;
+    s.nb = d, d += nn;
+    s.coef = d, d += m;
+    double* norms = d;
+    d += m;
+    int* q = (int*)d;
+    s.unit_of = q, q += m;
+    s.unit_row = q, q += m;
+    int* perm = q;
+    build_units(&s);
+    null_basis(&s, perm, norms);
+    int steps = 0;
+    while (s.nullity > 0 && step(&s, v))
+    {
+        steps += 1;
+    }
     return steps;
 }

@@ -7,7 +7,8 @@
 
 // Moves lambda along directions that leave v = v* + M⁻¹Jᵀλ unchanged until the rows off their bounds
 // have independent columns, updating sets (−1 lower, 0 free, 1 upper; a friction row whose normal is at 0:
-// the side its w_t slips to, read from v). Returns the steps made, or −1 when out of memory.
-int cs_lemke_purify(const cs_lcp* p, const double* v, double* lambda, double* sets);
+// the side its w_t slips to, read from v). Its arrays are carved from w->purify, grown when too small, so a
+// steady state allocates nothing. Returns the steps made, or −1 when out of memory.
+int cs_lemke_purify(const cs_lcp* p, const double* v, double* lambda, double* sets, cs_solver_work* w);
 
 #endif

@@ -121,6 +121,7 @@ void cs_solver_work_free(cs_solver_work* w)
     free(w->x);
     free(w->scratch);
     free(w->dense);
+    free(w->purify);
     free(w->history_lcp);
     free(w->history_nat);
     free(w->history_seconds);
