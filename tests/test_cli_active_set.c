@@ -106,6 +106,22 @@ static void all_solvers(void** state)
     }
 }
 
+// A problem whose answer has no active row (MNS: no λ at a bound; one approaching contact, λ > 0): there is
+// no fraction to measure, and the table says so instead of printing 1.000 ("all of it identified").
+static void empty_active_set(void** state)
+{
+    (void)state;
+    const char* path = cs_test_write_temp(".lcp", "circlesim-lcp 1\nbodies 2\n1 1 1 0 0\n1 1 0 0 0\nrows 1\n"
+                                                  "n 0 1 -1 0 0 1 0 0 0 0\n");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s converge --problem '%s' --tol 1e-8 --solvers pgs --repeat 1 --active-set",
+             CLI, path);
+    assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "fraction of the 0 active rows (of 1)"));
+    assert_non_null(strstr(out, "the optimal active set is empty"));
+    assert_null(strstr(out, "1.000"));
+}
+
 static void usage_errors(void** state)
 {
     (void)state;
@@ -121,6 +137,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(active_set_on_the_break),
         cmocka_unit_test(all_solvers),
+        cmocka_unit_test(empty_active_set),
         cmocka_unit_test(usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,11 +72,10 @@ static void active_set_progress(app_race_entry* e, const app_race* r, const cs_a
     e->set_points = 0;
     for (int k = 0; k < CS_ACTIVE_SET_KS_COUNT; ++k)
     {
-        if (e->set_found[k] >= 0)
+        if (e->set_found[k] >= 0 && r->set_active > 0) // (an empty optimal set has no fraction to plot)
         {
             e->set_k[e->set_points] = cs_active_set_ks[k];
-            e->set_fraction[e->set_points++] =
-                r->set_active > 0 ? (double)e->set_found[k] / r->set_active : 1.0;
+            e->set_fraction[e->set_points++] = (double)e->set_found[k] / r->set_active;
         }
     }
 }
@@ -162,8 +161,15 @@ static bool run_entry(app_race_entry* e, const app_race* r, const cs_active_set*
     if (set != NULL)
     {
         active_set_progress(e, r, set, problem, pane, work, lambda);
-        app_format(found, sizeof found, ", active set %.0f %%",
-                   100.0 * (r->set_active > 0 ? (double)e->set_found_end / r->set_active : 1.0));
+        if (r->set_active > 0)
+        {
+            app_format(found, sizeof found, ", active set %.0f %%",
+                       100.0 * (double)e->set_found_end / r->set_active);
+        }
+        else
+        {
+            app_format(found, sizeof found, ", active set empty");
+        }
     }
     app_format(e->label, sizeof e->label, "%s%s: %d it%s%s", info->name, alpha, e->iterations,
                e->converged ? "" : " (missed the tolerance)", found);

@@ -30,6 +30,10 @@ int cs_active_set_table(const cs_lcp* problem, const char* scene, const cs_varia
     }
     printf("fraction of the %d active rows (of %d) identified after k iterations (MNS Table 2)\n", set.active,
            m);
+    if (set.active == 0)
+    {
+        printf("the optimal active set is empty: there is no fraction to measure ('-')\n");
+    }
     printf("%-22s", "solver");
     for (int k = 0; k < CS_ACTIVE_SET_KS_COUNT; ++k)
     {
@@ -59,7 +63,14 @@ int cs_active_set_table(const cs_lcp* problem, const char* scene, const cs_varia
                 printf(" %10s", "failed");
                 continue;
             }
-            printf(" %10.3f", set.active > 0 ? (double)found[k] / set.active : 1.0);
+            if (set.active > 0)
+            {
+                printf(" %10.3f", (double)found[k] / set.active);
+            }
+            else
+            {
+                printf(" %10s", "-");
+            }
             if (csv)
             {
                 fprintf(csv, "%s,%s,", scene, cs_solver_at(var->solver)->name);
