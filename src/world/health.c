@@ -25,12 +25,14 @@ const cs_health* cs_world_health(const cs_world* w)
     return &w->health;
 }
 
-static bool sane_speed(double x)
+// (int, not bool: step_sane combines them with '&' so the loop has no branch, which clang's
+// -Wbitwise-instead-of-logical flags for bool operands.)
+static int sane_speed(double x)
 {
-    return fabs(x) <= CS_LIMIT_EXPLODE_SPEED; // false for NaN too
+    return fabs(x) <= CS_LIMIT_EXPLODE_SPEED; // 0 for NaN too
 }
 
-static bool sane_coord(double x)
+static int sane_coord(double x)
 {
     return fabs(x) <= CS_LIMIT_EXPLODE_COORD;
 }
