@@ -169,107 +169,6 @@ static cs_status fill_bodies(cs_lcp* p, const cs_world* w, cs_error* err)
 // 5 000-circle pool (200 000 updates) gains 1.38× and a 50 000-circle one 1.31×.
 #define CS_PARALLEL_SPLIT_MIN 40000
 
-static void run_split_job(cs_split_job* job)
-{
-    double t0 = cs_seconds();
-    cs_solve_split(job->solved, job->bodies, job->first, job->stride, job->count, job->bias, job->iterations,
-                   job->simd, job->work, job->lambda, job->v);
-    job->seconds = cs_seconds() - t0;
-}
-
-static int helper_main(void* arg)
-{
-    cs_helper* h = arg;
-    mtx_lock(&h->lock);
-    for (;;)
-    {
-        while (!h->posted && !h->quit)
-        {
-            cnd_wait(&h->wake, &h->lock);
-        }
-        if (h->quit)
-        {
-            break;
-        }
-        mtx_unlock(&h->lock);
-        run_split_job(&h->job);
-        mtx_lock(&h->lock);
-        h->posted = false;
-        cnd_signal(&h->done);
-    }
-    mtx_unlock(&h->lock);
-    return 0;
-}
-
-// Hands the job to the helper thread, starting it on first use. False (run it here) when the thread
-// cannot be started.
-static bool helper_post(cs_helper* h, const cs_split_job* job)
-{
-    if (!h->running)
-    {
-        if (mtx_init(&h->lock, mtx_plain) != thrd_success)
-        {
-            return false;
-        }
-        if (cnd_init(&h->wake) != thrd_success)
-        {
-            mtx_destroy(&h->lock);
-            return false;
-        }
-        if (cnd_init(&h->done) != thrd_success)
-        {
-            cnd_destroy(&h->wake);
-            mtx_destroy(&h->lock);
-            return false;
-        }
-        h->posted = false;
-        h->quit = false;
-        if (thrd_create(&h->thread, helper_main, h) != thrd_success)
-        {
-            cnd_destroy(&h->done);
-            cnd_destroy(&h->wake);
-            mtx_destroy(&h->lock);
-            return false;
-        }
-        h->running = true;
-    }
-    mtx_lock(&h->lock);
-    h->job = *job;
-    h->posted = true;
-    cnd_signal(&h->wake);
-    mtx_unlock(&h->lock);
-    return true;
-}
-
-// Waits for the posted job; copies it back (its time).
-static void helper_wait(cs_helper* h, cs_split_job* job)
-{
-    mtx_lock(&h->lock);
-    while (h->posted)
-    {
-        cnd_wait(&h->done, &h->lock);
-    }
-    *job = h->job;
-    mtx_unlock(&h->lock);
-}
-
-void cs_helper_stop(cs_helper* h)
-{
-    if (!h->running)
-    {
-        return;
-    }
-    mtx_lock(&h->lock);
-    h->quit = true;
-    cnd_signal(&h->wake);
-    mtx_unlock(&h->lock);
-    thrd_join(h->thread, NULL);
-    cnd_destroy(&h->done);
-    cnd_destroy(&h->wake);
-    mtx_destroy(&h->lock);
-    h->running = false;
-}
-
 // The phases of one step -----------------------------------------------------------------------------
 
 // A step of a world without bodies: nothing moves and nothing touches (its arrays may not exist yet), only
@@ -473,7 +372,7 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
     bool split = cs_formulation_splits(w->def.formulation);
     bool parallel = split && w->threads > 1 &&
                     (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
-                    helper_post(&w->helper, job);
+                    cs_helper_post(&w->helper, job);
     cs_solve_finish(&run, vstats);
     memcpy(w->v, w->work.v, (size_t)(3 * w->body_count) * sizeof(double));
     for (int k = 0; k < count; ++k)
@@ -485,11 +384,11 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
     cs_joint_store(w, w->lambda);
     if (parallel)
     {
-        helper_wait(&w->helper, job);
+        cs_helper_wait(&w->helper, job);
     }
     else if (split)
     {
-        run_split_job(job);
+        cs_split_job_run(job);
     }
     else
     {

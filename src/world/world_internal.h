@@ -174,6 +174,11 @@ struct cs_world
 cs_status cs_health_check_step(cs_world* w, cs_error* err);
 
 // step.c: stops and joins the helper thread (world destruction).
+// helper.c: runs a split job here; hands one to the helper thread (starting it on first use; false: run it
+// here, the thread cannot be started); waits for it and copies it back (its time); stops the thread.
+void cs_split_job_run(cs_split_job* job);
+bool cs_helper_post(cs_helper* h, const cs_split_job* job);
+void cs_helper_wait(cs_helper* h, cs_split_job* job);
 void cs_helper_stop(cs_helper* h);
 
 // Body ids: slot | generation << CS_ID_SLOT_BITS (8 million slots, 256 generations before an id comes
