@@ -23,12 +23,6 @@ static inline double normal_velocity(const cs_contact* c, const double* v, doubl
     return dot3(v, c->b, nx, ny) - dot3(v, c->a, nx, ny);
 }
 
-// Whether mark_held marked the body held (its share of the shift is 0).
-static inline bool held(const double* offset, int body)
-{
-    return offset[3 * body + 2] == 0.0;
-}
-
 // First root in (0, h] of gap + u0 s + (a/2) s² with gap > 0; -1 when there is none.
 static double first_root(double gap, double u0, double a, double h)
 {
@@ -318,12 +312,12 @@ static void offset_add(const pass* p, const cs_contact* c, double s, double dn, 
 {
     double tx = -c->ny, ty = c->nx;
     double jx = s * (c->nx * dn + tx * dt), jy = s * (c->ny * dn + ty * dt);
-    if (!held(p->offset, c->b))
+    if (!cs_impact_held(p->offset, c->b))
     {
         p->offset[3 * c->b] -= p->bd->inv_mass[c->b] * jx;
         p->offset[3 * c->b + 1] -= p->bd->inv_mass[c->b] * jy;
     }
-    if (c->a >= 0 && !held(p->offset, c->a))
+    if (c->a >= 0 && !cs_impact_held(p->offset, c->a))
     {
         p->offset[3 * c->a] += p->bd->inv_mass[c->a] * jx;
         p->offset[3 * c->a + 1] += p->bd->inv_mass[c->a] * jy;
@@ -560,181 +554,4 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
         bounced += contacts[k].bounce && contacts[k].normal_impulse > 0.0 ? 1 : 0;
     }
     return bounced;
-}
-
-static inline bool shifted(const cs_contact* c)
-{
-    return c->impact_time > 0.0 && c->normal_impulse > 0.0;
-}
-
-// A contact's gap with its bodies at (px, py) plus t times their shares of their shifts (a body's offset
-// holds its whole shift and, in its third slot, its share: 0 for a held body).
-static double shifted_gap(const cs_contact* c, const cs_impact_bodies* bd, const double* px, const double* py,
-                          double t)
-{
-    const double* o = bd->offset;
-    int b = c->b;
-    double f = t * o[3 * b + 2];
-    double bx = px[b] + f * o[3 * b], by = py[b] + f * o[3 * b + 1];
-    if (c->a < 0)
-    {
-        cs_contact at;
-        cs_collide_wall(bd->walls + c->wall, c->wall, b, bx, by, bd->radius[b], INFINITY, &at);
-        return at.gap;
-    }
-    int a = c->a;
-    f = t * o[3 * a + 2];
-    double dx = bx - (px[a] + f * o[3 * a]), dy = by - (py[a] + f * o[3 * a + 1]);
-    return sqrt(dx * dx + dy * dy) - bd->radius[a] - bd->radius[b];
-}
-
-// Whether the body's share of its shift moves it.
-static inline bool moves(const double* o, int body)
-{
-    return o[3 * body + 2] > 0.0 && (o[3 * body] != 0.0 || o[3 * body + 1] != 0.0);
-}
-
-// How far below its floor a clamped contact may still end (the chord's t leaves it a little deep).
-#define CS_CLAMP_TOLERANCE 1e-9
-
-// Scales down the shares of a contact's bodies so that their shifts close it to no less than
-// min(0, its gap without them). Its gap along t·shifts is convex in t (a distance to a convex set along a
-// line), so the chord's t still leaves it a little too deep: the caller repeats. Returns whether it scaled.
-static bool clamp_contact(const cs_contact* c, const cs_impact_bodies* bd, const double* px, const double* py)
-{
-    double* o = bd->offset;
-    if (!(moves(o, c->b) || (c->a >= 0 && moves(o, c->a))))
-    {
-        return false; // (most contacts of a pile: the shift moves neither body)
-    }
-    double g1 = shifted_gap(c, bd, px, py, 1.0);
-    if (!(g1 < -CS_CLAMP_TOLERANCE))
-    {
-        return false; // (the common case: the shift leaves it open)
-    }
-    double g0 = shifted_gap(c, bd, px, py, 0.0);
-    double floor = g0 < 0.0 ? g0 : 0.0;
-    if (!(g1 < floor - CS_CLAMP_TOLERANCE))
-    {
-        return false;
-    }
-    double t = (g0 - floor) / (g0 - g1);
-    o[3 * c->b + 2] *= t;
-    if (c->a >= 0)
-    {
-        o[3 * c->a + 2] *= t;
-    }
-    return true;
-}
-
-// No shift may push a body into another. The shift is exact for a body whose own impulses are all that
-// changed its motion at s*; but a pile under a struck body answers the blow with impulses the solve times
-// from the step's start, and the whole shift then moved the pair (or a neighbour) into each other by up to
-// s*·λ·(1/m_a + 1/m_b) — 118 mm in Pool 1's collapse, 477 mm in a stream — and collisions the pass replays
-// out of time order do the same in a gas. So the shares are scaled down until no contact of the step is
-// closed beyond touching or beyond its gap without the shift. A free bounce ends with the pair apart (gap
-// (h − s*)·u⁺ ≥ 0) and is not scaled. Shares only shrink and zero shares close nothing, so the last
-// resort (no shift for the bodies of a contact still too deep after CS_CLAMP_SWEEPS) ends it.
-#define CS_CLAMP_SWEEPS 8
-
-static void clamp_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bd, const double* px,
-                        const double* py)
-{
-    bool again = true;
-    for (int sweep = 0; again; ++sweep)
-    {
-        again = false;
-        for (int k = 0; k < count; ++k)
-        {
-            const cs_contact* c = contacts + k;
-            if (clamp_contact(c, bd, px, py))
-            {
-                again = true;
-                if (sweep >= CS_CLAMP_SWEEPS)
-                {
-                    bd->offset[3 * c->b + 2] = 0.0;
-                    if (c->a >= 0)
-                    {
-                        bd->offset[3 * c->a + 2] = 0.0;
-                    }
-                }
-            }
-        }
-    }
-}
-
-void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                             bool frictionless, double* px, double* py, double* angle)
-{
-    bool any = false;
-    for (int k = 0; k < count && !any; ++k)
-    {
-        any = shifted(contacts + k);
-    }
-    if (!any)
-    {
-        return;
-    }
-    double* o = bodies->offset;
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = contacts + k;
-        o[3 * c->b] = o[3 * c->b + 1] = 0.0;
-        if (c->a >= 0)
-        {
-            o[3 * c->a] = o[3 * c->a + 1] = 0.0;
-        }
-    }
-    // Each body's whole shift (linear part; held bodies' shares are 0).
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = contacts + k;
-        if (shifted(c))
-        {
-            double s = -c->impact_time;
-            double dn = s * c->normal_impulse, dt = frictionless ? 0.0 : s * c->friction_impulse;
-            if (!held(o, c->b))
-            {
-                o[3 * c->b] += bodies->inv_mass[c->b] * (c->nx * dn - c->ny * dt);
-                o[3 * c->b + 1] += bodies->inv_mass[c->b] * (c->ny * dn + c->nx * dt);
-            }
-            if (c->a >= 0 && !held(o, c->a))
-            {
-                o[3 * c->a] -= bodies->inv_mass[c->a] * (c->nx * dn - c->ny * dt);
-                o[3 * c->a + 1] -= bodies->inv_mass[c->a] * (c->ny * dn + c->nx * dt);
-            }
-        }
-    }
-    if (bodies->clamp)
-    {
-        clamp_shift(contacts, count, bodies, px, py);
-    }
-    // The shares of the shifts, and the same shares of the angles' shifts.
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = contacts + k;
-        if (shifted(c) && !frictionless)
-        {
-            double dt = -c->impact_time * c->friction_impulse;
-            angle[c->b] -= o[3 * c->b + 2] * bodies->inv_inertia[c->b] * c->rb * dt;
-            if (c->a >= 0)
-            {
-                angle[c->a] -= o[3 * c->a + 2] * bodies->inv_inertia[c->a] * c->ra * dt;
-            }
-        }
-    }
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = contacts + k;
-        for (int side = 0; side < 2; ++side)
-        {
-            int i = side == 0 ? c->b : c->a;
-            if (i >= 0 && o[3 * i + 2] > 0.0)
-            {
-                px[i] += o[3 * i + 2] * o[3 * i];
-                py[i] += o[3 * i + 2] * o[3 * i + 1];
-                o[3 * i] = o[3 * i + 1] = 0.0; // (a body of several contacts moves once)
-            }
-        }
-    }
 }

@@ -18,9 +18,9 @@ typedef struct cs_impact_bodies
     const double* v_star; // 3 per body: v* = v_pre + h M⁻¹ f
     double* offset;       // 3 per body: the pass's position offsets (x, y) and the share of its impact shift
                           // the body may take (0: held, impact.c mark_held; the shift lowers it)
-    const double* radius; // the shift measures the gaps it would make (impact.c, clamp_shift)
+    const double* radius; // the shift measures the gaps it would make (clamp_shift)
     const cs_wall* walls;
-    bool clamp; // whether the shift is scaled down where it would close a contact (impact.c, clamp_shift)
+    bool clamp; // whether the shift is scaled down where it would close a contact (clamp_shift)
 } cs_impact_bodies;
 
 // The restitution pass's settings (the world's).
@@ -62,11 +62,17 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
 // The approach speed above which a contact bounces: the world's threshold, at least the resting tolerance
 // max(slop/h, |g| h).
 double cs_bounce_threshold(const cs_restitution_params* params);
-// Position consistency: a contact whose impulse acted at s* > 0 moved its bodies with their pre-impulse
-// velocities until then, so their positions (already advanced by h·v) go back by s*·M⁻¹Jᵀλ. Bodies a
-// touching contact held last step stay where h·v put them (impact.c, mark_held), and with bodies->clamp a
-// body's shift is scaled down as far as needed for it to close no contact of the step beyond touching or
-// beyond where h·v alone leaves it (impact.c, clamp_shift).
+// Whether mark_held (impact.c) marked the body held: its share of the shift, offset's third slot, is 0.
+static inline bool cs_impact_held(const double* offset, int body)
+{
+    return offset[3 * body + 2] == 0.0;
+}
+
+// (impact_shift.c) Position consistency: a contact whose impulse acted at s* > 0 moved its bodies with their
+// pre-impulse velocities until then, so their positions (already advanced by h·v) go back by s*·M⁻¹Jᵀλ.
+// Bodies a touching contact held last step stay where h·v put them (impact.c, mark_held), and with
+// bodies->clamp a body's shift is scaled down as far as needed for it to close no contact of the step beyond
+// touching or beyond where h·v alone leaves it (clamp_shift).
 void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                              bool frictionless, double* px, double* py, double* angle);
 
