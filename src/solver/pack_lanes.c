@@ -235,6 +235,18 @@ static void close_or_slide(lanes_pass* L)
     L->pending_count = CS_LANES - 1;
 }
 
+// Lane k of the pending quad now holds a unit with body slots ia, ib: recorded for the independence test,
+// and the quad closes (or slides) once all four lanes are full.
+static inline void lane_taken(lanes_pass* L, int k, int32_t ia, int32_t ib)
+{
+    L->a[k] = ia;
+    L->b[k] = ib;
+    if (L->pending_count == CS_LANES)
+    {
+        close_or_slide(L);
+    }
+}
+
 // The pair (n, f) at rows i, i + 1. (A friction row with μ < 0 never goes in lanes: quad_fits.)
 static inline __attribute__((always_inline)) void place_pair(lanes_pass* L, int i, const cs_packed_row* n,
                                                              const cs_packed_row* f)
@@ -414,12 +426,7 @@ pack_contact(const cs_lcp* p, const double* start, double* lambda, int i, lanes_
     q->fmwa[l] = mfaw;
     q->fbias[l] = bf * inf_;
     q->mu[l] = mu;
-    L->a[k] = ia;
-    L->b[k] = ib;
-    if (L->pending_count == CS_LANES)
-    {
-        close_or_slide(L);
-    }
+    lane_taken(L, k, ia, ib);
     return true;
 }
 
@@ -480,12 +487,7 @@ pack_normal(const cs_lcp* p, const double* start, double* lambda, int i, lanes_p
     q->bias[k] = bias * inv_d;
     q->a[k] = ia;
     q->b[k] = ib;
-    L->a[k] = ia;
-    L->b[k] = ib;
-    if (L->pending_count == CS_LANES)
-    {
-        close_or_slide(L);
-    }
+    lane_taken(L, k, ia, ib);
     return true;
 }
 
