@@ -19,8 +19,6 @@
        cholmod_sparse** xset, cholmod_dense** y, cholmod_dense** e, cholmod_common* c),                      \
       (sys, l, b, bset, x, xset, y, e, c), missing_int(c))
 
-#define CS_NAME(ret, name, params, args, missing)  #name,
-#define CS_INDEX(ret, name, params, args, missing) CS_AT_##name,
 static const char* const names[] = {CS_CHOLMOD_FUNCTIONS(CS_LAZY_NAME)};
 enum
 {

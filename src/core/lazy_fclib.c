@@ -42,8 +42,6 @@
     X(herr_t, H5LTread_dataset_int, (hid_t loc, const char* name, int* buffer), (loc, name, buffer), -1)     \
     X(herr_t, H5LTread_dataset_string, (hid_t loc, const char* name, char* buffer), (loc, name, buffer), -1)
 
-#define CS_NAME(ret, name, params, args, missing)  #name,
-#define CS_INDEX(ret, name, params, args, missing) CS_AT_##name,
 static const char* const names[] = {CS_FCLIB_FUNCTIONS(CS_LAZY_NAME) "fclib_delete_global"};
 enum
 {
