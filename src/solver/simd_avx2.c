@@ -101,9 +101,12 @@ static inline __attribute__((always_inline)) CS_AVX2 void
 normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, normal_lanes r,
             const double* bias, const int32_t* a, const int32_t* b, double* lambda, double* v)
 {
+    // The slots in locals: the stores through v (the intrinsics' may-alias vector types) would otherwise
+    // make the compiler read a[] and b[] again for the scatters.
+    const int32_t sa[CS_LANES] = {a[0], a[1], a[2], a[3]}, sb[CS_LANES] = {b[0], b[1], b[2], b[3]};
     __m256d vax, vay, vbx, vby;
-    gather_xy(v, a, &vax, &vay);
-    gather_xy(v, b, &vbx, &vby);
+    gather_xy(v, sa, &vax, &vay);
+    gather_xy(v, sb, &vbx, &vby);
     __m256d pb = ADD(MUL(LD(r.jbx), vbx), MUL(LD(r.jby), vby));
     __m256d pa = ADD(MUL(LD(r.jax), vax), MUL(LD(r.jay), vay));
     __m256d step = ADD(ADD(LD(bias), pb), pa);
@@ -132,8 +135,8 @@ normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, norm
     vay = ADD(vay, MUL(LD(r.may), d));
     vbx = ADD(vbx, MUL(LD(r.mbx), d));
     vby = ADD(vby, MUL(LD(r.mby), d));
-    scatter_xy(v, a, vax, vay);
-    scatter_xy(v, b, vbx, vby);
+    scatter_xy(v, sa, vax, vay);
+    scatter_xy(v, sb, vbx, vby);
 }
 
 static inline normal_lanes normal_fields(const cs_normal_quad* q)
@@ -267,7 +270,8 @@ sweep_lanes(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* c
     const cs_normal_quad* normals = w->normal_quads;
     double* lambda = ctx->lambda;
     double* v = w->v;
-    for (int k = 0; k < w->schedule_count; ++k)
+    int count = w->schedule_count; // read once, as the pointers above
+    for (int k = 0; k < count; ++k)
     {
         const cs_sweep_item* it = items + k;
         if (it->quad < 0)
@@ -310,12 +314,15 @@ CS_AVX2 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* 
 CS_AVX2 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, double* v, cs_split_rows_fn rows,
                                  const void* rows_arg)
 {
-    for (int k = 0; k < work->item_count; ++k)
+    const cs_sweep_item* items = work->items; // read once, as in sweep_lanes
+    const cs_normal_quad* quads = work->quads;
+    int count = work->item_count;
+    for (int k = 0; k < count; ++k)
     {
-        const cs_sweep_item* it = work->items + k;
+        const cs_sweep_item* it = items + k;
         if (it->quad >= 0)
         {
-            const cs_normal_quad* q = work->quads + it->quad;
+            const cs_normal_quad* q = quads + it->quad;
             normal_quad(CS_RULE_PGS, false, NULL, 0, normal_fields(q), q->bias, q->a, q->b,
                         lambda + it->first, v);
         }
@@ -334,12 +341,15 @@ sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* wo
     const cs_sweep_item* items = solved->schedule;
     const cs_pair_quad* pairs = solved->quads;
     const cs_normal_quad* normals = solved->normal_quads;
-    for (int k = 0; k < solved->schedule_count; ++k)
+    // Read once (the lanes' stores may alias anything, so the compiler would read them again every item).
+    double* quad_lanes = work->quad_lanes;
+    int count = solved->schedule_count;
+    for (int k = 0; k < count; ++k)
     {
         const cs_sweep_item* it = items + k;
         // The velocity quad's normal rows, with the split problem's own bias and λ (kept per quad).
         // (Only quads have lanes: a run's quad index is negative, and even forming its address is undefined.)
-        double* lanes = it->quad >= 0 ? work->quad_lanes + (size_t)(2 * CS_LANES) * (size_t)it->quad : NULL;
+        double* lanes = it->quad >= 0 ? quad_lanes + (size_t)(2 * CS_LANES) * (size_t)it->quad : NULL;
         switch (cs_split_lanes(it, stride))
         {
             case CS_SPLIT_FROM_PAIRS:
