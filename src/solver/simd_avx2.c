@@ -174,10 +174,17 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
                                                                     const cs_pair_quad* q, int first,
                                                                     double* lambda, double* v)
 {
-    __m256d vax, vay, vbx, vby;
-    gather_xy(v, q->a, &vax, &vay);
-    gather_xy(v, q->b, &vbx, &vby);
-    __m256d wa = gather_w(v, q->a), wb = gather_w(v, q->b);
+    // Each side's slots are read once for its (x, y) and ω, here and again for the scatters below (in
+    // locals, as normal_quad's; held across the whole quad, eight of them spill).
+    __m256d vax, vay, vbx, vby, wa, wb;
+    {
+        const int32_t sa[CS_LANES] = {q->a[0], q->a[1], q->a[2], q->a[3]};
+        const int32_t sb[CS_LANES] = {q->b[0], q->b[1], q->b[2], q->b[3]};
+        gather_xy(v, sa, &vax, &vay);
+        gather_xy(v, sb, &vbx, &vby);
+        wa = gather_w(v, sa);
+        wb = gather_w(v, sb);
+    }
     __m256d n_old, f_old;
     load_pairs(lambda + first, &n_old, &f_old);
 
@@ -253,10 +260,18 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     wa = ADD(wa, MUL(LD(q->fmwa), df));
 
     store_pairs(lambda + first, n, f);
-    scatter_xy(v, q->a, vax, vay);
-    scatter_xy(v, q->b, vbx, vby);
-    scatter_w(v, q->a, wa);
-    scatter_w(v, q->b, wb);
+    // Side a's (x, y) and ω, then side b's: the lanes' bodies are distinct but for the zero slot, whose last
+    // writer is b's for both, as it was with the (x, y) of both sides stored first.
+    {
+        const int32_t sa[CS_LANES] = {q->a[0], q->a[1], q->a[2], q->a[3]};
+        scatter_xy(v, sa, vax, vay);
+        scatter_w(v, sa, wa);
+    }
+    {
+        const int32_t sb[CS_LANES] = {q->b[0], q->b[1], q->b[2], q->b[3]};
+        scatter_xy(v, sb, vbx, vby);
+        scatter_w(v, sb, wb);
+    }
 }
 
 // The sweep loop lives here with the kernels, so that each quad's update is inlined (no call, no
