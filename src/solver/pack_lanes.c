@@ -43,11 +43,6 @@ static inline __attribute__((always_inline)) void put_lane_xy(double* x, double*
     y[l] = p[1];
 }
 
-static inline cs_v2 lane_xy(const double* x, const double* y, int l)
-{
-    return cs_v2_set(x[l], y[l]);
-}
-
 // Pair k of quad q (lane cs_pair_lane(k)) from its normal row n and friction row f.
 static inline __attribute__((always_inline)) void pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n,
                                                                const cs_packed_row* f)
@@ -71,39 +66,6 @@ static inline __attribute__((always_inline)) void pair_to_lane(cs_pair_quad* q, 
     q->mu[l] = f->mu;
 }
 
-// The records of pair k of quad q, rows `row` (normal) and row + 1. A normal row's angular fields are not in
-// the lanes: they are 0 here, and no reader of a linear row's record looks at them.
-static void pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n)
-{
-    const cs_v2 zero = {0.0, 0.0};
-    int l = cs_pair_lane(k);
-    cs_packed_row* f = n + 1;
-    *n = (cs_packed_row){.ja = lane_xy(q->nax, q->nay, l),
-                         .jb = lane_xy(q->nbx, q->nby, l),
-                         .jw = zero,
-                         .ma = lane_xy(q->nmax, q->nmay, l),
-                         .mb = lane_xy(q->nmbx, q->nmby, l),
-                         .mw = zero,
-                         .bias = q->nbias[l],
-                         .mu = q->coupling[l],
-                         .a = q->a[l],
-                         .b = q->b[l],
-                         .link = -1,
-                         .kind = CS_PACK_NORMAL_ROW | CS_PACK_PAIR};
-    *f = (cs_packed_row){.ja = lane_xy(q->fax, q->fay, l),
-                         .jb = lane_xy(q->fbx, q->fby, l),
-                         .jw = lane_xy(q->fwb, q->fwa, l),
-                         .ma = lane_xy(q->fmax, q->fmay, l),
-                         .mb = lane_xy(q->fmbx, q->fmby, l),
-                         .mw = lane_xy(q->fmwb, q->fmwa, l),
-                         .bias = q->fbias[l],
-                         .mu = q->mu[l],
-                         .a = q->a[l],
-                         .b = q->b[l],
-                         .link = row,
-                         .kind = CS_PACK_FRICTION_ROW};
-}
-
 static inline __attribute__((always_inline)) void normal_to_lane(cs_normal_quad* q, int l,
                                                                  const cs_packed_row* r)
 {
@@ -116,23 +78,6 @@ static inline __attribute__((always_inline)) void normal_to_lane(cs_normal_quad*
     q->b[l] = r->b;
 }
 
-static void normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r)
-{
-    const cs_v2 zero = {0.0, 0.0};
-    *r = (cs_packed_row){.ja = lane_xy(q->jax, q->jay, l),
-                         .jb = lane_xy(q->jbx, q->jby, l),
-                         .jw = zero,
-                         .ma = lane_xy(q->max, q->may, l),
-                         .mb = lane_xy(q->mbx, q->mby, l),
-                         .mw = zero,
-                         .bias = q->bias[l],
-                         .mu = 0.0,
-                         .a = q->a[l],
-                         .b = q->b[l],
-                         .link = -1,
-                         .kind = CS_PACK_NORMAL_ROW};
-}
-
 // The pending units one row at a time (their records from the lanes).
 static void flush_pending(lanes_pass* L)
 {
@@ -142,7 +87,7 @@ static void flush_pending(lanes_pass* L)
         const cs_pair_quad* q = (const cs_pair_quad*)L->w->quads + L->pair_count;
         for (int k = 0; k < n; ++k)
         {
-            pair_from_lane(q, k, L->pending_first + 2 * k, L->records + L->pending_first + 2 * k);
+            cs_pair_from_lane(q, k, L->pending_first + 2 * k, L->records + L->pending_first + 2 * k);
         }
         cs_push_rows(L->items, &L->item_count, L->pending_first, 2 * n);
     }
@@ -151,7 +96,7 @@ static void flush_pending(lanes_pass* L)
         const cs_normal_quad* q = (const cs_normal_quad*)L->w->normal_quads + L->normal_count;
         for (int k = 0; k < n; ++k)
         {
-            normal_from_lane(q, k, L->records + L->pending_first + k);
+            cs_normal_from_lane(q, k, L->records + L->pending_first + k);
         }
         cs_push_rows(L->items, &L->item_count, L->pending_first, n);
     }
@@ -203,7 +148,7 @@ static void close_or_slide(lanes_pass* L)
         cs_packed_row* rows = L->records + first;
         for (int k = 0; k < CS_LANES; ++k)
         {
-            pair_from_lane(q, k, first + 2 * k, rows + 2 * k);
+            cs_pair_from_lane(q, k, first + 2 * k, rows + 2 * k);
         }
         for (int k = 1; k < CS_LANES; ++k)
         {
@@ -218,7 +163,7 @@ static void close_or_slide(lanes_pass* L)
         cs_packed_row* rows = L->records + first;
         for (int k = 0; k < CS_LANES; ++k)
         {
-            normal_from_lane(q, k, rows + k);
+            cs_normal_from_lane(q, k, rows + k);
         }
         for (int k = 1; k < CS_LANES; ++k)
         {
@@ -572,27 +517,4 @@ cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start,
     *rows_good = cs_pack_proven(&proof);
     return L.out_of_memory ? cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m)
                            : CS_OK;
-}
-
-void cs_pack_records_from_lanes(const cs_solver_work* w)
-{
-    cs_packed_row* records = w->packed;
-    const cs_sweep_item* items = w->schedule;
-    for (int k = 0; w->lanes_only && k < w->schedule_count; ++k)
-    {
-        const cs_sweep_item* it = items + k;
-        for (int u = 0; it->quad >= 0 && u < CS_LANES; ++u)
-        {
-            if (it->count == 2 * CS_LANES)
-            {
-                int row = it->first + 2 * u;
-                pair_from_lane((const cs_pair_quad*)w->quads + it->quad, u, row, records + row);
-            }
-            else
-            {
-                normal_from_lane((const cs_normal_quad*)w->normal_quads + it->quad, u,
-                                 records + it->first + u);
-            }
-        }
-    }
 }

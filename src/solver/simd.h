@@ -65,6 +65,11 @@ static inline int cs_pair_lane(int k)
     return ((k & 1) << 1) | (k >> 1);
 }
 
+// lane_records.c: the records of pair k of pair quad q (rows `row`, its normal row, and row + 1) and of lane
+// l of normal quad q, from the lanes (a linear row's angular fields, not in the lanes, are 0).
+void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n);
+void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r);
+
 // schedule.c: whether no body appears twice among the halves a[0..3], b[0..3] (the zero slot aside), and a
 // run of rows [first, first + count) one at a time appended to items (merged into the last item when that is
 // one too).

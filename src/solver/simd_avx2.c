@@ -12,48 +12,7 @@
 
 #include <immintrin.h>
 
-#define CS_AVX2 __attribute__((target("avx2")))
-
-// (x, y) of four bodies at v + idx[l] → a vector of x and one of y.
-static inline CS_AVX2 void gather_xy(const double* v, const int32_t* idx, __m256d* x, __m256d* y)
-{
-    __m256d t0 =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(v + idx[0])), _mm_loadu_pd(v + idx[2]), 1);
-    __m256d t1 =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(v + idx[1])), _mm_loadu_pd(v + idx[3]), 1);
-    *x = _mm256_unpacklo_pd(t0, t1);
-    *y = _mm256_unpackhi_pd(t0, t1);
-}
-
-static inline CS_AVX2 void scatter_xy(double* v, const int32_t* idx, __m256d x, __m256d y)
-{
-    __m256d t0 = _mm256_unpacklo_pd(x, y); // x0 y0 x2 y2
-    __m256d t1 = _mm256_unpackhi_pd(x, y); // x1 y1 x3 y3
-    _mm_storeu_pd(v + idx[0], _mm256_castpd256_pd128(t0));
-    _mm_storeu_pd(v + idx[1], _mm256_castpd256_pd128(t1));
-    _mm_storeu_pd(v + idx[2], _mm256_extractf128_pd(t0, 1));
-    _mm_storeu_pd(v + idx[3], _mm256_extractf128_pd(t1, 1));
-}
-
-// ω of four bodies (v + idx[l] + 2).
-static inline CS_AVX2 __m256d gather_w(const double* v, const int32_t* idx)
-{
-    return _mm256_set_pd(v[idx[3] + 2], v[idx[2] + 2], v[idx[1] + 2], v[idx[0] + 2]);
-}
-
-static inline CS_AVX2 void scatter_w(double* v, const int32_t* idx, __m256d w)
-{
-    __m128d lo = _mm256_castpd256_pd128(w), hi = _mm256_extractf128_pd(w, 1);
-    _mm_storel_pd(v + idx[0] + 2, lo);
-    _mm_storeh_pd(v + idx[1] + 2, lo);
-    _mm_storel_pd(v + idx[2] + 2, hi);
-    _mm_storeh_pd(v + idx[3] + 2, hi);
-}
-
-#define LD(field) _mm256_loadu_pd(field)
-#define ADD       _mm256_add_pd
-#define SUB       _mm256_sub_pd
-#define MUL       _mm256_mul_pd
+#include "solver/simd_avx2.h"
 
 // The AMGS coefficients by lane: s = 2/γ, (2/γ)κ_i in sk, (2/γ)f_i in sf, γ/2 in hg (cs_rule_apply: for
 // Ω = αD the constants f and κ = g, for Ω = ω̄E f_i = c_i·A_ii and κ_i = h·c_i from c and diag).
@@ -150,20 +109,6 @@ static inline normal_lanes pair_normal_fields(const cs_pair_quad* q)
 {
     normal_lanes r = {q->nax, q->nay, q->nbx, q->nby, q->nmax, q->nmay, q->nmbx, q->nmby};
     return r;
-}
-
-// Values of rows first .. first + 7 (four pairs, n and f interleaved) → n and f by lane (0, 2, 1, 3).
-static inline CS_AVX2 void load_pairs(const double* a, __m256d* n, __m256d* f)
-{
-    __m256d l0 = _mm256_loadu_pd(a), l1 = _mm256_loadu_pd(a + 4);
-    *n = _mm256_unpacklo_pd(l0, l1);
-    *f = _mm256_unpackhi_pd(l0, l1);
-}
-
-static inline CS_AVX2 void store_pairs(double* a, __m256d n, __m256d f)
-{
-    _mm256_storeu_pd(a, _mm256_unpacklo_pd(n, f));
-    _mm256_storeu_pd(a + 4, _mm256_unpackhi_pd(n, f));
 }
 
 // The CS_PACK_NORMAL_ROW | CS_PACK_PAIR path of cs_sweep, four pairs at once, for the PGS rule and the
