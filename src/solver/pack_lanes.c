@@ -436,6 +436,41 @@ pack_normal(const cs_lcp* p, const double* start, double* lambda, int i, lanes_p
     return true;
 }
 
+#if CS_SIMD_X86
+// Four contacts at rows i .. i + 7 packed at once (cs_avx2_pack_pairs) into an empty pending quad: what four
+// pack_contact calls in a row do, the lanes filled together. False, with the pass as it was, when they are
+// not four such pairs (pack_contact then takes them one at a time).
+static bool pack_four(const cs_lcp* p, const double* start, double* lambda, int i, lanes_pass* L,
+                      cs_pack_proof* proof)
+{
+    if (!pend(L, PENDING_PAIRS, i))
+    {
+        L->pending = PENDING_NONE;
+        return false;
+    }
+    cs_solver_work* w = L->w;
+    cs_pack4_out out = {.quad = (cs_pair_quad*)w->quads + L->pair_count,
+                        .lambda = lambda,
+                        .diag = w->diag,
+                        .inv_diag = w->inv_diag,
+                        .v = w->v,
+                        .zero_slot = L->zero_slot};
+    if (!cs_avx2_pack_pairs(p, start, i, &out))
+    {
+        L->pending = PENDING_NONE;
+        return false;
+    }
+    proof->bad[0] |= out.bad;
+    proof->ok &= out.ok;
+    proof->previous_row_normal = false;
+    memcpy(L->a, out.a, sizeof out.a);
+    memcpy(L->b, out.b, sizeof out.b);
+    L->pending_count = CS_LANES;
+    close_or_slide(L);
+    return true;
+}
+#endif
+
 cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start, double* lambda,
                         bool* rows_good, cs_error* err)
 {
@@ -458,6 +493,14 @@ cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start,
     const bool contacts = p->reg == NULL;
     for (int i = 0; i < m;)
     {
+#if CS_SIMD_X86
+        if (!held && contacts && L.pending == PENDING_NONE && i + 2 * CS_LANES <= m &&
+            pack_four(p, start, lambda, i, &L, &proof))
+        {
+            i += 2 * CS_LANES;
+            continue;
+        }
+#endif
         if (!held && contacts && p->kind[i] == CS_ROW_NORMAL)
         {
             if (i + 1 < m && pack_contact(p, start, lambda, i, &L, &proof))

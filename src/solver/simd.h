@@ -117,7 +117,24 @@ static inline void cs_split_range(const cs_sweep_item* it, int stride, int* k0, 
     *k1 = (it->first + it->count + stride - 1) / stride;
 }
 
+// What cs_avx2_pack_pairs writes: the pair quad's lanes, rows i .. i + 7 of lambda (the start point), diag
+// and inv_diag, v's warm start; and returns the slots by pair (a[k], b[k]: pack_lanes' pending units) and the
+// problem check's share (bad: nonzero unless every number is finite; ok: the diagonals' and μ's ranges).
+typedef struct cs_pack4_out
+{
+    cs_pair_quad* quad;
+    double *lambda, *diag, *inv_diag, *v;
+    int32_t zero_slot;
+    int32_t a[CS_LANES], b[CS_LANES];
+    uint64_t bad;
+    bool ok;
+} cs_pack4_out;
+
 #if CS_SIMD_X86
+// pack_lanes.c's pack_contact for the four contacts of rows i .. i + 7 at once, in the lanes of out->quad
+// (pair k in lane cs_pair_lane(k)): the same numbers, written in the same places, and the warm start applied
+// pair by pair in row order. False, with nothing written, unless all four are pairs that pack_contact packs.
+bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_pack4_out* out);
 // One sweep along work->schedule: each quad's four pairs (rows first .. first + 7 of λ, and of st->x, st->c,
 // st->diag for AMGS) or four normal rows (rows first .. first + 3) in lanes with rule CS_RULE_PGS or
 // CS_RULE_AMGS (not the literal variant), other items through `rows`.
