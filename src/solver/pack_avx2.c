@@ -105,6 +105,20 @@ static inline void pack_warm_start(const double m[12][CS_LANES], const double l0
     }
 }
 
+// Whether the eight slots are all different (the zero slot included): each against its rotations by 1 to 4
+// covers the 28 pairs.
+static inline CS_AVX2 bool slots_distinct(__m128i a, __m128i b)
+{
+    __m256i s = _mm256_set_m128i(b, a), same = _mm256_setzero_si256();
+    for (int r = 1; r <= 4; ++r)
+    {
+        __m256i rot = _mm256_setr_epi32(r & 7, (r + 1) & 7, (r + 2) & 7, (r + 3) & 7, (r + 4) & 7,
+                                        (r + 5) & 7, (r + 6) & 7, (r + 7) & 7);
+        same = _mm256_or_si256(same, _mm256_cmpeq_epi32(s, _mm256_permutevar8x32_epi32(s, rot)));
+    }
+    return _mm256_testz_si256(same, same) != 0;
+}
+
 #define AND          _mm256_and_pd
 #define OR           _mm256_or_pd
 #define CMP          _mm256_cmp_pd
@@ -203,7 +217,38 @@ CS_AVX2 bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_
     _mm256_storeu_pd(q->fmwb, mfbw), _mm256_storeu_pd(q->fmwa, mfaw);
     _mm256_storeu_pd(q->fbias, MUL(bf, inf_)), _mm256_storeu_pd(q->mu, mu);
 
-    if (_mm256_movemask_pd(OR(CMP(ln, zero, _CMP_NEQ_UQ), CMP(lf, zero, _CMP_NEQ_UQ))) != 0)
+    out->distinct = slots_distinct(pb.ia, pb.ib);
+    __m256d warm_n = CMP(ln, zero, _CMP_NEQ_UQ), warm_f = CMP(lf, zero, _CMP_NEQ_UQ); // λ⁰ != 0
+    if (_mm256_movemask_pd(OR(warm_n, warm_f)) == 0)
+    {
+        return true;
+    }
+    if (out->distinct)
+    {
+        // Eight different bodies: the pairs' updates touch none twice, so all four at once (a lane whose
+        // λ⁰ is 0 keeps the body's numbers, as the scalar update that skips it).
+        __m256d vax, vay, vbx, vby;
+        gather_xy(out->v, q->a, &vax, &vay);
+        gather_xy(out->v, q->b, &vbx, &vby);
+        __m256d wa = gather_w(out->v, q->a), wb = gather_w(out->v, q->b);
+        vax = _mm256_blendv_pd(vax, ADD(vax, MUL(mnax, ln)), warm_n);
+        vay = _mm256_blendv_pd(vay, ADD(vay, MUL(mnay, ln)), warm_n);
+        wa = _mm256_blendv_pd(wa, ADD(wa, MUL(mnaw, ln)), warm_n);
+        vbx = _mm256_blendv_pd(vbx, ADD(vbx, MUL(mnbx, ln)), warm_n);
+        vby = _mm256_blendv_pd(vby, ADD(vby, MUL(mnby, ln)), warm_n);
+        wb = _mm256_blendv_pd(wb, ADD(wb, MUL(mnbw, ln)), warm_n);
+        vax = _mm256_blendv_pd(vax, ADD(vax, MUL(mfax, lf)), warm_f);
+        vay = _mm256_blendv_pd(vay, ADD(vay, MUL(mfay, lf)), warm_f);
+        wa = _mm256_blendv_pd(wa, ADD(wa, MUL(mfaw, lf)), warm_f);
+        vbx = _mm256_blendv_pd(vbx, ADD(vbx, MUL(mfbx, lf)), warm_f);
+        vby = _mm256_blendv_pd(vby, ADD(vby, MUL(mfby, lf)), warm_f);
+        wb = _mm256_blendv_pd(wb, ADD(wb, MUL(mfbw, lf)), warm_f);
+        scatter_xy(out->v, q->a, vax, vay);
+        scatter_w(out->v, q->a, wa);
+        scatter_xy(out->v, q->b, vbx, vby);
+        scatter_w(out->v, q->b, wb);
+    }
+    else
     {
         double m[12][CS_LANES], l0[2][CS_LANES];
         __m256d mv[12] = {mnax, mnay, mnaw, mnbx, mnby, mnbw, mfax, mfay, mfaw, mfbx, mfby, mfbw};

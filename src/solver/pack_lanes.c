@@ -35,6 +35,7 @@ typedef struct lanes_pass
     int32_t a[CS_LANES], b[CS_LANES]; // the pending units' bodies
     int32_t zero_slot;
     bool out_of_memory;
+    bool distinct; // the pending units' eight slots are known to differ (pack_four)
 } lanes_pass;
 
 static inline __attribute__((always_inline)) void put_lane_xy(double* x, double* y, int l, cs_v2 p)
@@ -132,7 +133,7 @@ static inline __attribute__((always_inline)) bool pend(lanes_pass* L, int kind, 
 static void close_or_slide(lanes_pass* L)
 {
     int first = L->pending_first;
-    if (cs_lanes_independent(L->a, L->b, L->zero_slot))
+    if (L->distinct || cs_lanes_independent(L->a, L->b, L->zero_slot))
     {
         bool pairs = L->pending == PENDING_PAIRS;
         int count = pairs ? 2 * CS_LANES : CS_LANES;
@@ -466,7 +467,9 @@ static bool pack_four(const cs_lcp* p, const double* start, double* lambda, int 
     memcpy(L->a, out.a, sizeof out.a);
     memcpy(L->b, out.b, sizeof out.b);
     L->pending_count = CS_LANES;
+    L->distinct = out.distinct;
     close_or_slide(L);
+    L->distinct = false;
     return true;
 }
 #endif

@@ -128,6 +128,7 @@ typedef struct cs_pack4_out
     int32_t a[CS_LANES], b[CS_LANES];
     uint64_t bad;
     bool ok;
+    bool distinct; // the eight slots all differ (then the quad's units are independent)
 } cs_pack4_out;
 
 #if CS_SIMD_X86
