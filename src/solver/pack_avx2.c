@@ -119,6 +119,23 @@ static inline CS_AVX2 bool slots_distinct(__m128i a, __m128i b)
     return _mm256_testz_si256(same, same) != 0;
 }
 
+// Both halves' (vx, vy, ω) by lane ([0]: a, [1]: b), or a row's M⁻¹Jᵀ in the same layout.
+typedef struct body_lanes
+{
+    __m256d x[2], y[2], w[2];
+} body_lanes;
+
+// v += m·λ in the lanes where `on` (λ != 0), v unchanged elsewhere: pack_contact's warm start of one row.
+static inline CS_AVX2 void warm_lanes(body_lanes* v, const body_lanes* m, __m256d l, __m256d on)
+{
+    for (int h = 0; h < 2; ++h)
+    {
+        v->x[h] = _mm256_blendv_pd(v->x[h], ADD(v->x[h], MUL(m->x[h], l)), on);
+        v->y[h] = _mm256_blendv_pd(v->y[h], ADD(v->y[h], MUL(m->y[h], l)), on);
+        v->w[h] = _mm256_blendv_pd(v->w[h], ADD(v->w[h], MUL(m->w[h], l)), on);
+    }
+}
+
 #define AND          _mm256_and_pd
 #define OR           _mm256_or_pd
 #define CMP          _mm256_cmp_pd
@@ -227,26 +244,18 @@ CS_AVX2 bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_
     {
         // Eight different bodies: the pairs' updates touch none twice, so all four at once (a lane whose
         // λ⁰ is 0 keeps the body's numbers, as the scalar update that skips it).
-        __m256d vax, vay, vbx, vby;
-        gather_xy(out->v, q->a, &vax, &vay);
-        gather_xy(out->v, q->b, &vbx, &vby);
-        __m256d wa = gather_w(out->v, q->a), wb = gather_w(out->v, q->b);
-        vax = _mm256_blendv_pd(vax, ADD(vax, MUL(mnax, ln)), warm_n);
-        vay = _mm256_blendv_pd(vay, ADD(vay, MUL(mnay, ln)), warm_n);
-        wa = _mm256_blendv_pd(wa, ADD(wa, MUL(mnaw, ln)), warm_n);
-        vbx = _mm256_blendv_pd(vbx, ADD(vbx, MUL(mnbx, ln)), warm_n);
-        vby = _mm256_blendv_pd(vby, ADD(vby, MUL(mnby, ln)), warm_n);
-        wb = _mm256_blendv_pd(wb, ADD(wb, MUL(mnbw, ln)), warm_n);
-        vax = _mm256_blendv_pd(vax, ADD(vax, MUL(mfax, lf)), warm_f);
-        vay = _mm256_blendv_pd(vay, ADD(vay, MUL(mfay, lf)), warm_f);
-        wa = _mm256_blendv_pd(wa, ADD(wa, MUL(mfaw, lf)), warm_f);
-        vbx = _mm256_blendv_pd(vbx, ADD(vbx, MUL(mfbx, lf)), warm_f);
-        vby = _mm256_blendv_pd(vby, ADD(vby, MUL(mfby, lf)), warm_f);
-        wb = _mm256_blendv_pd(wb, ADD(wb, MUL(mfbw, lf)), warm_f);
-        scatter_xy(out->v, q->a, vax, vay);
-        scatter_w(out->v, q->a, wa);
-        scatter_xy(out->v, q->b, vbx, vby);
-        scatter_w(out->v, q->b, wb);
+        body_lanes v;
+        gather_xy(out->v, q->a, &v.x[0], &v.y[0]);
+        gather_xy(out->v, q->b, &v.x[1], &v.y[1]);
+        v.w[0] = gather_w(out->v, q->a), v.w[1] = gather_w(out->v, q->b);
+        body_lanes mn = {{mnax, mnbx}, {mnay, mnby}, {mnaw, mnbw}},
+                   mf = {{mfax, mfbx}, {mfay, mfby}, {mfaw, mfbw}};
+        warm_lanes(&v, &mn, ln, warm_n);
+        warm_lanes(&v, &mf, lf, warm_f);
+        scatter_xy(out->v, q->a, v.x[0], v.y[0]);
+        scatter_w(out->v, q->a, v.w[0]);
+        scatter_xy(out->v, q->b, v.x[1], v.y[1]);
+        scatter_w(out->v, q->b, v.w[1]);
     }
     else
     {
