@@ -196,6 +196,9 @@ extern "C"
         // an iteration is a Newton step (a Krylov or direct solve): tens of iterations, whose count does not
         // grow with the conditioning the way sweep counts do.
         CS_SOLVER_NEWTON_STEPS = 1u << 14,
+        // sweeps in single precision (pgs-f32): its residuals floor at float round-off (~1e-7 relative), so
+        // it is held to float-level tolerances, never to the double ones above.
+        CS_SOLVER_SINGLE = 1u << 16,
     };
 
     typedef struct cs_solver_info

@@ -265,8 +265,8 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     }
     int m = p->row_count;
     // (Not for AMGS's literal variant, whose rule has no vector form.)
-    bool lanes =
-        (method->info.flags & CS_SOLVER_SIMD) && params->simd && !params->amgs_literal && cs_simd_cpu();
+    bool lanes = (method->info.flags & CS_SOLVER_SIMD) && !method->own_lanes && params->simd &&
+                 !params->amgs_literal && cs_simd_cpu();
     bool packs_lanes = lanes && method->schedule_only; // cs_pack_lanes sets the start point itself
     if (m > 0 && !packs_lanes)                         // lambda may be NULL for an empty problem
     {

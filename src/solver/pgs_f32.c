@@ -1,0 +1,371 @@
+// pgs-f32: projected Gauss-Seidel, paper eq. (4) (MY; Erleben's slides, "PGS"), in velocity form as pgs.c,
+//     λ_i ← clamp(λ_i − (J_i·v + b_i)/A_ii, l_i, u_i),   v ← v + M⁻¹J_iᵀ Δλ_i,
+// swept in single precision on the velocity deltas: with v = v⁰ + dv (v⁰ = v* + M⁻¹Jᵀλ⁰ in double),
+//     (J_i·v + b_i)/A_ii = (J_i·v⁰ + b_i)/A_ii + (J_i/A_ii)·dv,
+// the first term computed in double once per solve and rounded once (cs_f32_row.bias), the second and the
+// clamp and the update of dv in float. λ and v go back to double after a sweep that is looked at (a history
+// or a tolerance) and after the last, so the residuals the driver reports are the double problem's, of the
+// float iterate: honest, and they floor at float round-off (docs/SOLVERS.md, "pgs-f32").
+// With the vector sweeps on, runs of eight normal/friction pairs on sixteen distinct bodies go in eight
+// AVX2 float lanes (simd_avx2_f32.c); the order of the updates is the same, and each lane does the scalar
+// float path's operations in its order (no FMA: -ffp-contract=off), so SIMD on and off give the same bits.
+#include "solver/pgs_f32.h"
+
+#include "solver/solver_internal.h"
+
+#include <stddef.h>
+
+// Byte offset `used` rounded up to 32 (the float arrays are read with unaligned loads; 32 keeps a vector
+// inside one cache line pair).
+static size_t align32(size_t used)
+{
+    return (used + 31u) & ~(size_t)31u;
+}
+
+// The state's arrays inside work->dense, laid out for ctx's problem: the sizes, and the pointers when base is
+// not NULL. Returns the doubles the layout needs.
+static size_t layout(const cs_solve_ctx* ctx, char* base, cs_f32_state* s)
+{
+    const size_t n = (size_t)ctx->p->body_count + 1, m = (size_t)ctx->p->row_count;
+    size_t off_dv = align32(3 * n * sizeof(double));
+    size_t off_lambda = align32(off_dv + 4 * n * sizeof(float));
+    size_t off_rows = align32(off_lambda + m * sizeof(float));
+    size_t off_lanes = align32(off_rows + m * sizeof(cs_f32_row));
+    size_t off_items = align32(off_lanes + (m / 8 + 1) * sizeof(cs_f32_lanes));
+    size_t off_stamps = align32(off_items + (m + 1) * sizeof(cs_sweep_item));
+    size_t bytes = off_stamps + n * sizeof(int32_t) + 32; // + 32: room to align the start
+    if (base != NULL)
+    {
+        base += align32((size_t)(uintptr_t)base) - (size_t)(uintptr_t)base;
+        s->v0 = (double*)(void*)base;
+        s->dv = (float*)(void*)(base + off_dv);
+        s->lambda = (float*)(void*)(base + off_lambda);
+        s->rows = (cs_f32_row*)(void*)(base + off_rows);
+        s->lanes = (cs_f32_lanes*)(void*)(base + off_lanes);
+        s->item = (cs_sweep_item*)(void*)(base + off_items);
+        s->stamps = (int32_t*)(void*)(base + off_stamps);
+        s->item_count = 0;
+    }
+    return (bytes + sizeof(double) - 1) / sizeof(double);
+}
+
+// Grows work->dense for the layout (never in the steady state) and lays the state out in it.
+static cs_status carve(cs_solve_ctx* ctx, cs_f32_state* s, cs_error* err)
+{
+    size_t doubles = layout(ctx, NULL, s);
+    if (doubles > (size_t)INT32_MAX)
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "pgs-f32: %d rows are too many for its work buffer",
+                       ctx->p->row_count);
+    }
+    cs_status st = cs_grow_doubles(&ctx->work->dense, &ctx->work->dense_capacity, (int)doubles, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    layout(ctx, (char*)ctx->work->dense, s);
+    return CS_OK;
+}
+
+// The state of the solve under way (the context keeps only doubles: the schedule's length in method[1]).
+static cs_f32_state state_of(const cs_solve_ctx* ctx)
+{
+    cs_f32_state s;
+    layout(ctx, (char*)ctx->work->dense, &s);
+    s.item_count = (int)ctx->method[1];
+    return s;
+}
+
+// λ⁰ rounded to float, with v moved to match (so that v = v* + M⁻¹Jᵀλ holds in double for the λ the float
+// sweeps start from), then v⁰ = v.
+static void round_start(cs_solve_ctx* ctx, cs_f32_state* s)
+{
+    const cs_lcp* p = ctx->p;
+    const cs_packed_row* packed = cs_packed_rows(ctx->work);
+    double* v = ctx->work->v;
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        float l = (float)ctx->lambda[i];
+        double delta = (double)l - ctx->lambda[i];
+        if (delta != 0.0 && !(packed[i].kind & CS_PACK_SKIP))
+        {
+            cs_pack_apply(packed + i, delta, v);
+        }
+        ctx->lambda[i] = (double)l;
+        s->lambda[i] = l;
+    }
+    memcpy(s->v0, v, 3 * ((size_t)p->body_count + 1) * sizeof(double));
+    memset(s->dv, 0, 4 * ((size_t)p->body_count + 1) * sizeof(float));
+}
+
+static void pack_rows(const cs_solve_ctx* ctx, cs_f32_state* s)
+{
+    const cs_packed_row* packed = cs_packed_rows(ctx->work);
+    for (int i = 0; i < ctx->p->row_count; ++i)
+    {
+        const cs_packed_row* r = packed + i;
+        cs_f32_row* f = s->rows + i;
+        for (int k = 0; k < 2; ++k)
+        {
+            f->ja[k] = (float)r->ja[k], f->jb[k] = (float)r->jb[k], f->jw[k] = (float)r->jw[k];
+            f->ma[k] = (float)r->ma[k], f->mb[k] = (float)r->mb[k], f->mw[k] = (float)r->mw[k];
+        }
+        f->bias = (r->kind & CS_PACK_SKIP) ? 0.0f : (float)cs_pack_step(r, r->bias, s->v0);
+        f->mu = (float)r->mu;
+        f->a = r->a / 3 * 4;
+        f->b = r->b / 3 * 4;
+        f->link = r->link;
+        f->kind = r->kind;
+    }
+}
+
+// Whether the `lanes` pairs from row `first` are all pairs (friction μ >= 0: the lanes' clamp is the
+// branches' only for lo <= hi) on 2·lanes distinct bodies, the zero slot aside (stamps[body] = mark: taken).
+static bool lanes_fit(const cs_f32_row* rows, int first, int lanes, int32_t* stamps, int32_t mark,
+                      int32_t zero_slot)
+{
+    for (int k = 0; k < lanes; ++k)
+    {
+        const cs_f32_row* r = rows + first + 2 * k;
+        if (r->kind != (CS_PACK_NORMAL_ROW | CS_PACK_PAIR) || !(r[1].mu >= 0.0f))
+        {
+            return false;
+        }
+        int32_t body[2] = {r->a, r->b};
+        for (int h = 0; h < 2; ++h)
+        {
+            if (body[h] == zero_slot)
+            {
+                continue;
+            }
+            int32_t* stamp = stamps + body[h] / 4;
+            if (*stamp == mark)
+            {
+                return false;
+            }
+            *stamp = mark;
+        }
+    }
+    return true;
+}
+
+static void fill_lanes(cs_f32_lanes* o, const cs_f32_row* rows, int lanes)
+{
+    for (int l = 0; l < lanes; ++l)
+    {
+        const cs_f32_row* n = rows + 2 * cs_f32_pair_lane(l, lanes);
+        const cs_f32_row* f = n + 1;
+        o->nax[l] = n->ja[0], o->nay[l] = n->ja[1], o->nbx[l] = n->jb[0], o->nby[l] = n->jb[1];
+        o->nmax[l] = n->ma[0], o->nmay[l] = n->ma[1], o->nmbx[l] = n->mb[0], o->nmby[l] = n->mb[1];
+        o->nbias[l] = n->bias, o->coupling[l] = n->mu;
+        o->fax[l] = f->ja[0], o->fay[l] = f->ja[1], o->fbx[l] = f->jb[0], o->fby[l] = f->jb[1];
+        o->fwb[l] = f->jw[0], o->fwa[l] = f->jw[1];
+        o->fmax[l] = f->ma[0], o->fmay[l] = f->ma[1], o->fmbx[l] = f->mb[0], o->fmby[l] = f->mb[1];
+        o->fmwb[l] = f->mw[0], o->fmwa[l] = f->mw[1];
+        o->fbias[l] = f->bias, o->mu[l] = f->mu;
+        o->a[l] = n->a, o->b[l] = n->b;
+    }
+}
+
+// Runs of eight independent pairs go in eight lanes, else runs of four in four; everything else is swept one
+// unit (a pair or a row) at a time, in place, so the schedule changes how many updates run at once, never
+// their order.
+static void schedule(const cs_solve_ctx* ctx, cs_f32_state* s)
+{
+    const int m = ctx->p->row_count;
+    const int32_t zero_slot = 4 * ctx->p->body_count;
+    int32_t* stamps = s->stamps;
+    for (int b = 0; b <= ctx->p->body_count; ++b)
+    {
+        stamps[b] = -1;
+    }
+    int count = 0, mark = 0;
+    int i = 0;
+    while (i < m)
+    {
+        int lanes = 0;
+        for (int w = CS_F32_LANES; w >= 4 && lanes == 0; w /= 2)
+        {
+            lanes = i + 2 * w <= m && lanes_fit(s->rows, i, w, stamps, mark++, zero_slot) ? w : 0;
+        }
+        if (lanes > 0)
+        {
+            fill_lanes(s->lanes + count, s->rows + i, lanes);
+            s->item[s->item_count++] = (cs_sweep_item){i, 2 * lanes, count++};
+            i += 2 * lanes;
+        }
+        else
+        {
+            int unit =
+                s->rows[i].kind == (CS_PACK_NORMAL_ROW | CS_PACK_PAIR) ? 2 : 1; // a pair is never split
+            cs_push_rows(s->item, &s->item_count, i, unit);
+            i += unit;
+        }
+    }
+}
+
+static bool vector_sweeps(const cs_solve_ctx* ctx)
+{
+    return ctx->params->simd && cs_simd_cpu();
+}
+
+cs_status cs_pgs_f32_begin(cs_solve_ctx* ctx, cs_error* err)
+{
+    cs_f32_state s;
+    cs_status st = carve(ctx, &s, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    round_start(ctx, &s);
+    pack_rows(ctx, &s);
+    if (vector_sweeps(ctx))
+    {
+        schedule(ctx, &s);
+    }
+    ctx->method[0] = 0.0;                  // sweeps done
+    ctx->method[1] = (double)s.item_count; // the schedule's length (0: none)
+    return CS_OK;
+}
+
+// The scalar float sweep --------------------------------------------------------------------------------
+// Every expression below is the one simd_avx2_f32.c evaluates per lane, operand for operand.
+
+// A normal/friction pair (rows i, i + 1) on bodies a != b (cs_sweep's PAIR path, in float).
+static void pair_f32(const cs_f32_row* n, float* lambda, float* dv)
+{
+    const cs_f32_row* f = n + 1;
+    float* va = dv + n->a;
+    float* vb = dv + n->b;
+    float vax = va[0], vay = va[1], wa = va[2], vbx = vb[0], vby = vb[1], wb = vb[2];
+    float f_sb = (f->jb[0] * vbx + f->jb[1] * vby) + f->jw[0] * wb;
+    float f_sa = (f->ja[0] * vax + f->ja[1] * vay) + f->jw[1] * wa;
+    float f_step = (f->bias + f_sb) + f_sa;
+    float n_sb = n->jb[0] * vbx + n->jb[1] * vby;
+    float n_sa = n->ja[0] * vax + n->ja[1] * vay;
+    float n_step = (n->bias + n_sb) + n_sa;
+    float n_old = lambda[0];
+    float y = n_old - n_step;
+    float next = y < 0.0f ? 0.0f : y;
+    float dn = next - n_old;
+    vax = vax + n->ma[0] * dn;
+    vay = vay + n->ma[1] * dn;
+    vbx = vbx + n->mb[0] * dn;
+    vby = vby + n->mb[1] * dn;
+    f_step = f_step + n->mu * dn;
+    float limit = next > 0.0f ? f->mu * next : 0.0f;
+    float lo = -limit;
+    float f_old = lambda[1];
+    float fy = f_old - f_step;
+    fy = fy < lo ? lo : fy;
+    float f_next = fy > limit ? limit : fy;
+    float df = f_next - f_old;
+    vax = vax + f->ma[0] * df;
+    vay = vay + f->ma[1] * df;
+    vbx = vbx + f->mb[0] * df;
+    vby = vby + f->mb[1] * df;
+    wb = wb + f->mw[0] * df;
+    wa = wa + f->mw[1] * df;
+    lambda[0] = next;
+    lambda[1] = f_next;
+    va[0] = vax, va[1] = vay, va[2] = wa;
+    vb[0] = vbx, vb[1] = vby, vb[2] = wb;
+}
+
+// Any other row, through memory (cs_sweep's generic path, in float): half a is written before half b is
+// read back, so a SHARED row accumulates both halves.
+static void row_f32(const cs_lcp* p, const cs_f32_row* r, int i, float* lambda, float* dv)
+{
+    const float* va = dv + r->a;
+    const float* vb = dv + r->b;
+    float old = lambda[i];
+    float step = (r->bias + ((r->jb[0] * vb[0] + r->jb[1] * vb[1]) + r->jw[0] * vb[2])) +
+                 ((r->ja[0] * va[0] + r->ja[1] * va[1]) + r->jw[1] * va[2]);
+    if (r->kind & CS_PACK_SOFT)
+    {
+        step += r->mu * old;
+    }
+    float y = old - step, next;
+    if (r->kind & CS_PACK_FRICTION)
+    {
+        float n = lambda[r->link];
+        float limit = n > 0.0f ? r->mu * n : 0.0f;
+        next = y < -limit ? -limit : (y > limit ? limit : y);
+    }
+    else if (r->kind & CS_PACK_NONNEG)
+    {
+        next = y < 0.0f ? 0.0f : y;
+    }
+    else
+    {
+        float lo = (float)p->lo[i], hi = (float)p->hi[i];
+        next = y < lo ? lo : (y > hi ? hi : y);
+    }
+    float d = next - old;
+    lambda[i] = next;
+    float* wa = dv + r->a;
+    wa[0] += r->ma[0] * d;
+    wa[1] += r->ma[1] * d;
+    wa[2] += r->mw[1] * d;
+    float* wb = dv + r->b;
+    wb[0] += r->mb[0] * d;
+    wb[1] += r->mb[1] * d;
+    wb[2] += r->mw[0] * d;
+}
+
+static void rows_f32(const cs_solve_ctx* ctx, const cs_f32_state* s, int begin, int end)
+{
+    for (int i = begin; i < end; ++i)
+    {
+        const cs_f32_row* r = s->rows + i;
+        if (r->kind == (CS_PACK_NORMAL_ROW | CS_PACK_PAIR))
+        {
+            pair_f32(r, s->lambda + i, s->dv);
+            i += 1;
+        }
+        else if (!(r->kind & CS_PACK_SKIP))
+        {
+            row_f32(ctx->p, r, i, s->lambda, s->dv);
+        }
+    }
+}
+
+// λ and v = v⁰ + dv back in double.
+static void write_back(cs_solve_ctx* ctx, const cs_f32_state* s)
+{
+    for (int i = 0; i < ctx->p->row_count; ++i)
+    {
+        ctx->lambda[i] = (double)s->lambda[i];
+    }
+    double* v = ctx->work->v;
+    for (int b = 0; b < ctx->p->body_count; ++b)
+    {
+        for (int c = 0; c < 3; ++c)
+        {
+            v[3 * b + c] = s->v0[3 * b + c] + (double)s->dv[4 * b + c];
+        }
+    }
+}
+
+void cs_pgs_f32_sweep(cs_solve_ctx* ctx)
+{
+    cs_f32_state s = state_of(ctx);
+#if CS_SIMD_X86
+    if (s.item_count > 0)
+    {
+        cs_avx2_sweep_f32(ctx, &s, rows_f32);
+    }
+    else
+#endif
+    {
+        rows_f32(ctx, &s, 0, ctx->p->row_count);
+    }
+    // The driver reads λ and v after a sweep only for a history or a tolerance test, and after the last one.
+    ctx->method[0] += 1.0;
+    const cs_solver_params* params = ctx->params;
+    bool watched = ctx->work->record_history || params->tolerance > 0.0 || params->tolerance_rel > 0.0;
+    if (watched || ctx->method[0] >= (double)params->iterations)
+    {
+        write_back(ctx, &s);
+    }
+}
