@@ -27,7 +27,8 @@ static size_t align32(size_t used)
 static size_t layout(const cs_solve_ctx* ctx, char* base, cs_f32_state* s)
 {
     const size_t n = (size_t)ctx->p->body_count + 1, m = (size_t)ctx->p->row_count;
-    size_t off_dv = align32(3 * n * sizeof(double));
+    size_t off_v0 = 32; // the first 32 bytes: the schedule's length (an int32_t)
+    size_t off_dv = align32(off_v0 + 3 * n * sizeof(double));
     size_t off_lambda = align32(off_dv + 4 * n * sizeof(float));
     size_t off_rows = align32(off_lambda + m * sizeof(float));
     size_t off_lanes = align32(off_rows + m * sizeof(cs_f32_row));
@@ -37,14 +38,14 @@ static size_t layout(const cs_solve_ctx* ctx, char* base, cs_f32_state* s)
     if (base != NULL)
     {
         base += align32((size_t)(uintptr_t)base) - (size_t)(uintptr_t)base;
-        s->v0 = (double*)(void*)base;
+        s->v0 = (double*)(void*)(base + off_v0);
         s->dv = (float*)(void*)(base + off_dv);
         s->lambda = (float*)(void*)(base + off_lambda);
         s->rows = (cs_f32_row*)(void*)(base + off_rows);
         s->lanes = (cs_f32_lanes*)(void*)(base + off_lanes);
         s->item = (cs_sweep_item*)(void*)(base + off_items);
         s->stamps = (int32_t*)(void*)(base + off_stamps);
-        s->item_count = 0;
+        s->item_count = *(int32_t*)(void*)base;
     }
     return (bytes + sizeof(double) - 1) / sizeof(double);
 }
@@ -67,12 +68,12 @@ static cs_status carve(cs_solve_ctx* ctx, cs_f32_state* s, cs_error* err)
     return CS_OK;
 }
 
-// The state of the solve under way (the context keeps only doubles: the schedule's length in method[1]).
-static cs_f32_state state_of(const cs_solve_ctx* ctx)
+// The state of the solve under way, or of the last one on this work (pgs_f32.h).
+cs_f32_state cs_pgs_f32_state(const cs_lcp* p, const cs_solver_work* work)
 {
     cs_f32_state s;
-    layout(ctx, (char*)ctx->work->dense, &s);
-    s.item_count = (int)ctx->method[1];
+    cs_solve_ctx ctx = {.p = p, .work = (cs_solver_work*)work};
+    layout(&ctx, (char*)work->dense, &s);
     return s;
 }
 
@@ -217,14 +218,15 @@ cs_status cs_pgs_f32_begin(cs_solve_ctx* ctx, cs_error* err)
     {
         return st;
     }
+    s.item_count = 0; // (carve read the last solve's)
     round_start(ctx, &s);
     pack_rows(ctx, &s);
     if (vector_sweeps(ctx))
     {
         schedule(ctx, &s);
     }
-    ctx->method[0] = 0.0;                  // sweeps done
-    ctx->method[1] = (double)s.item_count; // the schedule's length (0: none)
+    *(int32_t*)(void*)((char*)s.v0 - 32) = s.item_count; // (layout's header)
+    ctx->method[0] = 0.0;                                // sweeps done
     return CS_OK;
 }
 
@@ -349,7 +351,7 @@ static void write_back(cs_solve_ctx* ctx, const cs_f32_state* s)
 
 void cs_pgs_f32_sweep(cs_solve_ctx* ctx)
 {
-    cs_f32_state s = state_of(ctx);
+    cs_f32_state s = cs_pgs_f32_state(ctx->p, ctx->work);
 #if CS_SIMD_X86
     if (s.item_count > 0)
     {

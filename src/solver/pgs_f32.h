@@ -59,6 +59,10 @@ typedef struct cs_f32_state
     int item_count;
 } cs_f32_state;
 
+// The state pgs-f32's begin laid out in work->dense for problem p (the last solve's: tests read its
+// schedule).
+cs_f32_state cs_pgs_f32_state(const cs_lcp* p, const cs_solver_work* work);
+
 #if CS_SIMD_X86
 // One sweep along s->item: eight pairs in AVX2 float lanes, four in SSE ones, runs through rows(ctx, s, …).
 typedef void (*cs_f32_rows_fn)(const cs_solve_ctx* ctx, const cs_f32_state* s, int begin, int end);
