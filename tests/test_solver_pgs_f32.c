@@ -85,9 +85,15 @@ static double complementarity(const cs_lcp* p, const answer* a)
     return c;
 }
 
-// The residual the solve reports is the double problem's, of the λ and v it returned.
+// The residual the solve reports is the double problem's, of the λ and v it returned, and that v is
+// v* + M⁻¹Jᵀλ in double (to rounding: the write-back's sums are the packed rows', cs_lcp_velocity's its own).
 static void assert_residual_honest(const cs_lcp* p, const answer* a, const cs_solver_work* work)
 {
+    int n = 3 * p->body_count;
+    double* v = calloc((size_t)n + 3, sizeof(double));
+    cs_lcp_velocity(p, a->lambda, v);
+    assert_true(max_gap(v, work->v, n) <= 1e-12 * fmax(1.0, max_abs(v, n)));
+    free(v);
     assert_true(a->stats.res_nat == cs_residual_nat(p, work->v, a->lambda));
     assert_true(a->stats.res_lcp == cs_residual_lcp(p, work->v, a->lambda));
 }

@@ -3,9 +3,10 @@
 // swept in single precision on the velocity deltas: with v = v⁰ + dv (v⁰ = v* + M⁻¹Jᵀλ⁰ in double),
 //     (J_i·v + b_i)/A_ii = (J_i·v⁰ + b_i)/A_ii + (J_i/A_ii)·dv,
 // the first term computed in double once per solve and rounded once (cs_f32_row.bias), the second and the
-// clamp and the update of dv in float. λ and v go back to double after a sweep that is looked at (a history
-// or a tolerance) and after the last, so the residuals the driver reports are the double problem's, of the
-// float iterate: honest, and they floor at float round-off (docs/SOLVERS.md, "pgs-f32").
+// clamp and the update of dv in float. After a sweep that is looked at (a history or a tolerance) and after
+// the last, λ goes back to double and v = v* + M⁻¹Jᵀλ is recomputed from it in double, so the residuals the
+// driver reports are the double problem's, of the float answer: honest, and they floor at float round-off
+// (docs/SOLVERS.md, "pgs-f32").
 // With the vector sweeps on, runs of eight normal/friction pairs on sixteen distinct bodies go in eight
 // AVX2 float lanes (simd_avx2_f32.c); the order of the updates is the same, and each lane does the scalar
 // float path's operations in its order (no FMA: -ffp-contract=off), so SIMD on and off give the same bits.
@@ -27,8 +28,7 @@ static size_t align32(size_t used)
 static size_t layout(const cs_solve_ctx* ctx, char* base, cs_f32_state* s)
 {
     const size_t n = (size_t)ctx->p->body_count + 1, m = (size_t)ctx->p->row_count;
-    size_t off_v0 = 32; // the first 32 bytes: the schedule's length (an int32_t)
-    size_t off_dv = align32(off_v0 + 3 * n * sizeof(double));
+    size_t off_dv = 32; // the first 32 bytes: the schedule's length (an int32_t)
     size_t off_lambda = align32(off_dv + 4 * n * sizeof(float));
     size_t off_rows = align32(off_lambda + m * sizeof(float));
     size_t off_lanes = align32(off_rows + m * sizeof(cs_f32_row));
@@ -38,7 +38,6 @@ static size_t layout(const cs_solve_ctx* ctx, char* base, cs_f32_state* s)
     if (base != NULL)
     {
         base += align32((size_t)(uintptr_t)base) - (size_t)(uintptr_t)base;
-        s->v0 = (double*)(void*)(base + off_v0);
         s->dv = (float*)(void*)(base + off_dv);
         s->lambda = (float*)(void*)(base + off_lambda);
         s->rows = (cs_f32_row*)(void*)(base + off_rows);
@@ -95,40 +94,46 @@ static void round_start(cs_solve_ctx* ctx, cs_f32_state* s)
         ctx->lambda[i] = (double)l;
         s->lambda[i] = l;
     }
-    memcpy(s->v0, v, 3 * ((size_t)p->body_count + 1) * sizeof(double));
     memset(s->dv, 0, 4 * ((size_t)p->body_count + 1) * sizeof(float));
 }
 
-static void pack_rows(const cs_solve_ctx* ctx, cs_f32_state* s)
+// Row r in float, its step at v⁰ = v* + M⁻¹Jᵀλ⁰ (the work's v after round_start) computed in double first.
+static cs_f32_row f32_row(const cs_packed_row* r, const double* v0)
+{
+    cs_f32_row f;
+    for (int k = 0; k < 2; ++k)
+    {
+        f.ja[k] = (float)r->ja[k], f.jb[k] = (float)r->jb[k], f.jw[k] = (float)r->jw[k];
+        f.ma[k] = (float)r->ma[k], f.mb[k] = (float)r->mb[k], f.mw[k] = (float)r->mw[k];
+    }
+    f.bias = (r->kind & CS_PACK_SKIP) ? 0.0f : (float)cs_pack_step(r, r->bias, v0);
+    f.mu = (float)r->mu;
+    f.a = r->a / 3 * 4;
+    f.b = r->b / 3 * 4;
+    f.link = r->link;
+    f.kind = r->kind;
+    return f;
+}
+
+// Rows [begin, end) into s->rows, for the scalar float sweep.
+static void pack_rows(const cs_solve_ctx* ctx, cs_f32_state* s, int begin, int end)
 {
     const cs_packed_row* packed = cs_packed_rows(ctx->work);
-    for (int i = 0; i < ctx->p->row_count; ++i)
+    for (int i = begin; i < end; ++i)
     {
-        const cs_packed_row* r = packed + i;
-        cs_f32_row* f = s->rows + i;
-        for (int k = 0; k < 2; ++k)
-        {
-            f->ja[k] = (float)r->ja[k], f->jb[k] = (float)r->jb[k], f->jw[k] = (float)r->jw[k];
-            f->ma[k] = (float)r->ma[k], f->mb[k] = (float)r->mb[k], f->mw[k] = (float)r->mw[k];
-        }
-        f->bias = (r->kind & CS_PACK_SKIP) ? 0.0f : (float)cs_pack_step(r, r->bias, s->v0);
-        f->mu = (float)r->mu;
-        f->a = r->a / 3 * 4;
-        f->b = r->b / 3 * 4;
-        f->link = r->link;
-        f->kind = r->kind;
+        s->rows[i] = f32_row(packed + i, ctx->work->v);
     }
 }
 
-// Whether the `lanes` pairs from row `first` are all pairs (friction μ >= 0: the lanes' clamp is the
+// Whether the `lanes` pairs from packed row `first` are all pairs (friction μ >= 0: the lanes' clamp is the
 // branches' only for lo <= hi) on 2·lanes distinct bodies, the zero slot aside (stamps[body] = mark: taken).
-static bool lanes_fit(const cs_f32_row* rows, int first, int lanes, int32_t* stamps, int32_t mark,
+static bool lanes_fit(const cs_packed_row* rows, int first, int lanes, int32_t* stamps, int32_t mark,
                       int32_t zero_slot)
 {
     for (int k = 0; k < lanes; ++k)
     {
-        const cs_f32_row* r = rows + first + 2 * k;
-        if (r->kind != (CS_PACK_NORMAL_ROW | CS_PACK_PAIR) || !(r[1].mu >= 0.0f))
+        const cs_packed_row* r = rows + first + 2 * k;
+        if (r->kind != (CS_PACK_NORMAL_ROW | CS_PACK_PAIR) || !(r[1].mu >= 0.0))
         {
             return false;
         }
@@ -139,7 +144,7 @@ static bool lanes_fit(const cs_f32_row* rows, int first, int lanes, int32_t* sta
             {
                 continue;
             }
-            int32_t* stamp = stamps + body[h] / 4;
+            int32_t* stamp = stamps + body[h] / 3;
             if (*stamp == mark)
             {
                 return false;
@@ -150,31 +155,33 @@ static bool lanes_fit(const cs_f32_row* rows, int first, int lanes, int32_t* sta
     return true;
 }
 
-static void fill_lanes(cs_f32_lanes* o, const cs_f32_row* rows, int lanes)
+// The pairs from packed row `rows` in float, straight into their lanes (they get no cs_f32_row).
+static void fill_lanes(cs_f32_lanes* o, const cs_packed_row* rows, int lanes, const double* v0)
 {
     for (int l = 0; l < lanes; ++l)
     {
-        const cs_f32_row* n = rows + 2 * cs_f32_pair_lane(l, lanes);
-        const cs_f32_row* f = n + 1;
-        o->nax[l] = n->ja[0], o->nay[l] = n->ja[1], o->nbx[l] = n->jb[0], o->nby[l] = n->jb[1];
-        o->nmax[l] = n->ma[0], o->nmay[l] = n->ma[1], o->nmbx[l] = n->mb[0], o->nmby[l] = n->mb[1];
-        o->nbias[l] = n->bias, o->coupling[l] = n->mu;
-        o->fax[l] = f->ja[0], o->fay[l] = f->ja[1], o->fbx[l] = f->jb[0], o->fby[l] = f->jb[1];
-        o->fwb[l] = f->jw[0], o->fwa[l] = f->jw[1];
-        o->fmax[l] = f->ma[0], o->fmay[l] = f->ma[1], o->fmbx[l] = f->mb[0], o->fmby[l] = f->mb[1];
-        o->fmwb[l] = f->mw[0], o->fmwa[l] = f->mw[1];
-        o->fbias[l] = f->bias, o->mu[l] = f->mu;
-        o->a[l] = n->a, o->b[l] = n->b;
+        const cs_packed_row* r = rows + 2 * cs_f32_pair_lane(l, lanes);
+        cs_f32_row n = f32_row(r, v0), f = f32_row(r + 1, v0);
+        o->nax[l] = n.ja[0], o->nay[l] = n.ja[1], o->nbx[l] = n.jb[0], o->nby[l] = n.jb[1];
+        o->nmax[l] = n.ma[0], o->nmay[l] = n.ma[1], o->nmbx[l] = n.mb[0], o->nmby[l] = n.mb[1];
+        o->nbias[l] = n.bias, o->coupling[l] = n.mu;
+        o->fax[l] = f.ja[0], o->fay[l] = f.ja[1], o->fbx[l] = f.jb[0], o->fby[l] = f.jb[1];
+        o->fwb[l] = f.jw[0], o->fwa[l] = f.jw[1];
+        o->fmax[l] = f.ma[0], o->fmay[l] = f.ma[1], o->fmbx[l] = f.mb[0], o->fmby[l] = f.mb[1];
+        o->fmwb[l] = f.mw[0], o->fmwa[l] = f.mw[1];
+        o->fbias[l] = f.bias, o->mu[l] = f.mu;
+        o->a[l] = n.a, o->b[l] = n.b;
     }
 }
 
 // Runs of eight independent pairs go in eight lanes, else runs of four in four; everything else is swept one
 // unit (a pair or a row) at a time, in place, so the schedule changes how many updates run at once, never
-// their order.
+// their order. The rows in lanes are converted into them; only the others get a cs_f32_row.
 static void schedule(const cs_solve_ctx* ctx, cs_f32_state* s)
 {
     const int m = ctx->p->row_count;
-    const int32_t zero_slot = 4 * ctx->p->body_count;
+    const cs_packed_row* packed = cs_packed_rows(ctx->work);
+    const int32_t zero_slot = 3 * ctx->p->body_count;
     int32_t* stamps = s->stamps;
     for (int b = 0; b <= ctx->p->body_count; ++b)
     {
@@ -187,18 +194,18 @@ static void schedule(const cs_solve_ctx* ctx, cs_f32_state* s)
         int lanes = 0;
         for (int w = CS_F32_LANES; w >= 4 && lanes == 0; w /= 2)
         {
-            lanes = i + 2 * w <= m && lanes_fit(s->rows, i, w, stamps, mark++, zero_slot) ? w : 0;
+            lanes = i + 2 * w <= m && lanes_fit(packed, i, w, stamps, mark++, zero_slot) ? w : 0;
         }
         if (lanes > 0)
         {
-            fill_lanes(s->lanes + count, s->rows + i, lanes);
+            fill_lanes(s->lanes + count, packed + i, lanes, ctx->work->v);
             s->item[s->item_count++] = (cs_sweep_item){i, 2 * lanes, count++};
             i += 2 * lanes;
         }
         else
         {
-            int unit =
-                s->rows[i].kind == (CS_PACK_NORMAL_ROW | CS_PACK_PAIR) ? 2 : 1; // a pair is never split
+            int unit = packed[i].kind == (CS_PACK_NORMAL_ROW | CS_PACK_PAIR) ? 2 : 1; // a pair is never split
+            pack_rows(ctx, s, i, i + unit);
             cs_push_rows(s->item, &s->item_count, i, unit);
             i += unit;
         }
@@ -220,12 +227,15 @@ cs_status cs_pgs_f32_begin(cs_solve_ctx* ctx, cs_error* err)
     }
     s.item_count = 0; // (carve read the last solve's)
     round_start(ctx, &s);
-    pack_rows(ctx, &s);
     if (vector_sweeps(ctx))
     {
         schedule(ctx, &s);
     }
-    *(int32_t*)(void*)((char*)s.v0 - 32) = s.item_count; // (layout's header)
+    else
+    {
+        pack_rows(ctx, &s, 0, ctx->p->row_count);
+    }
+    *(int32_t*)(void*)((char*)s.dv - 32) = s.item_count; // (layout's header)
     ctx->method[0] = 0.0;                                // sweeps done
     return CS_OK;
 }
@@ -332,19 +342,23 @@ static void rows_f32(const cs_solve_ctx* ctx, const cs_f32_state* s, int begin, 
     }
 }
 
-// λ and v = v⁰ + dv back in double.
+// λ back in double, and v = v* + M⁻¹Jᵀλ recomputed from it in double (row by row in file order, as the
+// packing pass applies the warm start): v and λ agree to double rounding, so the driver's residuals are those
+// of λ, the answer (not of the float deltas, which drift from M⁻¹Jᵀλ by their own round-off), and the
+// impulses conserve momentum as pgs's do.
 static void write_back(cs_solve_ctx* ctx, const cs_f32_state* s)
 {
-    for (int i = 0; i < ctx->p->row_count; ++i)
-    {
-        ctx->lambda[i] = (double)s->lambda[i];
-    }
+    const cs_lcp* p = ctx->p;
+    const cs_packed_row* packed = cs_packed_rows(ctx->work);
     double* v = ctx->work->v;
-    for (int b = 0; b < ctx->p->body_count; ++b)
+    memcpy(v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    for (int i = 0; i < p->row_count; ++i)
     {
-        for (int c = 0; c < 3; ++c)
+        double l = (double)s->lambda[i];
+        ctx->lambda[i] = l;
+        if (l != 0.0 && !(packed[i].kind & CS_PACK_SKIP))
         {
-            v[3 * b + c] = s->v0[3 * b + c] + (double)s->dv[4 * b + c];
+            cs_pack_apply(packed + i, l, v);
         }
     }
 }

@@ -49,7 +49,6 @@ static inline int cs_f32_pair_lane(int l, int lanes)
 // The float state of one solve, carved from work->dense by cs_pgs_f32_begin.
 typedef struct cs_f32_state
 {
-    double* v0;          // [3(bodies + 1)] v⁰ in double (the write-back adds dv to it)
     float* dv;           // [4(bodies + 1)] the deltas; the last body is the zero slot
     float* lambda;       // [rows]
     cs_f32_row* rows;    // [rows]
