@@ -34,7 +34,7 @@ static size_t layout(const cs_solve_ctx* ctx, char* base, cs_f32_state* s)
     size_t off_lanes = align32(off_rows + m * sizeof(cs_f32_row));
     size_t off_items = align32(off_lanes + (m / 8 + 1) * sizeof(cs_f32_lanes));
     size_t off_stamps = align32(off_items + (m + 1) * sizeof(cs_sweep_item));
-    size_t bytes = off_stamps + n * sizeof(int32_t) + 32; // + 32: room to align the start
+    size_t bytes = off_stamps + 3 * n * sizeof(int32_t) + 32; // + 32: room to align the start
     if (base != NULL)
     {
         base += align32((size_t)(uintptr_t)base) - (size_t)(uintptr_t)base;
@@ -98,14 +98,15 @@ static void round_start(cs_solve_ctx* ctx, cs_f32_state* s)
 }
 
 // Row r in float, its step at v⁰ = v* + M⁻¹Jᵀλ⁰ (the work's v after round_start) computed in double first.
-static cs_f32_row f32_row(const cs_packed_row* r, const double* v0)
+static inline __attribute__((always_inline)) cs_f32_row f32_row(const cs_packed_row* r, const double* v0)
 {
+    typedef float f2 __attribute__((vector_size(8))); // (two at a time: one cvtpd2ps each)
     cs_f32_row f;
-    for (int k = 0; k < 2; ++k)
-    {
-        f.ja[k] = (float)r->ja[k], f.jb[k] = (float)r->jb[k], f.jw[k] = (float)r->jw[k];
-        f.ma[k] = (float)r->ma[k], f.mb[k] = (float)r->mb[k], f.mw[k] = (float)r->mw[k];
-    }
+    f2 c[6] = {__builtin_convertvector(r->ja, f2), __builtin_convertvector(r->jb, f2),
+               __builtin_convertvector(r->jw, f2), __builtin_convertvector(r->ma, f2),
+               __builtin_convertvector(r->mb, f2), __builtin_convertvector(r->mw, f2)};
+    memcpy(f.ja, &c[0], sizeof f.ja), memcpy(f.jb, &c[1], sizeof f.jb), memcpy(f.jw, &c[2], sizeof f.jw);
+    memcpy(f.ma, &c[3], sizeof f.ma), memcpy(f.mb, &c[4], sizeof f.mb), memcpy(f.mw, &c[5], sizeof f.mw);
     f.bias = (r->kind & CS_PACK_SKIP) ? 0.0f : (float)cs_pack_step(r, r->bias, v0);
     f.mu = (float)r->mu;
     f.a = r->a / 3 * 4;
@@ -144,7 +145,7 @@ static bool lanes_fit(const cs_packed_row* rows, int first, int lanes, int32_t* 
             {
                 continue;
             }
-            int32_t* stamp = stamps + body[h] / 3;
+            int32_t* stamp = stamps + body[h]; // (by 3·body: no division)
             if (*stamp == mark)
             {
                 return false;
@@ -185,7 +186,7 @@ static void schedule(const cs_solve_ctx* ctx, cs_f32_state* s)
     int32_t* stamps = s->stamps;
     for (int b = 0; b <= ctx->p->body_count; ++b)
     {
-        stamps[b] = -1;
+        stamps[3 * b] = -1;
     }
     int count = 0, mark = 0;
     int i = 0;

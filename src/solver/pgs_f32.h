@@ -54,7 +54,7 @@ typedef struct cs_f32_state
     cs_f32_row* rows;    // [rows]
     cs_f32_lanes* lanes; // [rows / 8]
     cs_sweep_item* item; // the schedule: lanes (quad >= 0; 16 or 8 rows: eight or four pairs), runs of rows
-    int32_t* stamps;     // [bodies + 1] scratch of the schedule's independence test
+    int32_t* stamps;     // [3(bodies + 1)] scratch of the schedule's independence test, at 3·body
     int item_count;
 } cs_f32_state;
 
