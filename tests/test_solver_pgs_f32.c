@@ -177,8 +177,8 @@ static void agrees_with_lemke_on_frozen_pools(void** state)
     }
 }
 
-// A double tolerance is out of its reach: the status says so (stagnated or the limit), never "converged",
-// and the residual it reports is the one of what it returned.
+// A double tolerance is out of its reach: the status says so (stagnated or the limit, with the reason),
+// never "converged", and the residual it reports is the one of what it returned.
 static void a_double_tolerance_is_reported_missed(void** state)
 {
     (void)state;
@@ -189,6 +189,7 @@ static void a_double_tolerance_is_reported_missed(void** state)
     print_message("# pool1 step 300, tolerance 1e-12: %s after %d, res_nat %.2e\n",
                   cs_solve_stop_name(f.stats.stop), f.stats.iterations, f.stats.res_nat);
     assert_true(f.stats.stop == CS_STOP_STAGNATED || f.stats.stop == CS_STOP_ITERATION_LIMIT);
+    assert_non_null(strstr(f.stats.stop_reason, "single precision"));
     assert_true(f.stats.res_nat > 1e-12);
     assert_residual_honest(&p, &f, &work);
     answer_free(&f);

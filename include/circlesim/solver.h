@@ -112,9 +112,11 @@ extern "C"
         double seconds;    // wall time of the solve (set-up + sweeps), not counting final residuals
         int history_count; // entries in the work's history arrays (iteration 0 = the start point)
         cs_solve_stop stop;
-        const char* stop_reason; // CS_STOP_BAD_PROBLEM: what is wrong ("lo > hi", …); otherwise ""
-        int stop_row;            // CS_STOP_BAD_PROBLEM: the first offending row (-1: a body's data)
-        int stop_body;           // CS_STOP_BAD_PROBLEM: the offending body, or -1
+        // CS_STOP_BAD_PROBLEM: what is wrong ("lo > hi", …); a CS_SOLVER_SINGLE method that stagnated or hit
+        // its limit: that its residual floors at float round-off; otherwise ""
+        const char* stop_reason;
+        int stop_row;  // CS_STOP_BAD_PROBLEM: the first offending row (-1: a body's data)
+        int stop_body; // CS_STOP_BAD_PROBLEM: the offending body, or -1
         cs_subspace_stats subspace;
         int pivots; // pivoting methods: the pivots made (lemke: complementary; ppm: block pivots); else 0
     } cs_solver_stats;

@@ -492,6 +492,11 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
         bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);
         stats->stop = finite || stop == CS_STOP_DIVERGED ? stop : CS_STOP_DIVERGED;
+        if ((stats->stop == CS_STOP_STAGNATED || stats->stop == CS_STOP_ITERATION_LIMIT) &&
+            (run->method->info.flags & CS_SOLVER_SINGLE))
+        {
+            stats->stop_reason = "single precision: res_nat floors at float round-off (CS_SOLVER_SINGLE)";
+        }
     }
 }
 
