@@ -44,7 +44,7 @@ static size_t layout(const cs_solve_ctx* ctx, char* base, cs_f32_state* s)
         s->lanes = (cs_f32_lanes*)(void*)(base + off_lanes);
         s->item = (cs_sweep_item*)(void*)(base + off_items);
         s->stamps = (int32_t*)(void*)(base + off_stamps);
-        s->item_count = *(int32_t*)(void*)base;
+        s->item_count = 0; // (the header holds the last begin's: cs_pgs_f32_state reads it)
     }
     return (bytes + sizeof(double) - 1) / sizeof(double);
 }
@@ -73,6 +73,7 @@ cs_f32_state cs_pgs_f32_state(const cs_lcp* p, const cs_solver_work* work)
     cs_f32_state s;
     cs_solve_ctx ctx = {.p = p, .work = (cs_solver_work*)work};
     layout(&ctx, (char*)work->dense, &s);
+    s.item_count = *(const int32_t*)(const void*)((const char*)s.dv - 32);
     return s;
 }
 
@@ -226,7 +227,6 @@ cs_status cs_pgs_f32_begin(cs_solve_ctx* ctx, cs_error* err)
     {
         return st;
     }
-    s.item_count = 0; // (carve read the last solve's)
     round_start(ctx, &s);
     if (vector_sweeps(ctx))
     {
