@@ -95,6 +95,8 @@ static void worlds_are_bit_identical_with_and_without_lanes(void** state)
         {"scenes/pile.json", NULL, false, CS_ROW_ORDER_COLOURED, 200},
         {"scenes/pool1.json", "amgs", false, CS_ROW_ORDER_COLOURED, 200},
         {"scenes/pool2.json", "amgs-omega", false, CS_ROW_ORDER_COLOURED, 200},
+        {"scenes/pool1.json", "pgs-f32", false, CS_ROW_ORDER_COLOURED, 200}, // float lanes (pgs_f32.h)
+        {"scenes/stacking150.json", "pgs-f32", false, CS_ROW_ORDER_COLOURED, 150},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
     {
@@ -203,21 +205,26 @@ static void frozen_problem_from_hard_start_points(bool frictionless)
         params.alpha = trial % 5 == 0 ? 0.35 : 0.2;
         double* lambda[2];
         cs_solver_work work[2] = {{0}, {0}};
+        // Every trial also with pgs-f32, whose float lanes have clamps of their own (simd_avx2_f32.c).
         const char* solvers[] = {"pgs", "amgs", "amgs-omega"};
-        const char* solver = solvers[trial % 3];
-        for (int simd = 0; simd < 2; ++simd)
+        const char* pair[] = {solvers[trial % 3], "pgs-f32"};
+        for (int k = 0; k < 2; ++k)
         {
-            params.simd = simd == 1;
-            lambda[simd] = calloc((size_t)m, sizeof(double));
-            assert_int_equal(
-                cs_solve(&p, cs_solver_find(solver), &params, &work[simd], lambda[simd], NULL, &err), CS_OK);
-        }
-        assert_memory_equal(lambda[0], lambda[1], (size_t)m * sizeof(double));
-        assert_memory_equal(work[0].v, work[1].v, 3 * (size_t)p.body_count * sizeof(double));
-        for (int simd = 0; simd < 2; ++simd)
-        {
-            free(lambda[simd]);
-            cs_solver_work_free(&work[simd]);
+            for (int simd = 0; simd < 2; ++simd)
+            {
+                params.simd = simd == 1;
+                lambda[simd] = calloc((size_t)m, sizeof(double));
+                assert_int_equal(
+                    cs_solve(&p, cs_solver_find(pair[k]), &params, &work[simd], lambda[simd], NULL, &err),
+                    CS_OK);
+            }
+            assert_memory_equal(lambda[0], lambda[1], (size_t)m * sizeof(double));
+            assert_memory_equal(work[0].v, work[1].v, 3 * (size_t)p.body_count * sizeof(double));
+            for (int simd = 0; simd < 2; ++simd)
+            {
+                free(lambda[simd]);
+                cs_solver_work_free(&work[simd]);
+            }
         }
     }
     free(v_star);

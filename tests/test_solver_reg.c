@@ -63,9 +63,11 @@ static int variants(variant* out, int capacity, bool friction)
 static bool solve_variant(const cs_lcp* p, const variant* v, bool warm, bool few, double* lambda,
                           cs_solver_work* work)
 {
+    int index = cs_solver_find(v->name);
+    assert_true(index >= 0);
     cs_solver_params params = cs_solver_params_default();
     params.iterations = 200000;
-    params.tolerance = 1e-13;
+    params.tolerance = cs_test_tolerance(index, 1e-13);
     params.warm_start = warm;
     if (v->omega > 0.0)
     {
@@ -82,8 +84,6 @@ static bool solve_variant(const cs_lcp* p, const variant* v, bool warm, bool few
     }
     cs_solver_stats stats;
     cs_error err = {0};
-    int index = cs_solver_find(v->name);
-    assert_true(index >= 0);
     if (cs_solve(p, index, &params, work, lambda, &stats, &err) != CS_OK)
     {
         print_error("%s: %s\n", v->name, err.message);
@@ -176,7 +176,9 @@ static void every_method_matches_the_dense_regularised_solution(void** state)
                 }
                 dense_w(m, A, q, lambda, w);
                 double gap = max_relative_gap(lambda, expected, m);
-                if (!blcp_holds(&p, lambda, w, 1e-9) || gap > 1e-8)
+                int index = cs_solver_find(list[k].name);
+                if (!blcp_holds(&p, lambda, w, cs_test_tolerance(index, 1e-9)) ||
+                    gap > cs_test_gap(index, 1e-8))
                 {
                     print_error("%s ω %g (%s trial %d): λ off the (A + Σ) solution by %g\n", list[k].name,
                                 list[k].omega, friction ? "friction" : "frictionless", trial, gap);
@@ -272,7 +274,8 @@ static void regularised_rows_equal_an_equivalent_hard_problem(void** state)
             memcpy(v_soft, work.v, 3 * (size_t)p.body_count * sizeof(double));
             double gap = max_relative_gap(lambda, lambda_hard, p.row_count);
             double v_gap = max_relative_gap(v_soft, work_hard.v, 3 * p.body_count);
-            if (gap > 1e-8 || v_gap > 1e-8)
+            double tol = cs_test_gap(cs_solver_find(list[k].name), 1e-8);
+            if (gap > tol || v_gap > tol)
             {
                 print_error("%s ω %g trial %d: regularised vs phantom-body problem: λ by %g, v by %g\n",
                             list[k].name, list[k].omega, trial, gap, v_gap);

@@ -112,9 +112,11 @@ extern "C"
         double seconds;    // wall time of the solve (set-up + sweeps), not counting final residuals
         int history_count; // entries in the work's history arrays (iteration 0 = the start point)
         cs_solve_stop stop;
-        const char* stop_reason; // CS_STOP_BAD_PROBLEM: what is wrong ("lo > hi", …); otherwise ""
-        int stop_row;            // CS_STOP_BAD_PROBLEM: the first offending row (-1: a body's data)
-        int stop_body;           // CS_STOP_BAD_PROBLEM: the offending body, or -1
+        // CS_STOP_BAD_PROBLEM: what is wrong ("lo > hi", …); a CS_SOLVER_SINGLE method that stagnated or hit
+        // its limit: that its residual floors at float round-off; otherwise ""
+        const char* stop_reason;
+        int stop_row;  // CS_STOP_BAD_PROBLEM: the first offending row (-1: a body's data)
+        int stop_body; // CS_STOP_BAD_PROBLEM: the offending body, or -1
         cs_subspace_stats subspace;
         int pivots; // pivoting methods: the pivots made (lemke: complementary; ppm: block pivots); else 0
     } cs_solver_stats;
@@ -196,6 +198,9 @@ extern "C"
         // an iteration is a Newton step (a Krylov or direct solve): tens of iterations, whose count does not
         // grow with the conditioning the way sweep counts do.
         CS_SOLVER_NEWTON_STEPS = 1u << 14,
+        // sweeps in single precision (pgs-f32): its residuals floor at float round-off (~1e-7 relative), so
+        // it is held to float-level tolerances, never to the double ones above.
+        CS_SOLVER_SINGLE = 1u << 16,
     };
 
     typedef struct cs_solver_info

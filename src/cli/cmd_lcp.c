@@ -307,8 +307,10 @@ static int cmd_solve(int argc, char** argv)
     }
     else if (cs_solve_stop_failed(stats.stop))
     {
-        fprintf(stderr, "%s: not converged: %s after %d iterations, res_nat %.3e\n", file,
-                cs_solve_stop_name(stats.stop), stats.iterations, stats.res_nat);
+        fprintf(stderr, "%s: not converged: %s after %d iterations, res_nat %.3e%s%s%s\n", file,
+                cs_solve_stop_name(stats.stop), stats.iterations, stats.res_nat,
+                stats.stop_reason[0] != '\0' ? " (" : "", stats.stop_reason,
+                stats.stop_reason[0] != '\0' ? ")" : "");
     }
     for (int i = 0; i < p.row_count; ++i)
     {

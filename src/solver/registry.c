@@ -32,6 +32,10 @@
     "fixed bounds, A symmetric PSD: the box-constrained convex QP, whose infeasible primal-dual path "       \
     "following converges (Wright 1997, ch. 6 and 8); Mehrotra's heuristic has no proof, the crossover is "   \
     "kept only when it lowers res_nat and its polish is pgs-sm (k_gs 1, k_sm 3)"
+#define F32_FLOOR                                                                                            \
+    "none to a double tolerance: pgs's sweep in float, so res_nat stops near float round-off of the "        \
+    "impulses (~1e-7 relative) and a tighter tolerance ends stagnated or at the iteration limit; held to "   \
+    "pgs and lemke at a float tolerance by test_solver_pgs_f32"
 #define NEWTON_BOTH                                                                                          \
     "A nonsingular: locally quadratic (semismooth Newton, Qi 1993), globalised by a projected Armijo "       \
     "search; held to it by test_solver_agreement (measured: no global theorem for the min-map); with A "     \
@@ -47,6 +51,7 @@ static const struct
     {"pgs-block", BLOCK_FIXED}, {"apgd", APGD_FIXED},   {"pgs-sm", SM_FIXED},
     {"pgs-kz", SM_FIXED},       {"lemke", LEMKE_EXACT}, {"newton-minmap", NEWTON_BOTH},
     {"newton-fb", NEWTON_BOTH}, {"ipm", IPM_FIXED},     {"ppm", PPM_EXACT},
+    {"pgs-f32", F32_FLOOR},
 };
 
 // One line per method; the order is the order of menus and key cycling (append new ones).
@@ -54,59 +59,63 @@ static const struct
 static const cs_solver_entry solvers[] = {
     {{"pgs", "PGS", "projected Gauss-Seidel in velocity form (sequential impulses), paper eq. (4)",
       CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
-     NULL, cs_pgs_sweep, true},
+     NULL, cs_pgs_sweep, true, false},
     {{"amgs", "AMGS", "accelerated modulus-based Gauss-Seidel, Method 3.1 in velocity form, Omega = alpha D",
       CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD | CS_SOLVER_USES_LITERAL | CS_SOLVER_CONVERGES_SCENES},
-     cs_amgs_begin, cs_amgs_sweep, true},
+     cs_amgs_begin, cs_amgs_sweep, true, false},
     {{"amgs-omega", "AMGS-wE", "AMGS with Omega = w E, w = mean(A_ii)/gamma per problem (Remark 4.5)",
       CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_SCENES},
-     cs_amgs_omega_begin, cs_amgs_sweep, true},
+     cs_amgs_omega_begin, cs_amgs_sweep, true, false},
     {{"amgs-dense", "AMGS-dense", "AMGS Method 2.2 on the explicit dense A (the paper's O(m^2) baseline)",
       CS_SOLVER_USES_ALPHA | CS_SOLVER_USES_GAMMA | CS_SOLVER_DENSE | CS_SOLVER_CONVERGES_SCENES},
-     cs_amgs_dense_begin, cs_amgs_dense_sweep, false},
+     cs_amgs_dense_begin, cs_amgs_dense_sweep, false, false},
     {{"psor", "PSOR", "projected SOR: PGS with the step scaled by omega = --relaxation in (0, 2); "
                       "omega 1 is pgs",
       CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
-     cs_psor_begin, cs_psor_sweep, true},
+     cs_psor_begin, cs_psor_sweep, true, false},
     {{"pssor", "PSSOR", "symmetric projected SOR: a forward then a backward PSOR sweep per iteration",
       CS_SOLVER_USES_RELAXATION | CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
-     cs_psor_begin, cs_pssor_sweep, false},
+     cs_psor_begin, cs_pssor_sweep, false, false},
     {{"pgs-block", "PGS-block", "blocked Gauss-Seidel: each contact's normal and friction rows solved together, "
                                 "exactly (Lacoursiere Alg. 3.1, eqs. (18)-(21))",
       CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
-     cs_pgs_block_begin, cs_pgs_block_sweep, false},
+     cs_pgs_block_begin, cs_pgs_block_sweep, false, false},
     {{"jacobi", "Jacobi", "projected Jacobi, every row from the same velocities, damped by "
                           "omega / (rows on its busiest body)",
       CS_SOLVER_USES_RELAXATION},
-     cs_jacobi_begin, cs_jacobi_sweep, false},
+     cs_jacobi_begin, cs_jacobi_sweep, false, false},
     {{"apgd", "APGD", "accelerated projected gradient (Nesterov momentum with adaptive restart) "
                       "in the mass-split metric",
       CS_SOLVER_CONVERGES_FIXED},
-     cs_apgd_begin, cs_apgd_sweep, false},
+     cs_apgd_begin, cs_apgd_sweep, false, false},
     {{"pgs-sm", "PGS-SM", "Morales-Nocedal-Smelyanskiy Algorithm 3.1: per iteration k_gs PGS sweeps, then up to k_sm subspace minimisations",
       CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_KSM | CS_SOLVER_USES_SUBSPACE | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
-     cs_pgs_sm_begin, cs_pgs_sm_sweep, false},
+     cs_pgs_sm_begin, cs_pgs_sm_sweep, false, false},
     {{"pgs-kz", "PGS-KZ", "Kocvara-Zowe: per iteration k_gs PGS sweeps, one subspace minimisation, backtracking (MNS eq. 3.5)",
       CS_SOLVER_SIMD | CS_SOLVER_USES_KGS | CS_SOLVER_USES_SUBSPACE | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_CONVERGES_SCENES},
-     cs_pgs_kz_begin, cs_pgs_sm_sweep, false},
+     cs_pgs_kz_begin, cs_pgs_sm_sweep, false, false},
     {{"amgs-adaptive", "AMGS-adapt", "AMGS with Omega = alpha D, alpha adapted from the sweeps' displacement ratios (adaptive SOR, docs/amgs.md)",
       CS_SOLVER_USES_GAMMA | CS_SOLVER_SIMD | CS_SOLVER_CONVERGES_SCENES},
-     cs_amgs_adaptive_begin, cs_amgs_adaptive_sweep, true},
+     cs_amgs_adaptive_begin, cs_amgs_adaptive_sweep, true, false},
     {{"lemke", "Lemke", "Lemke's pivoting on the BLCP as an LCP (friction: Erleben's contact LCP model); exact, dense",
       CS_SOLVER_DENSE | CS_SOLVER_PIVOTING | CS_SOLVER_EXACT},
-     cs_lemke_begin, cs_lemke_sweep, false},
+     cs_lemke_begin, cs_lemke_sweep, false, false},
     {{"newton-minmap", "Newton-min", "generalised Newton on the min-map (mid-map) reformulation, GMRES, projected Armijo",
       CS_SOLVER_CONVERGES_NONSINGULAR | CS_SOLVER_NEWTON_STEPS},
-     cs_newton_minmap_begin, cs_newton_sweep, false},
+     cs_newton_minmap_begin, cs_newton_sweep, false, false},
     {{"newton-fb", "Newton-FB", "generalised Newton on the Fischer-Burmeister (Billups box) reformulation, GMRES, projected Armijo",
       CS_SOLVER_CONVERGES_NONSINGULAR | CS_SOLVER_NEWTON_STEPS},
-     cs_newton_fb_begin, cs_newton_sweep, false},
+     cs_newton_fb_begin, cs_newton_sweep, false, false},
     {{"ipm", "IPM", "primal-dual interior point (Mehrotra predictor-corrector, CHOLMOD on A + D), crossover to an exact active-set solve (MNS 2008 section 4)",
       CS_SOLVER_USES_SUBSPACE | CS_SOLVER_CONVERGES_FIXED | CS_SOLVER_NEWTON_STEPS},
-     cs_ipm_begin, cs_ipm_sweep, false},
+     cs_ipm_begin, cs_ipm_sweep, false, false},
     {{"ppm", "PPM", "block principal pivoting (Judice-Pires, Murty fallback) on the frictional BLCP, crash-started from PGS; exact, dense",
       CS_SOLVER_DENSE | CS_SOLVER_PIVOTING | CS_SOLVER_EXACT},
-     cs_ppm_begin, cs_ppm_sweep, false},
+     cs_ppm_begin, cs_ppm_sweep, false, false},
+    {{"pgs-f32", "PGS-f32", "pgs swept in single precision on the velocity deltas (double v0 and start steps), "
+                            "eight AVX2 float lanes; residuals floor at float round-off",
+      CS_SOLVER_SIMD | CS_SOLVER_SINGLE},
+     cs_pgs_f32_begin, cs_pgs_f32_sweep, false, true},
 };
 // clang-format on
 

@@ -265,8 +265,8 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     }
     int m = p->row_count;
     // (Not for AMGS's literal variant, whose rule has no vector form.)
-    bool lanes =
-        (method->info.flags & CS_SOLVER_SIMD) && params->simd && !params->amgs_literal && cs_simd_cpu();
+    bool lanes = (method->info.flags & CS_SOLVER_SIMD) && !method->own_lanes && params->simd &&
+                 !params->amgs_literal && cs_simd_cpu();
     bool packs_lanes = lanes && method->schedule_only; // cs_pack_lanes sets the start point itself
     if (m > 0 && !packs_lanes)                         // lambda may be NULL for an empty problem
     {
@@ -492,6 +492,11 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
         bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);
         stats->stop = finite || stop == CS_STOP_DIVERGED ? stop : CS_STOP_DIVERGED;
+        if ((stats->stop == CS_STOP_STAGNATED || stats->stop == CS_STOP_ITERATION_LIMIT) &&
+            (run->method->info.flags & CS_SOLVER_SINGLE))
+        {
+            stats->stop_reason = "single precision: res_nat floors at float round-off (CS_SOLVER_SINGLE)";
+        }
     }
 }
 

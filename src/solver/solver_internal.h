@@ -34,6 +34,9 @@ typedef struct cs_solver_entry
     // Its begin and sweeps read the packed rows only through the vector schedule when there is one
     // (cs_sweep_lanes): the rows in lanes then need no record (schedule.c, cs_pack_lanes).
     bool schedule_only;
+    // Its begin builds its own vector schedule (pgs-f32's float lanes): the driver packs every row's record
+    // and builds none of the double lanes, whatever CS_SOLVER_SIMD and params->simd say.
+    bool own_lanes;
 } cs_solver_entry;
 
 // Two doubles in one 16-byte vector register (SSE2 on x86-64, NEON on arm64). GCC and Clang vector
@@ -116,6 +119,8 @@ const cs_solver_entry* cs_solver_entry_at(int index);
 
 // The methods (one file each).
 void cs_pgs_sweep(cs_solve_ctx* ctx);
+cs_status cs_pgs_f32_begin(cs_solve_ctx* ctx, cs_error* err); // pgs_f32.c: PGS in single precision
+void cs_pgs_f32_sweep(cs_solve_ctx* ctx);
 cs_status cs_psor_begin(cs_solve_ctx* ctx, cs_error* err); // checks ω in (0, 2)
 void cs_psor_sweep(cs_solve_ctx* ctx);
 void cs_pssor_sweep(cs_solve_ctx* ctx);
