@@ -63,7 +63,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     // integrate(), with the restitution pass measured.
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rpar = restitution_params(w);
-    cs_contact_restitution(w->contacts.items, m, &bodies, &rpar, w->v);
+    cs_impact_reach reach = impact_reach(w);
+    cs_contact_restitution(w->contacts.items, m, &bodies, &rpar, &reach, w->v);
     loads = realloc(loads, (size_t)n * sizeof *loads);
     memset(loads, 0, (size_t)n * sizeof *loads);
     for (int k = 0; k < m; ++k)
