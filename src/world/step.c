@@ -438,8 +438,8 @@ static double integrate(cs_world* w, const int* order)
         w->angle[i] += h * (w->v[3 * i + 2] + dw);
         move2 = cs_max(move2, mx * mx + my * my);
     }
-    cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless, w->px, w->py,
-                            w->angle);
+    cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless,
+                            w->reach_roots, w->px, w->py, w->angle);
     if (w->def.formulation == CS_FORMULATION_RELAX)
     {
         cs_relax_split(w, order); // relax.c: the split impulses taken back at the new normals
