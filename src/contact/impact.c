@@ -210,39 +210,29 @@ double cs_bounce_threshold(const cs_restitution_params* params)
 // pass time from the step's start. So the impact's impulse alone does not say where it was before s*: the
 // shift −s* M⁻¹Jᵀλ pulled it back into the striker (Pool 1: 123 mm overlaps). The pass gives held bodies
 // no position offset and the shift leaves them where h·v put them (the rule before the contact instant,
-// every impulse from the step's start). docs/PHYSICS.md "The impact shift in a pile".
-static void mark_held(const cs_contact* contacts, int count, const cs_impact_bodies* bd, double resting)
+// every impulse from the step's start). docs/PHYSICS.md "The impact shift in a pile". Marked on the
+// shares cs_contact_impacts starts at 1 (every step: the pass may run on a pending contact alone).
+static void mark_held(const cs_contact* c, const cs_impact_bodies* bd, double resting)
 {
-    double* o = bd->offset;
-    for (int k = 0; k < count; ++k)
+    double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
+    if (c->impact_time == 0.0 && !c->bounce && (ima + bd->inv_mass[c->b]) * c->normal_impulse >= resting)
     {
-        const cs_contact* c = contacts + k;
-        o[3 * c->b + 2] = 1.0;
+        bd->offset[3 * c->b + 2] = 0.0;
         if (c->a >= 0)
         {
-            o[3 * c->a + 2] = 1.0;
-        }
-    }
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = contacts + k;
-        double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
-        if (c->impact_time == 0.0 && !c->bounce && (ima + bd->inv_mass[c->b]) * c->normal_impulse >= resting)
-        {
-            o[3 * c->b + 2] = 0.0;
-            if (c->a >= 0)
-            {
-                o[3 * c->a + 2] = 0.0;
-            }
+            bd->offset[3 * c->a + 2] = 0.0;
         }
     }
 }
 
-void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+void cs_contact_impacts(cs_contact* contacts, int count, int body_count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params)
 {
     double h = params->time_step, threshold = cs_bounce_threshold(params);
-    bool timed = false;
+    for (int i = 0; i < body_count; ++i)
+    {
+        bodies->offset[3 * i + 2] = 1.0; // (mark_held)
+    }
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
@@ -254,12 +244,7 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
         {
             touching(c, bodies, h, threshold);
         }
-        // (A pending contact may collide in the pass: cs_contact_restitution's seeds.)
-        timed = timed || c->bounce || c->pending || c->impact_time > 0.0;
-    }
-    if (timed) // (only the pass and the shift read it)
-    {
-        mark_held(contacts, count, bodies, params->linear_slop / h);
+        mark_held(c, bodies, params->linear_slop / h);
     }
 }
 
@@ -468,17 +453,19 @@ static bool update(pass* p, cs_contact* c, double* v)
 static void sweep(pass* p, cs_contact* contacts, double* v, bool links_only)
 {
     cs_impact_reach* r = p->reach;
-    for (int i = 0; i < r->count; ++i)
+    const int* list = r->list; // (fixed within a sweep: a grown list is built after it)
+    int n = r->count;
+    for (int i = 0; i < n; ++i)
     {
-        int entry = r->list[i];
-        cs_contact* c = contacts + (entry >> 2);
+        int entry = list[i];
+        cs_contact* c = contacts + (entry >> 1);
         if (links_only && (c->pending || c->bounce))
         {
             continue;
         }
         if (update(p, c, v) && (entry & CS_REACH_EDGE) != 0)
         {
-            cs_reach_link(r, entry >> 2);
+            cs_reach_link(r, entry >> 1);
         }
     }
 }
@@ -500,18 +487,14 @@ static bool released(const pass* p, cs_contact* c)
 }
 
 // The replay starts from the approach: the released contacts' solve impulses go back; the offsets start
-// from the impulses left that act from s > 0. For the contacts that joined the list (CS_REACH_NEW): all of
+// from the impulses left that act from s > 0. For the contacts that joined the list (reach->fresh): all of
 // them at the start, a grown component's after the sweep that brought it in.
 static void release(const pass* p, cs_contact* contacts, double* v)
 {
     cs_impact_reach* r = p->reach;
-    for (int i = 0; i < r->count; ++i)
+    for (int i = 0; i < r->fresh_count; ++i)
     {
-        const cs_contact* c = contacts + (r->list[i] >> 2);
-        if ((r->list[i] & CS_REACH_NEW) == 0)
-        {
-            continue;
-        }
+        const cs_contact* c = contacts + r->fresh[i];
         if (cs_reach_claim(r, c->b))
         {
             p->offset[3 * c->b] = p->offset[3 * c->b + 1] = 0.0;
@@ -521,13 +504,9 @@ static void release(const pass* p, cs_contact* contacts, double* v)
             p->offset[3 * c->a] = p->offset[3 * c->a + 1] = 0.0;
         }
     }
-    for (int i = 0; i < r->count; ++i)
+    for (int i = 0; i < r->fresh_count; ++i)
     {
-        cs_contact* c = contacts + (r->list[i] >> 2);
-        if ((r->list[i] & CS_REACH_NEW) == 0)
-        {
-            continue;
-        }
+        cs_contact* c = contacts + r->fresh[i];
         if (released(p, c))
         {
             apply_impulse(c, p->bd, -c->normal_impulse, 0.0, v, v + 1, v + 2, 3);
@@ -583,22 +562,22 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
               .absorbed = 0.0,
               .frictionless = params->frictionless,
               .offset = bodies->offset};
-    bool any = false;
-    for (int k = 0; k < count && !any; ++k)
-    {
-        any = seeds(&p, contacts + k, v);
-    }
-    if (!any)
-    {
-        return 0;
-    }
-    cs_reach_begin(reach, contacts, count, bodies->inv_mass);
+    bool begun = false;
     for (int k = 0; k < count; ++k)
     {
         if (seeds(&p, contacts + k, v))
         {
+            if (!begun)
+            {
+                cs_reach_begin(reach, contacts, count, bodies->inv_mass);
+                begun = true;
+            }
             cs_reach_seed(reach, k);
         }
+    }
+    if (!begun)
+    {
+        return 0;
     }
     cs_reach_rebuild(reach, count);
     release(&p, contacts, v);
@@ -613,7 +592,7 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
     int bounced = 0;
     for (int i = 0; i < reach->count; ++i)
     {
-        const cs_contact* c = contacts + (reach->list[i] >> 2);
+        const cs_contact* c = contacts + (reach->list[i] >> 1);
         bounced += c->bounce && c->normal_impulse > 0.0 ? 1 : 0;
     }
     return bounced;

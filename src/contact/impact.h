@@ -42,8 +42,9 @@ typedef struct cs_restitution_params
 // approach speed at that instant; one it keeps open gets impact_time −1. Restitution applies when the
 // approach speed exceeds the threshold and the resting tolerance max(slop/h, |g| h) (a pile's contacts
 // approach that slowly from the solver's residual and one step of gravity, not from an impact). Marks the
-// bodies a touching contact held last step (in bodies->offset; the pass and the shift read it).
-void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+// bodies a touching contact held last step (in bodies->offset, every body_count body; the pass and the shift
+// read it).
+void cs_contact_impacts(cs_contact* contacts, int count, int body_count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params);
 
 // After the velocity solve (v holds its velocities; each contact its λ), in a step where some contact

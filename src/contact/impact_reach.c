@@ -77,7 +77,8 @@ void cs_reach_link(cs_impact_reach* r, int k)
 void cs_reach_rebuild(cs_impact_reach* r, int count)
 {
     const int* old = r->list;
-    int old_count = r->count, n = 0, j = 0;
+    int old_count = r->count, n = 0, fresh = 0, j = 0;
+    int* built = r->spare;
     for (int k = 0; k < count; ++k)
     {
         int ra = r->roots[2 * k], rb = r->roots[2 * k + 1];
@@ -85,17 +86,21 @@ void cs_reach_rebuild(cs_impact_reach* r, int count)
         {
             continue;
         }
-        while (j < old_count && (old[j] >> 2) < k)
+        while (j < old_count && (old[j] >> 1) < k)
         {
             ++j;
         }
-        bool fresh = !(j < old_count && (old[j] >> 2) == k);
+        if (!(j < old_count && (old[j] >> 1) == k))
+        {
+            built[count + fresh++] = k; // (after the list: it holds count entries at most)
+        }
         bool edge = ra >= 0 && rb >= 0 && ra != rb;
-        r->spare[n++] = k << 2 | (edge ? CS_REACH_EDGE : 0) | (fresh ? CS_REACH_NEW : 0);
+        built[n++] = k << 1 | (edge ? CS_REACH_EDGE : 0);
     }
-    int* built = r->spare;
     r->spare = r->list;
     r->list = built;
     r->count = n;
+    r->fresh = built + count;
+    r->fresh_count = fresh;
     r->grown = false;
 }

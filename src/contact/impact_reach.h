@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-// A list entry is a contact index k as k << 2 | these bits.
-#define CS_REACH_EDGE 1 // its bodies are in two components (one may be outside the pass)
-#define CS_REACH_NEW  2 // it joined the list at its last build (the pass releases it)
+// A list entry is a contact index k as k << 1 | CS_REACH_EDGE: its bodies are in two components (one may be
+// outside the pass).
+#define CS_REACH_EDGE 1
 
 // Body flags.
 #define CS_REACH_REACHED 1u // on a root: its component is in the pass
@@ -26,9 +26,11 @@ typedef struct cs_impact_reach
     int* parent;    // per body: union-find over the links (a root is its component's lowest body)
     uint8_t* flags; // per body: reached (on a root), live (its offset belongs to this pass)
     int* roots;     // 2 per contact: the components of its bodies a and b (-1: not a dynamic body)
-    int* list;      // the contacts the pass sweeps, key order (entries above)
-    int* spare;     // the list's next build
+    int* list;      // 2 per contact: the contacts the pass sweeps, key order (entries above), then `fresh`
+    int* spare;     // 2 per contact: the list's next build
     int count;
+    const int* fresh; // the contacts that joined the list at its last build (the pass releases them)
+    int fresh_count;
     bool grown; // an edge contact acted on a body outside: the list is rebuilt after the sweep
 } cs_impact_reach;
 
@@ -41,8 +43,8 @@ void cs_reach_seed(cs_impact_reach* r, int k);
 // Edge contact k acted: the component of its other body is reached too (r->grown when it was not).
 void cs_reach_link(cs_impact_reach* r, int k);
 
-// The list of the contacts in the reached components (after the seeds, and after a sweep that grew them), the
-// contacts that joined it marked CS_REACH_NEW.
+// The list of the contacts in the reached components (after the seeds, and after a sweep that grew them), and
+// the contacts that joined it (fresh).
 void cs_reach_rebuild(cs_impact_reach* r, int count);
 
 // Whether the body's offset is still to be zeroed in this pass (it is live from then on).

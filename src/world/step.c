@@ -272,7 +272,7 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
     warm_start(&w->contacts, &w->previous);
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
-    cs_contact_impacts(w->contacts.items, w->contacts.count, &bodies, &rp);
+    cs_contact_impacts(w->contacts.items, w->contacts.count, w->body_count, &bodies, &rp);
     *order = NULL;
     if (w->def.row_order == CS_ROW_ORDER_COLOURED)
     {
@@ -337,8 +337,8 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     {
         int cap = cs_grow_capacity(w->position_capacity, count);
         if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap) ||
-            !CS_RESIZE(w->reach_roots, 2 * cap) || !CS_RESIZE(w->reach_list, cap) ||
-            !CS_RESIZE(w->reach_spare, cap))
+            !CS_RESIZE(w->reach_roots, 2 * cap) || !CS_RESIZE(w->reach_list, 2 * cap) ||
+            !CS_RESIZE(w->reach_spare, 2 * cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
         }

@@ -111,7 +111,7 @@ struct cs_world
     cs_split_work split_work; // the split solve's compact rows and schedule
     int position_capacity;    // (also of reach_roots, reach_list and reach_spare)
     int* reach_roots;         // 2 per contact: the restitution pass's components (contact/impact_reach.h)
-    int* reach_list;          // per contact: its list
+    int* reach_list;          // 2 per contact: its list
     int* reach_spare;
     double* pseudo_v; // 3 per body + the zero slot: the position problem's velocities
     int pseudo_v_capacity;
