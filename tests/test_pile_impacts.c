@@ -114,7 +114,8 @@ static void shift_closes_no_contact(void** state)
                         .normal_impulse = strong ? 10.0 : 1.0,
                         .impact_time = 0.01,
                         .bounce = true};
-        cs_contact_impact_shift(&c, 1, &bodies, true, px, py, angle);
+        int scratch[2];
+        cs_contact_impact_shift(&c, 1, &bodies, true, scratch, px, py, angle);
         double gap = py[1] - py[0] - 0.4;
         print_message("# lambda %g: gap after the shift %.6f m\n", c.normal_impulse, gap);
         assert_near(py[0], -py[1] + 0.45, 1e-15); // equal and opposite

@@ -63,7 +63,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     // integrate(), with the restitution pass measured.
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rpar = restitution_params(w);
-    cs_contact_restitution(w->contacts.items, m, &bodies, &rpar, w->v);
+    cs_impact_reach reach = impact_reach(w);
+    cs_contact_restitution(w->contacts.items, m, &bodies, &rpar, &reach, w->v);
     loads = realloc(loads, (size_t)n * sizeof *loads);
     memset(loads, 0, (size_t)n * sizeof *loads);
     for (int k = 0; k < m; ++k)
@@ -95,7 +96,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
         w->py[i] += h * (w->v[3 * i + 1] + (pv ? pv[3 * i + 1] : 0.0));
         w->angle[i] += h * (w->v[3 * i + 2] + (pv ? pv[3 * i + 2] : 0.0));
     }
-    cs_contact_impact_shift(w->contacts.items, m, &bodies, w->def.frictionless, w->px, w->py, w->angle);
+    cs_contact_impact_shift(w->contacts.items, m, &bodies, w->def.frictionless, w->reach_roots, w->px, w->py,
+                            w->angle);
     record_stats(w, &r.vstats, &r.job, r.t);
     return CS_OK;
 }

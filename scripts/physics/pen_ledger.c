@@ -57,7 +57,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     const double h = w->def.time_step;
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
-    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, w->v);
+    cs_impact_reach reach = impact_reach(w);
+    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, w->v);
     for (int k = 0; k < w->contacts.count; ++k)
     {
         const cs_contact* c = w->contacts.items + k;
@@ -83,8 +84,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
         x_moved[2 * i] = w->px[i];
         x_moved[2 * i + 1] = w->py[i];
     }
-    cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless, w->px, w->py,
-                            w->angle);
+    cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless,
+                            w->reach_roots, w->px, w->py, w->angle);
     for (int i = 0; i < n; ++i)
     {
         x_shifted[2 * i] = w->px[i];

@@ -8,6 +8,7 @@
 // next steps need is u⁺ + a (h − s* − h/2) (the rebound), and the positions lag h·v by s*·(impulse's Δv).
 #include "contact/impact.h"
 
+#include "contact/impact_reach.h"
 #include "contact/narrowphase.h"
 
 #include <math.h>
@@ -209,39 +210,29 @@ double cs_bounce_threshold(const cs_restitution_params* params)
 // pass time from the step's start. So the impact's impulse alone does not say where it was before s*: the
 // shift −s* M⁻¹Jᵀλ pulled it back into the striker (Pool 1: 123 mm overlaps). The pass gives held bodies
 // no position offset and the shift leaves them where h·v put them (the rule before the contact instant,
-// every impulse from the step's start). docs/PHYSICS.md "The impact shift in a pile".
-static void mark_held(const cs_contact* contacts, int count, const cs_impact_bodies* bd, double resting)
+// every impulse from the step's start). docs/PHYSICS.md "The impact shift in a pile". Marked on the
+// shares cs_contact_impacts starts at 1 (every step: the pass may run on a pending contact alone).
+static void mark_held(const cs_contact* c, const cs_impact_bodies* bd, double resting)
 {
-    double* o = bd->offset;
-    for (int k = 0; k < count; ++k)
+    double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
+    if (c->impact_time == 0.0 && !c->bounce && (ima + bd->inv_mass[c->b]) * c->normal_impulse >= resting)
     {
-        const cs_contact* c = contacts + k;
-        o[3 * c->b + 2] = 1.0;
+        bd->offset[3 * c->b + 2] = 0.0;
         if (c->a >= 0)
         {
-            o[3 * c->a + 2] = 1.0;
-        }
-    }
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = contacts + k;
-        double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
-        if (c->impact_time == 0.0 && !c->bounce && (ima + bd->inv_mass[c->b]) * c->normal_impulse >= resting)
-        {
-            o[3 * c->b + 2] = 0.0;
-            if (c->a >= 0)
-            {
-                o[3 * c->a + 2] = 0.0;
-            }
+            bd->offset[3 * c->a + 2] = 0.0;
         }
     }
 }
 
-void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+void cs_contact_impacts(cs_contact* contacts, int count, int body_count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params)
 {
     double h = params->time_step, threshold = cs_bounce_threshold(params);
-    bool timed = false;
+    for (int i = 0; i < body_count; ++i)
+    {
+        bodies->offset[3 * i + 2] = 1.0; // (mark_held)
+    }
     for (int k = 0; k < count; ++k)
     {
         cs_contact* c = contacts + k;
@@ -253,11 +244,7 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
         {
             touching(c, bodies, h, threshold);
         }
-        timed = timed || c->bounce || c->impact_time > 0.0;
-    }
-    if (timed) // (only the pass and the shift read it)
-    {
-        mark_held(contacts, count, bodies, params->linear_slop / h);
+        mark_held(c, bodies, params->linear_slop / h);
     }
 }
 
@@ -299,6 +286,7 @@ static void apply_impulse(const cs_contact* c, const cs_impact_bodies* bd, doubl
 typedef struct pass
 {
     const cs_impact_bodies* bd;
+    cs_impact_reach* reach; // the contacts it visits, and per component the bounces' budget
     double h;
     double threshold;
     double resting;  // slop/h: a velocity change below it is no load
@@ -426,43 +414,58 @@ static double normal_update(pass* p, cs_contact* c, double vn, double inv_a)
     return next;
 }
 
-// One Gauss-Seidel sweep over every contact (key order): a bounce may send a body into any neighbour, loaded
-// or not. Friction is re-solved within the cone of the new normal impulse. links_only: the resting links
-// alone (CS_LINK_SWEEPS).
-static void sweep(pass* p, cs_contact* contacts, int count, double* v, bool links_only)
+// A contact's turn in a sweep: its normal row, then friction re-solved within the cone of the new normal
+// impulse. Returns whether it changed an impulse.
+static bool update(pass* p, cs_contact* c, double* v)
 {
     const cs_impact_bodies* bd = p->bd;
-    for (int k = 0; k < count; ++k)
+    double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
+    double iia = c->a >= 0 ? bd->inv_inertia[c->a] : 0.0;
+    double imb = bd->inv_mass[c->b], iib = bd->inv_inertia[c->b];
+    // Normal row: A_nn = m_a⁻¹ + m_b⁻¹ (no angular terms for circles).
+    double old = c->normal_impulse;
+    double next = normal_update(p, c, normal_velocity(c, v, c->nx, c->ny), 1.0 / (ima + imb));
+    c->normal_impulse = next;
+    if (next != old)
     {
-        cs_contact* c = contacts + k;
+        apply_impulse(c, bd, next - old, 0.0, v, v + 1, v + 2, 3);
+    }
+    double f_old = c->friction_impulse, f = f_old;
+    if (!p->frictionless && (next > 0.0 || c->friction_impulse != 0.0))
+    {
+        double att = ima + imb + iia * c->ra * c->ra + iib * c->rb * c->rb;
+        double limit = c->friction * next;
+        f = f_old - tangent_velocity(c, v) / att;
+        f = f < -limit ? -limit : (f > limit ? limit : f);
+        c->friction_impulse = f;
+        apply_impulse(c, bd, 0.0, f - f_old, v, v + 1, v + 2, 3);
+    }
+    if (c->impact_time > 0.0)
+    {
+        offset_add(p, c, c->impact_time, next - old, f - f_old);
+    }
+    return next != old || f != f_old;
+}
+
+// One Gauss-Seidel sweep over the reached contacts (key order): a bounce may send a body into any
+// neighbour, loaded or not. An edge contact that acts brings its other component in (from the next sweep
+// on). links_only: the resting links alone (CS_LINK_SWEEPS).
+static void sweep(pass* p, cs_contact* contacts, double* v, bool links_only)
+{
+    cs_impact_reach* r = p->reach;
+    const int* list = r->list; // (fixed within a sweep: a grown list is built after it)
+    int n = r->count;
+    for (int i = 0; i < n; ++i)
+    {
+        int entry = list[i];
+        cs_contact* c = contacts + (entry >> 1);
         if (links_only && (c->pending || c->bounce))
         {
             continue;
         }
-        double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
-        double iia = c->a >= 0 ? bd->inv_inertia[c->a] : 0.0;
-        double imb = bd->inv_mass[c->b], iib = bd->inv_inertia[c->b];
-        // Normal row: A_nn = m_a⁻¹ + m_b⁻¹ (no angular terms for circles).
-        double old = c->normal_impulse;
-        double next = normal_update(p, c, normal_velocity(c, v, c->nx, c->ny), 1.0 / (ima + imb));
-        c->normal_impulse = next;
-        if (next != old)
+        if (update(p, c, v) && (entry & CS_REACH_EDGE) != 0)
         {
-            apply_impulse(c, bd, next - old, 0.0, v, v + 1, v + 2, 3);
-        }
-        double f_old = c->friction_impulse, f = f_old;
-        if (!p->frictionless && (next > 0.0 || c->friction_impulse != 0.0))
-        {
-            double att = ima + imb + iia * c->ra * c->ra + iib * c->rb * c->rb;
-            double limit = c->friction * next;
-            f = f_old - tangent_velocity(c, v) / att;
-            f = f < -limit ? -limit : (f > limit ? limit : f);
-            c->friction_impulse = f;
-            apply_impulse(c, bd, 0.0, f - f_old, v, v + 1, v + 2, 3);
-        }
-        if (c->impact_time > 0.0)
-        {
-            offset_add(p, c, c->impact_time, next - old, f - f_old);
+            cs_reach_link(r, entry >> 1);
         }
     }
 }
@@ -484,21 +487,26 @@ static bool released(const pass* p, cs_contact* c)
 }
 
 // The replay starts from the approach: the released contacts' solve impulses go back; the offsets start
-// from the impulses left that act from s > 0.
-static void release(const pass* p, cs_contact* contacts, int count, double* v)
+// from the impulses left that act from s > 0. For the contacts that joined the list (reach->fresh): all of
+// them at the start, a grown component's after the sweep that brought it in.
+static void release(const pass* p, cs_contact* contacts, double* v)
 {
-    for (int k = 0; k < count; ++k)
+    cs_impact_reach* r = p->reach;
+    for (int i = 0; i < r->fresh_count; ++i)
     {
-        const cs_contact* c = contacts + k;
-        p->offset[3 * c->b] = p->offset[3 * c->b + 1] = 0.0;
-        if (c->a >= 0)
+        const cs_contact* c = contacts + r->fresh[i];
+        if (cs_reach_claim(r, c->b))
+        {
+            p->offset[3 * c->b] = p->offset[3 * c->b + 1] = 0.0;
+        }
+        if (c->a >= 0 && cs_reach_claim(r, c->a))
         {
             p->offset[3 * c->a] = p->offset[3 * c->a + 1] = 0.0;
         }
     }
-    for (int k = 0; k < count; ++k)
+    for (int i = 0; i < r->fresh_count; ++i)
     {
-        cs_contact* c = contacts + k;
+        cs_contact* c = contacts + r->fresh[i];
         if (released(p, c))
         {
             apply_impulse(c, p->bd, -c->normal_impulse, 0.0, v, v + 1, v + 2, 3);
@@ -520,38 +528,72 @@ static void release(const pass* p, cs_contact* contacts, int count, double* v)
 // a pile" has the survey (one to ten tried).
 #define CS_LINK_SWEEPS 2
 
-int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                           const cs_restitution_params* params, double* v)
+// Where an impact starts: a bouncing contact, or a pending one the solve left approaching faster than the
+// threshold (its first collision may be elastic).
+static bool seeds(const pass* p, const cs_contact* c, const double* v)
 {
-    bool any = false;
-    for (int k = 0; k < count && !any; ++k)
+    if (c->bounce || !c->pending)
     {
-        any = contacts[k].bounce;
+        return c->bounce;
     }
-    if (!any)
+    double vn = normal_velocity(c, v, c->nx, c->ny);
+    return vn < -c->bias && -vn > p->threshold;
+}
+
+// A sweep, and the components it brought in (their contacts released, as at the start).
+static void sweep_and_grow(pass* p, cs_contact* contacts, int count, double* v, bool links_only)
+{
+    sweep(p, contacts, v, links_only);
+    if (p->reach->grown)
     {
-        return 0;
+        cs_reach_rebuild(p->reach, count);
+        release(p, contacts, v);
     }
+}
+
+int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                           const cs_restitution_params* params, cs_impact_reach* reach, double* v)
+{
     pass p = {.bd = bodies,
+              .reach = reach,
               .h = params->time_step,
               .threshold = cs_bounce_threshold(params),
               .resting = params->linear_slop / params->time_step,
               .absorbed = 0.0,
               .frictionless = params->frictionless,
               .offset = bodies->offset};
-    release(&p, contacts, count, v);
+    bool begun = false;
+    for (int k = 0; k < count; ++k)
+    {
+        if (seeds(&p, contacts + k, v))
+        {
+            if (!begun)
+            {
+                cs_reach_begin(reach, contacts, count, bodies->inv_mass);
+                begun = true;
+            }
+            cs_reach_seed(reach, k);
+        }
+    }
+    if (!begun)
+    {
+        return 0;
+    }
+    cs_reach_rebuild(reach, count);
+    release(&p, contacts, v);
     for (int it = 0; it < (params->iterations > 0 ? params->iterations : 1); ++it)
     {
-        sweep(&p, contacts, count, v, false);
+        sweep_and_grow(&p, contacts, count, v, false);
     }
     for (int it = 0; it < CS_LINK_SWEEPS; ++it)
     {
-        sweep(&p, contacts, count, v, true);
+        sweep_and_grow(&p, contacts, count, v, true);
     }
     int bounced = 0;
-    for (int k = 0; k < count; ++k)
+    for (int i = 0; i < reach->count; ++i)
     {
-        bounced += contacts[k].bounce && contacts[k].normal_impulse > 0.0 ? 1 : 0;
+        const cs_contact* c = contacts + (reach->list[i] >> 1);
+        bounced += c->bounce && c->normal_impulse > 0.0 ? 1 : 0;
     }
     return bounced;
 }

@@ -6,6 +6,7 @@
 
 #include "circlesim/wall.h"
 #include "contact/contact.h"
+#include "contact/impact_reach.h"
 
 // The bodies' state at the start of the step, as the contact code reads it.
 typedef struct cs_impact_bodies
@@ -41,23 +42,28 @@ typedef struct cs_restitution_params
 // approach speed at that instant; one it keeps open gets impact_time −1. Restitution applies when the
 // approach speed exceeds the threshold and the resting tolerance max(slop/h, |g| h) (a pile's contacts
 // approach that slowly from the solver's residual and one step of gravity, not from an impact). Marks the
-// bodies a touching contact held last step (in bodies->offset; the pass and the shift read it).
-void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+// bodies a touching contact held last step (in bodies->offset, every body_count body; the pass and the shift
+// read it).
+void cs_contact_impacts(cs_contact* contacts, int count, int body_count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params);
 
 // After the velocity solve (v holds its velocities; each contact its λ), in a step where some contact
-// bounces: the step's collisions are replayed from their approach, in Gauss-Seidel sweeps over every
-// contact. Bouncing contacts (the solve left them alone: their rows only act against a push faster than the
-// free approach) and pending opening ones (impact.c: only a neighbour's bounce can close them) collide when
-// their gap closes within the step on the bodies' latest motion, at the instant that gives (their impact
-// time, so the shift puts them where such a collision leaves them), and leave with max(0, ρ − e vn) from
-// the approach they have then: a sequence of binary collisions, which gains no energy without forces. The
-// other contacts keep their rows' condition (vn >= −bias), so a bounce cannot push a body through a
-// neighbour; friction is re-solved within the grown cones; then two sweeps over the resting links alone take
-// back the approach the replay's last collisions left in them. Updates v and the contacts' impulses; returns
-// the number of contacts that bounced. docs/PHYSICS.md "Collisions within a step" derives it.
+// bounces (or a pending one approaches faster than the threshold): the step's collisions are replayed from
+// their approach, in Gauss-Seidel sweeps over the contacts an impact can reach (impact_reach.h: the
+// components that hold such a contact, grown when a contact on their edge acts; the others keep the solve's
+// answer, as in a step without a bounce). Bouncing contacts (the solve left
+// them alone: their rows only act against a push faster than the free approach) and pending opening ones
+// (impact.c: only a neighbour's bounce can close them) collide when their gap closes within the step on the
+// bodies' latest motion, at the instant that gives (their impact time, so the shift puts them where such a
+// collision leaves them), and leave with max(0, ρ − e vn) from the approach they have then: a sequence of
+// binary collisions, which gains no energy without forces. The other contacts keep their rows' condition (vn
+// >= −bias), so a bounce cannot push a body through a neighbour; friction is re-solved within the grown
+// cones; then two sweeps over the resting links alone take back the approach the replay's last collisions
+// left in them. Updates v and the
+// contacts' impulses (reach: the workspace, sized for the bodies and the contacts); returns the number of
+// contacts that bounced. docs/PHYSICS.md "Collisions within a step" derives it.
 int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                           const cs_restitution_params* params, double* v);
+                           const cs_restitution_params* params, cs_impact_reach* reach, double* v);
 
 // The approach speed above which a contact bounces: the world's threshold, at least the resting tolerance
 // max(slop/h, |g| h).
@@ -73,7 +79,8 @@ static inline bool cs_impact_held(const double* offset, int body)
 // Bodies a touching contact held last step stay where h·v put them (impact.c, mark_held), and with
 // bodies->clamp a body's shift is scaled down as far as needed for it to close no contact of the step beyond
 // touching or beyond where h·v alone leaves it (clamp_shift).
+// scratch: 2 per contact (the lists of the shifted contacts and of those the clamp visits again).
 void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                             bool frictionless, double* px, double* py, double* angle);
+                             bool frictionless, int* scratch, double* px, double* py, double* angle);
 
 #endif

@@ -81,16 +81,37 @@ static bool clamp_contact(const cs_contact* c, const cs_impact_bodies* bd, const
 // resort (no shift for the bodies of a contact still too deep after CS_CLAMP_SWEEPS) ends it.
 #define CS_CLAMP_SWEEPS 8
 
-static void clamp_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bd, const double* px,
-                        const double* py)
+// The first sweep visits every contact and keeps in `near` those with a body the shift moves: a contact
+// whose bodies do not move when its turn comes never will (shares only shrink), so the later sweeps visit
+// those alone. Returns near's count.
+static int clamp_first(const cs_contact* contacts, int count, const cs_impact_bodies* bd, const double* px,
+                       const double* py, int* near, bool* again)
 {
-    bool again = true;
-    for (int sweep = 0; again; ++sweep)
+    const double* o = bd->offset;
+    int n = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_contact* c = contacts + k;
+        if (moves(o, c->b) || (c->a >= 0 && moves(o, c->a)))
+        {
+            near[n++] = k;
+            *again = clamp_contact(c, bd, px, py) || *again;
+        }
+    }
+    return n;
+}
+
+static void clamp_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bd, const double* px,
+                        const double* py, int* near)
+{
+    bool again = false;
+    int n = clamp_first(contacts, count, bd, px, py, near, &again);
+    for (int sweep = 1; again; ++sweep)
     {
         again = false;
-        for (int k = 0; k < count; ++k)
+        for (int i = 0; i < n; ++i)
         {
-            const cs_contact* c = contacts + k;
+            const cs_contact* c = contacts + near[i];
             if (clamp_contact(c, bd, px, py))
             {
                 again = true;
@@ -107,15 +128,41 @@ static void clamp_shift(const cs_contact* contacts, int count, const cs_impact_b
     }
 }
 
-void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                             bool frictionless, double* px, double* py, double* angle)
+// Each body's whole shift (linear part; held bodies' shares are 0), from the shifted contacts (`list`).
+static void whole_shifts(const cs_contact* contacts, const int* list, int n, const cs_impact_bodies* bodies,
+                         bool frictionless)
 {
-    bool any = false;
-    for (int k = 0; k < count && !any; ++k)
+    double* o = bodies->offset;
+    for (int i = 0; i < n; ++i)
     {
-        any = shifted(contacts + k);
+        const cs_contact* c = contacts + list[i];
+        double s = -c->impact_time;
+        double dn = s * c->normal_impulse, dt = frictionless ? 0.0 : s * c->friction_impulse;
+        if (!cs_impact_held(o, c->b))
+        {
+            o[3 * c->b] += bodies->inv_mass[c->b] * (c->nx * dn - c->ny * dt);
+            o[3 * c->b + 1] += bodies->inv_mass[c->b] * (c->ny * dn + c->nx * dt);
+        }
+        if (c->a >= 0 && !cs_impact_held(o, c->a))
+        {
+            o[3 * c->a] -= bodies->inv_mass[c->a] * (c->nx * dn - c->ny * dt);
+            o[3 * c->a + 1] -= bodies->inv_mass[c->a] * (c->ny * dn + c->nx * dt);
+        }
     }
-    if (!any)
+}
+
+void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                             bool frictionless, int* scratch, double* px, double* py, double* angle)
+{
+    // The shifted contacts; only their bodies have a shift (a body of several contacts moves once).
+    int* list = scratch;
+    int n = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        list[n] = k;
+        n += shifted(contacts + k) ? 1 : 0;
+    }
+    if (n == 0)
     {
         return;
     }
@@ -129,55 +176,33 @@ void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_imp
             o[3 * c->a] = o[3 * c->a + 1] = 0.0;
         }
     }
-    // Each body's whole shift (linear part; held bodies' shares are 0).
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = contacts + k;
-        if (shifted(c))
-        {
-            double s = -c->impact_time;
-            double dn = s * c->normal_impulse, dt = frictionless ? 0.0 : s * c->friction_impulse;
-            if (!cs_impact_held(o, c->b))
-            {
-                o[3 * c->b] += bodies->inv_mass[c->b] * (c->nx * dn - c->ny * dt);
-                o[3 * c->b + 1] += bodies->inv_mass[c->b] * (c->ny * dn + c->nx * dt);
-            }
-            if (c->a >= 0 && !cs_impact_held(o, c->a))
-            {
-                o[3 * c->a] -= bodies->inv_mass[c->a] * (c->nx * dn - c->ny * dt);
-                o[3 * c->a + 1] -= bodies->inv_mass[c->a] * (c->ny * dn + c->nx * dt);
-            }
-        }
-    }
+    whole_shifts(contacts, list, n, bodies, frictionless);
     if (bodies->clamp)
     {
-        clamp_shift(contacts, count, bodies, px, py);
+        clamp_shift(contacts, count, bodies, px, py, scratch + count);
     }
     // The shares of the shifts, and the same shares of the angles' shifts.
-    for (int k = 0; k < count; ++k)
+    for (int i = 0; i < n && !frictionless; ++i)
     {
-        const cs_contact* c = contacts + k;
-        if (shifted(c) && !frictionless)
+        const cs_contact* c = contacts + list[i];
+        double dt = -c->impact_time * c->friction_impulse;
+        angle[c->b] -= o[3 * c->b + 2] * bodies->inv_inertia[c->b] * c->rb * dt;
+        if (c->a >= 0)
         {
-            double dt = -c->impact_time * c->friction_impulse;
-            angle[c->b] -= o[3 * c->b + 2] * bodies->inv_inertia[c->b] * c->rb * dt;
-            if (c->a >= 0)
-            {
-                angle[c->a] -= o[3 * c->a + 2] * bodies->inv_inertia[c->a] * c->ra * dt;
-            }
+            angle[c->a] -= o[3 * c->a + 2] * bodies->inv_inertia[c->a] * c->ra * dt;
         }
     }
-    for (int k = 0; k < count; ++k)
+    for (int i = 0; i < n; ++i)
     {
-        const cs_contact* c = contacts + k;
+        const cs_contact* c = contacts + list[i];
         for (int side = 0; side < 2; ++side)
         {
-            int i = side == 0 ? c->b : c->a;
-            if (i >= 0 && o[3 * i + 2] > 0.0)
+            int b = side == 0 ? c->b : c->a;
+            if (b >= 0 && o[3 * b + 2] > 0.0)
             {
-                px[i] += o[3 * i + 2] * o[3 * i];
-                py[i] += o[3 * i + 2] * o[3 * i + 1];
-                o[3 * i] = o[3 * i + 1] = 0.0; // (a body of several contacts moves once)
+                px[b] += o[3 * b + 2] * o[3 * b];
+                py[b] += o[3 * b + 2] * o[3 * b + 1];
+                o[3 * b] = o[3 * b + 1] = 0.0; // (a body of several contacts moves once)
             }
         }
     }

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/union_find.h"
 #include "world/world_internal.h"
 
 #define CS_SLEEP_THRESHOLD 0.05 // m/s, of the fastest point (Box2D v3's b2BodyDef.sleepThreshold)
@@ -133,26 +134,6 @@ void cs_sleep_wake_touched(cs_world* w)
     }
 }
 
-static int find(int* parent, int x)
-{
-    while (parent[x] != x)
-    {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-static void unite(int* parent, int x, int y)
-{
-    x = find(parent, x);
-    y = find(parent, y);
-    if (x != y)
-    {
-        parent[x < y ? y : x] = x < y ? x : y; // the lower slot is the root: deterministic
-    }
-}
-
 static bool awake_dynamic(const cs_world* w, int slot)
 {
     return slot >= 0 && w->body_type[slot] == CS_BODY_DYNAMIC && !w->asleep[slot] &&
@@ -187,7 +168,7 @@ void cs_sleep_update(cs_world* w)
         if (awake_dynamic(w, c->a) && awake_dynamic(w, c->b) &&
             (c->normal_impulse > 0.0 || c->gap <= w->def.linear_slop))
         {
-            unite(parent, c->a, c->b);
+            cs_uf_unite(parent, c->a, c->b);
         }
     }
     for (int k = 0; k < w->joint_count; ++k)
@@ -195,7 +176,7 @@ void cs_sleep_update(cs_world* w)
         const cs_joint* j = w->joints + k;
         if (j->alive && awake_dynamic(w, j->a) && awake_dynamic(w, j->b))
         {
-            unite(parent, j->a, j->b);
+            cs_uf_unite(parent, j->a, j->b);
         }
     }
     // An island sleeps when its least rested body has rested long enough: the minimum per root.
@@ -208,18 +189,18 @@ void cs_sleep_update(cs_world* w)
     {
         if (awake_dynamic(w, i))
         {
-            int r = find(parent, i);
+            int r = cs_uf_find(parent, i);
             least[r] = w->sleep_time[i] < least[r] ? w->sleep_time[i] : least[r];
         }
     }
     // Each sleeping island becomes a ring through island_next, entered at any of its bodies.
     for (int i = 0; i < n; ++i)
     {
-        if (!awake_dynamic(w, i) || least[find(parent, i)] < CS_TIME_TO_SLEEP)
+        if (!awake_dynamic(w, i) || least[cs_uf_find(parent, i)] < CS_TIME_TO_SLEEP)
         {
             continue;
         }
-        int r = find(parent, i);
+        int r = cs_uf_find(parent, i);
         if (i != r)
         {
             // Insert after the root (which is processed first: it is the lowest slot of its island).
@@ -233,7 +214,7 @@ void cs_sleep_update(cs_world* w)
     }
     for (int i = 0; i < n; ++i)
     {
-        if (awake_dynamic(w, i) && least[find(parent, i)] >= CS_TIME_TO_SLEEP)
+        if (awake_dynamic(w, i) && least[cs_uf_find(parent, i)] >= CS_TIME_TO_SLEEP)
         {
             w->asleep[i] = 1;
             w->asleep_count += 1;

@@ -245,6 +245,17 @@ static cs_impact_bodies impact_bodies(const cs_world* w)
     return b;
 }
 
+// The restitution pass's workspace (per body: world.c; per contact: build_rows).
+static cs_impact_reach impact_reach(const cs_world* w)
+{
+    cs_impact_reach r = {.parent = w->reach_parent,
+                         .flags = w->reach_flags,
+                         .roots = w->reach_roots,
+                         .list = w->reach_list,
+                         .spare = w->reach_spare};
+    return r;
+}
+
 // 3. Narrow phase into a fresh list (last step's list is kept for the warm start), the contact instant of
 // each contact, and the order the sweeps take them in (*order: NULL for key order).
 static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
@@ -261,7 +272,7 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
     warm_start(&w->contacts, &w->previous);
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
-    cs_contact_impacts(w->contacts.items, w->contacts.count, &bodies, &rp);
+    cs_contact_impacts(w->contacts.items, w->contacts.count, w->body_count, &bodies, &rp);
     *order = NULL;
     if (w->def.row_order == CS_ROW_ORDER_COLOURED)
     {
@@ -325,7 +336,9 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     if (count > w->position_capacity)
     {
         int cap = cs_grow_capacity(w->position_capacity, count);
-        if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap))
+        if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap) ||
+            !CS_RESIZE(w->reach_roots, 2 * cap) || !CS_RESIZE(w->reach_list, 2 * cap) ||
+            !CS_RESIZE(w->reach_spare, 2 * cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
         }
@@ -409,7 +422,8 @@ static double integrate(cs_world* w, const int* order)
     const int n = w->body_count;
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
-    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, w->v);
+    cs_impact_reach reach = impact_reach(w);
+    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, w->v);
     // (SPOOK has no pseudo-velocity: its correction is in v.)
     const double* vp_pseudo = cs_formulation_splits(w->def.formulation) ? w->pseudo_v : NULL;
     double move2 = 0.0;
@@ -424,8 +438,8 @@ static double integrate(cs_world* w, const int* order)
         w->angle[i] += h * (w->v[3 * i + 2] + dw);
         move2 = cs_max(move2, mx * mx + my * my);
     }
-    cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless, w->px, w->py,
-                            w->angle);
+    cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless,
+                            w->reach_roots, w->px, w->py, w->angle);
     if (w->def.formulation == CS_FORMULATION_RELAX)
     {
         cs_relax_split(w, order); // relax.c: the split impulses taken back at the new normals

@@ -176,6 +176,11 @@ void cs_world_destroy(cs_world* w)
     cs_split_work_free(&w->split_work);
     free(w->pseudo_v);
     free(w->impact_offset);
+    free(w->reach_parent);
+    free(w->reach_flags);
+    free(w->reach_roots);
+    free(w->reach_list);
+    free(w->reach_spare);
     free(w);
 }
 
@@ -197,7 +202,8 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
               CS_RESIZE(w->dense, cap) && CS_RESIZE(w->dense_of, cap) && CS_RESIZE(w->joint_head, cap) &&
               CS_RESIZE(w->asleep, cap) && CS_RESIZE(w->sleep_time, cap) && CS_RESIZE(w->island_next, cap) &&
               CS_RESIZE(w->island_parent, cap) && CS_RESIZE(w->island_rest, cap) &&
-              CS_RESIZE(w->impact_offset, 3 * cap);
+              CS_RESIZE(w->impact_offset, 3 * cap) && CS_RESIZE(w->reach_parent, cap) &&
+              CS_RESIZE(w->reach_flags, cap);
     if (ok)
     {
         w->body_capacity = cap;
