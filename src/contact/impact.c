@@ -237,12 +237,12 @@ static void mark_held(const cs_contact* contacts, int count, const cs_impact_bod
     }
 }
 
-void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                        const cs_restitution_params* params)
+bool cs_contact_impacts_range(cs_contact* contacts, int first, int end, const cs_impact_bodies* bodies,
+                              const cs_restitution_params* params)
 {
     double h = params->time_step, threshold = cs_bounce_threshold(params);
     bool timed = false;
-    for (int k = 0; k < count; ++k)
+    for (int k = first; k < end; ++k)
     {
         cs_contact* c = contacts + k;
         if (c->gap > 0.0 && !(c->normal_impulse > 0.0))
@@ -255,9 +255,21 @@ void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies*
         }
         timed = timed || c->bounce || c->impact_time > 0.0;
     }
-    if (timed) // (only the pass and the shift read it)
+    return timed;
+}
+
+void cs_contact_impacts_held(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                             const cs_restitution_params* params)
+{
+    mark_held(contacts, count, bodies, params->linear_slop / params->time_step);
+}
+
+void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                        const cs_restitution_params* params)
+{
+    if (cs_contact_impacts_range(contacts, 0, count, bodies, params)) // (only the pass and the shift read it)
     {
-        mark_held(contacts, count, bodies, params->linear_slop / h);
+        cs_contact_impacts_held(contacts, count, bodies, params);
     }
 }
 

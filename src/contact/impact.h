@@ -44,6 +44,13 @@ typedef struct cs_restitution_params
 // bodies a touching contact held last step (in bodies->offset; the pass and the shift read it).
 void cs_contact_impacts(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params);
+// The same in two parts, for a step that splits its contacts over threads: the contacts first .. end − 1
+// (each writes only its own contact; true if one of them bounces or is timed, s* > 0), then, once all are
+// done and only if some part returned true, the bodies held (they read every contact).
+bool cs_contact_impacts_range(cs_contact* contacts, int first, int end, const cs_impact_bodies* bodies,
+                              const cs_restitution_params* params);
+void cs_contact_impacts_held(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                             const cs_restitution_params* params);
 
 // After the velocity solve (v holds its velocities; each contact its λ), in a step where some contact
 // bounces: the step's collisions are replayed from their approach, in Gauss-Seidel sweeps over every

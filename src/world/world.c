@@ -139,7 +139,7 @@ void cs_world_destroy(cs_world* w)
     {
         return;
     }
-    cs_helper_stop(&w->helper);
+    cs_workers_destroy(w->workers); // stops and joins the worker threads
     double** arrays[] = {&w->px,          &w->py,       &w->angle,       &w->v,
                          &w->v_pre,       &w->fx,       &w->fy,          &w->radius,
                          &w->mass,        &w->inv_mass, &w->inv_inertia, &w->friction,
@@ -176,6 +176,9 @@ void cs_world_destroy(cs_world* w)
     cs_split_work_free(&w->split_work);
     free(w->pseudo_v);
     free(w->impact_offset);
+    free(w->pair_hits);
+    free(w->chunk_ints);
+    free(w->chunk_doubles);
     free(w);
 }
 
@@ -371,9 +374,14 @@ const cs_solver_params* cs_world_solver_params(const cs_world* w)
 
 bool cs_world_set_threads(cs_world* w, int threads)
 {
-    if (threads != 1 && threads != 2)
+    if (threads < 1 || threads > CS_WORKERS_MAX)
     {
         return false;
+    }
+    if (threads != w->threads)
+    {
+        cs_workers_destroy(w->workers); // the next step starts threads − 1 workers (step_stages.c)
+        w->workers = NULL;
     }
     w->threads = threads;
     return true;
