@@ -258,6 +258,7 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     }
     run->t0 = cs_seconds();
     run->method = method;
+    run->defer_residuals = false;
     cs_status s = work_reserve(work, p->body_count, p->row_count, err);
     if (s != CS_OK)
     {
@@ -488,11 +489,20 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         stats->history_count = history_count;
         stats->subspace = cs_subspace_report(work, run->method->info.flags);
         stats->pivots = ctx->pivots;
-        residuals(ctx, &stats->res_lcp, &stats->res_nat);
-        // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
-        bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);
-        stats->stop = finite || stop == CS_STOP_DIVERGED ? stop : CS_STOP_DIVERGED;
+        stats->stop = stop;
+        if (!run->defer_residuals)
+        {
+            cs_solve_residuals(run, stats);
+        }
     }
+}
+
+void cs_solve_residuals(const cs_solve_run* run, cs_solver_stats* stats)
+{
+    residuals(&run->ctx, &stats->res_lcp, &stats->res_nat);
+    // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
+    bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);
+    stats->stop = finite || stats->stop == CS_STOP_DIVERGED ? stats->stop : CS_STOP_DIVERGED;
 }
 
 cs_status cs_solve(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,

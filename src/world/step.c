@@ -110,6 +110,10 @@ static cs_status fill_bodies(cs_lcp* p, cs_world* w, cs_error* err)
 // 5 000-circle pool (200 000 updates) gains 1.38× and a 50 000-circle one 1.31×.
 #define CS_PARALLEL_SPLIT_MIN 40000
 
+// Rows below which the velocity solve's final residuals are computed in place (~2 ns a row; a hand-over
+// to a spinning worker costs ~1 µs, to a sleeping one ~50 µs).
+#define CS_PARALLEL_RESIDUAL_MIN 8192
+
 static void split_task(void* job, int task, int thread)
 {
     (void)task;
@@ -280,17 +284,57 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     return CS_OK;
 }
 
+// What the phases up to the solve hand on to the rest of the step.
+typedef struct step_run
+{
+    double t[4];      // broad phase start, narrow phase start, narrow phase end, step start
+    const int* order; // the sweeps' contact order (NULL: key order)
+    cs_split_job job;
+    cs_solver_stats vstats;
+    cs_solve_run run;      // the velocity solve (run.defer_residuals: its final residuals are still to come)
+    bool residuals_posted; // they are being computed on a worker (join_residuals)
+} step_run;
+
+// The velocity solve's final residuals (two sums over every row, in row order: serial) on a worker, beside
+// the restitution pass, which does not touch the rows, the solve's v or λ.
+static void residuals_task(void* run, int task, int thread)
+{
+    (void)task;
+    (void)thread;
+    step_run* r = run;
+    cs_solve_residuals(&r->run, &r->vstats);
+}
+
+static void post_residuals(cs_world* w, step_run* r)
+{
+    r->residuals_posted = r->run.defer_residuals && cs_workers_post(w->workers, residuals_task, r);
+    if (r->run.defer_residuals && !r->residuals_posted)
+    {
+        cs_solve_residuals(&r->run, &r->vstats);
+    }
+}
+
+static void join_residuals(cs_world* w, step_run* r)
+{
+    if (r->residuals_posted)
+    {
+        cs_workers_join(w->workers);
+        r->residuals_posted = false;
+    }
+}
+
 // 6. Velocity solve with the selected solver (and the position solve, on the helper thread when it is big
 // enough); the contacts keep their λ (the next step's warm start).
-static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solver_stats* vstats,
-                       cs_error* err)
+static cs_status solve(cs_world* w, step_run* r, cs_error* err)
 {
     const cs_solver_params* params = &w->def.solver_params;
     cs_lcp* vp = &w->velocity_problem;
     int per = w->def.frictionless ? 1 : 2;
     int count = w->contacts.count;
-    cs_solve_run run;
-    cs_status st = cs_solve_start(vp, w->def.solver, params, &w->work, w->lambda, &run, err);
+    const int* order = r->order;
+    cs_split_job* job = &r->job;
+    cs_solve_run* run = &r->run;
+    cs_status st = cs_solve_start(vp, w->def.solver, params, &w->work, w->lambda, run, err);
     if (st != CS_OK ||
         (st = cs_split_work_reserve(&w->split_work, &w->work, params->simd, 0, per, count, err)) != CS_OK)
     {
@@ -300,7 +344,10 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
     bool split = cs_formulation_splits(w->def.formulation);
     bool parallel = split && (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
                     cs_workers_post(cs_world_workers(w), split_task, job);
-    cs_solve_finish(&run, vstats);
+    // With workers the final residuals wait (step(): post_residuals after the health check).
+    run->defer_residuals = cs_world_workers(w) != NULL && vp->row_count >= CS_PARALLEL_RESIDUAL_MIN &&
+                           run->check.stop != CS_STOP_BAD_PROBLEM;
+    cs_solve_finish(run, &r->vstats);
     cs_stage_copy_velocities(w, w->v, w->work.v);
     cs_stage_store_impulses(w, order, per, w->lambda); // contact_stages.c
     cs_joint_store(w, w->lambda);
@@ -325,11 +372,13 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
 // velocity plus the pseudo-velocity, and go back by s*·M⁻¹Jᵀλ for contacts whose impulse acted at s* > 0.
 // Returns a bound on how far any body moved: the queries look that far beyond the broad phase's grid
 // (query.c). The shifts back add at most Σ s*·(|λn| + |λt|)·max(1/m) over the contacts that hit.
-static double integrate(cs_world* w, const int* order)
+static double integrate(cs_world* w, step_run* r)
 {
+    const int* order = r->order;
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
     cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, w->v);
+    join_residuals(w, r); // (the stages below want every thread)
     // (SPOOK has no pseudo-velocity: its correction is in v.)
     const double* vp_pseudo = cs_formulation_splits(w->def.formulation) ? w->pseudo_v : NULL;
     double move2 = cs_stage_integrate(w, vp_pseudo); // step_stages.c
@@ -414,15 +463,6 @@ static cs_status undo_step(cs_world* w, bool contacts_swapped, cs_status st)
     return st;
 }
 
-// What the phases up to the solve hand on to the rest of the step.
-typedef struct step_run
-{
-    double t[4];      // broad phase start, narrow phase start, narrow phase end, step start
-    const int* order; // the sweeps' contact order (NULL: key order)
-    cs_split_job job;
-    cs_solver_stats vstats;
-} step_run;
-
 // Phases 1–6 (and the relax formulation's shock pass): the velocities solved, nothing moved yet. A failed
 // phase is undone (undo_step). scripts/physics/*_ledger.c run it too, then measure the rest.
 static cs_status solve_phases(cs_world* w, step_run* r, cs_error* err)
@@ -446,8 +486,7 @@ static cs_status solve_phases(cs_world* w, step_run* r, cs_error* err)
     }
     r->t[2] = cs_seconds();
     r->job.seconds = 0.0;
-    if ((st = build_rows(w, r->order, &r->job, err)) != CS_OK ||
-        (st = solve(w, r->order, &r->job, &r->vstats, err)) != CS_OK)
+    if ((st = build_rows(w, r->order, &r->job, err)) != CS_OK || (st = solve(w, r, err)) != CS_OK)
     {
         return undo_step(w, true, st);
     }
@@ -462,6 +501,7 @@ static cs_status step(cs_world* w, cs_error* err)
 {
     step_run r;
     r.t[3] = cs_seconds();
+    r.residuals_posted = false;
     if (cs_sleep_idle_step(w))
     {
         return CS_OK; // everything asleep: only time passes (sleep.c)
@@ -481,8 +521,9 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    post_residuals(w, &r);
     cs_continuous_begin(w); // continuous.c: the paths start here
-    w->query_slack = integrate(w, r.order);
+    w->query_slack = integrate(w, &r);
     if (w->def.formulation == CS_FORMULATION_SOFT &&
         (st = cs_relax_step(w, r.order, &r.job.seconds, err)) != CS_OK)
     {
