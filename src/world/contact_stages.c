@@ -288,3 +288,37 @@ void cs_stage_store_impulses(cs_world* w, const int* order, int per, const doubl
     store_job j = {w->contacts.items, order, w->contacts.count, per, lambda};
     cs_workers_for(cs_world_workers(w), cs_stage_chunks(j.count), store_chunk, &j);
 }
+
+// The sweeps' order: each 64-contact block coloured on its own (contact_order.h), so chunks of blocks go to
+// threads, each with its own colour masks.
+typedef struct order_job
+{
+    cs_contact_order* o;
+    const cs_contact* contacts;
+    int count;
+} order_job;
+
+static void order_chunk(void* ctx, int chunk, int thread)
+{
+    const order_job* j = ctx;
+    enum
+    {
+        BLOCKS = CS_STAGE_CHUNK / CS_ORDER_BLOCK
+    };
+    int blocks = (j->count + CS_ORDER_BLOCK - 1) / CS_ORDER_BLOCK;
+    int first = chunk * BLOCKS, end = first + BLOCKS < blocks ? first + BLOCKS : blocks;
+    cs_contact_order_blocks(j->o, j->contacts, j->count, CS_ORDER_BLOCK, first, end, thread);
+}
+
+cs_status cs_stage_order(cs_world* w, cs_error* err)
+{
+    cs_workers* pool = cs_world_workers(w);
+    cs_status st =
+        cs_contact_order_reserve(&w->order, w->contacts.count, w->body_count, cs_workers_threads(pool), err);
+    if (st == CS_OK)
+    {
+        order_job j = {&w->order, w->contacts.items, w->contacts.count};
+        cs_workers_for(pool, cs_stage_chunks(j.count), order_chunk, &j);
+    }
+    return st;
+}

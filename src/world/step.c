@@ -199,8 +199,7 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
     *order = NULL;
     if (w->def.row_order == CS_ROW_ORDER_COLOURED)
     {
-        st = cs_contact_order_build(&w->order, w->contacts.items, w->contacts.count, w->body_count,
-                                    CS_ORDER_BLOCK, err);
+        st = cs_stage_order(w, err); // contact_stages.c
         if (st != CS_OK)
         {
             return st;

@@ -195,6 +195,8 @@ cs_status cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs
 // The velocity problem's contact rows (its bodies filled) and, unless NULL, the position biases.
 cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, double* position_bias,
                         cs_error* err);
+// The sweeps' order (w->order: its 64-contact blocks coloured).
+cs_status cs_stage_order(cs_world* w, cs_error* err);
 void cs_stage_store_impulses(cs_world* w, const int* order, int per, const double* lambda);
 
 // Body ids: slot | generation << CS_ID_SLOT_BITS (8 million slots, 256 generations before an id comes
