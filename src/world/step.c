@@ -143,8 +143,8 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
     const int n = w->body_count;
     cs_stage_reach(w);                                                        // step_stages.c
     w->broadphase.active = w->alive_count < w->body_count ? w->active : NULL; // skip free slots
-    cs_status st =
-        cs_broadphase_update(&w->broadphase, w->px, w->py, w->reach, n, w->def.speculative_margin, err);
+    cs_status st = cs_broadphase_update_on(&w->broadphase, w->px, w->py, w->reach, n,
+                                           w->def.speculative_margin, cs_world_workers(w), err);
     if (st == CS_OK)
     {
         cs_query_grid_updated(w, n);
