@@ -1,9 +1,15 @@
 // The worker pool (workers.h).
 //
-// A loop is published as (fn, ctx, tasks) plus a claim word: generation << 32 | next task. A thread takes a
-// task by compare-and-swap on the claim word, so a thread that read an older loop's fields (it was
-// descheduled while the caller started the next loop) fails its swap and reads again: nobody runs a task
-// of one loop with another loop's function. `done` counts finished tasks; the caller waits for all.
+// A loop is published as (fn, ctx, base) plus a claim word: generation | task count | next task (24, 20, 20
+// bits). A thread takes a task by compare-and-swap on the claim word, which holds the loop's bound too: a
+// thread that read an older loop's word (it was descheduled while the caller started the next loop) fails
+// its swap and reads again, so nobody runs a task twice or a task of one loop with another loop's fields.
+// (With the bound in a field of its own, a worker that read a finished loop's word and then the next loop's
+// count claimed a task before the new word was out: TSan found a task run twice.) `done` counts finished
+// tasks; the caller waits for all. A loop of more than CS_CLAIM_TASKS tasks goes out in parts (base).
+//
+// POSIX threads, not C11's <threads.h>: ThreadSanitizer intercepts pthread_create but not glibc's
+// thrd_create (a TSan build crashed on the first worker), and it must see the lock to check the rest.
 //
 // Waking: every publication (loop, background task, quit) bumps `signal`. A worker with nothing to do spins
 // on it for a while (CS_SPIN checks with a pause, a yield every 64), then sleeps on `wake`; the publisher
@@ -15,7 +21,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <threads.h>
+#include <pthread.h>
+#include <sched.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -48,13 +55,13 @@ struct cs_workers
 {
     int count; // threads, the caller included
     int started;
-    thrd_t thread[CS_WORKERS_MAX];
+    pthread_t thread[CS_WORKERS_MAX];
     cs_worker_arg arg[CS_WORKERS_MAX];
     // The current loop.
     _Atomic(cs_task_fn) fn;
     _Atomic(void*) ctx;
-    atomic_int tasks;
-    _Atomic uint64_t claim; // generation << 32 | next task
+    atomic_int base;        // the loop's task numbers start here
+    _Atomic uint64_t claim; // generation << 40 | tasks << 20 | next task
     atomic_int done;
     // The background task.
     _Atomic(cs_task_fn) bg_fn;
@@ -64,9 +71,18 @@ struct cs_workers
     atomic_uint signal;
     atomic_int sleepers;
     atomic_bool quit;
-    mtx_t lock;
-    cnd_t wake;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
 };
+
+// The claim word's fields.
+#define CS_CLAIM_BITS  20
+#define CS_CLAIM_TASKS ((1 << CS_CLAIM_BITS) - 1)
+
+static inline uint64_t claim_word(uint64_t generation, int tasks)
+{
+    return generation << (2 * CS_CLAIM_BITS) | (uint64_t)tasks << CS_CLAIM_BITS;
+}
 
 // Runs tasks of the current loop until none is left; true if it ran any.
 static bool run_tasks(cs_workers* p, int thread)
@@ -75,19 +91,21 @@ static bool run_tasks(cs_workers* p, int thread)
     for (;;)
     {
         uint64_t c = atomic_load(&p->claim);
-        cs_task_fn fn = atomic_load_explicit(&p->fn, memory_order_relaxed);
-        void* ctx = atomic_load_explicit(&p->ctx, memory_order_relaxed);
-        int tasks = atomic_load_explicit(&p->tasks, memory_order_relaxed);
-        int next = (int)(uint32_t)c;
+        int next = (int)(c & CS_CLAIM_TASKS);
+        int tasks = (int)((c >> CS_CLAIM_BITS) & CS_CLAIM_TASKS);
         if (next >= tasks)
         {
             return ran;
         }
+        // (Read after the word: the loop's own fields, published before it.)
+        cs_task_fn fn = atomic_load_explicit(&p->fn, memory_order_relaxed);
+        void* ctx = atomic_load_explicit(&p->ctx, memory_order_relaxed);
+        int base = atomic_load_explicit(&p->base, memory_order_relaxed);
         if (!atomic_compare_exchange_weak(&p->claim, &c, c + 1))
         {
-            continue; // another thread took it, or a new loop started
+            continue; // another thread took it
         }
-        fn(ctx, next, thread);
+        fn(ctx, base + next, thread);
         atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
         ran = true;
     }
@@ -121,25 +139,25 @@ static void await_signal(cs_workers* p, unsigned* seen)
         }
         if ((i & 63) == 63)
         {
-            thrd_yield();
+            sched_yield();
         }
         else
         {
             CS_PAUSE();
         }
     }
-    mtx_lock(&p->lock);
+    pthread_mutex_lock(&p->lock);
     atomic_fetch_add(&p->sleepers, 1);
     while (atomic_load(&p->signal) == *seen)
     {
-        cnd_wait(&p->wake, &p->lock);
+        pthread_cond_wait(&p->wake, &p->lock);
     }
     atomic_fetch_sub(&p->sleepers, 1);
     *seen = atomic_load(&p->signal);
-    mtx_unlock(&p->lock);
+    pthread_mutex_unlock(&p->lock);
 }
 
-static int worker_main(void* arg)
+static void* worker_main(void* arg)
 {
     const cs_worker_arg* me = arg;
     cs_workers* p = me->pool;
@@ -153,7 +171,7 @@ static int worker_main(void* arg)
             await_signal(p, &seen);
         }
     }
-    return 0;
+    return NULL;
 }
 
 // Tells the workers something was published.
@@ -162,9 +180,9 @@ static void publish(cs_workers* p)
     atomic_fetch_add(&p->signal, 1);
     if (atomic_load(&p->sleepers) > 0)
     {
-        mtx_lock(&p->lock);
-        cnd_broadcast(&p->wake);
-        mtx_unlock(&p->lock);
+        pthread_mutex_lock(&p->lock);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->lock);
     }
 }
 
@@ -175,7 +193,7 @@ static void await_int(atomic_int* x, int want)
     {
         if ((i & 63) == 0)
         {
-            thrd_yield();
+            sched_yield();
         }
         else
         {
@@ -198,7 +216,7 @@ cs_workers* cs_workers_create(int threads)
     p->count = threads;
     atomic_init(&p->fn, NULL);
     atomic_init(&p->ctx, NULL);
-    atomic_init(&p->tasks, 0);
+    atomic_init(&p->base, 0);
     atomic_init(&p->claim, 0);
     atomic_init(&p->done, 0);
     atomic_init(&p->bg_fn, NULL);
@@ -207,21 +225,21 @@ cs_workers* cs_workers_create(int threads)
     atomic_init(&p->signal, 0u);
     atomic_init(&p->sleepers, 0);
     atomic_init(&p->quit, false);
-    if (mtx_init(&p->lock, mtx_plain) != thrd_success)
+    if (pthread_mutex_init(&p->lock, NULL) != 0)
     {
         free(p);
         return NULL;
     }
-    if (cnd_init(&p->wake) != thrd_success)
+    if (pthread_cond_init(&p->wake, NULL) != 0)
     {
-        mtx_destroy(&p->lock);
+        pthread_mutex_destroy(&p->lock);
         free(p);
         return NULL;
     }
     for (int i = 0; i < threads - 1; ++i)
     {
         p->arg[i] = (cs_worker_arg){p, i + 1};
-        if (thrd_create(&p->thread[i], worker_main, &p->arg[i]) != thrd_success)
+        if (pthread_create(&p->thread[i], NULL, worker_main, &p->arg[i]) != 0)
         {
             cs_workers_destroy(p);
             return NULL;
@@ -241,10 +259,10 @@ void cs_workers_destroy(cs_workers* p)
     publish(p);
     for (int i = 0; i < p->started; ++i)
     {
-        thrd_join(p->thread[i], NULL);
+        pthread_join(p->thread[i], NULL);
     }
-    cnd_destroy(&p->wake);
-    mtx_destroy(&p->lock);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
@@ -268,17 +286,21 @@ void cs_workers_for(cs_workers* p, int tasks, cs_task_fn fn, void* ctx)
         }
         return;
     }
-    // The last loop is finished (every task claimed and done), so nobody reads these fields but to fail
-    // the swap on the old generation.
-    atomic_store_explicit(&p->fn, fn, memory_order_relaxed);
-    atomic_store_explicit(&p->ctx, ctx, memory_order_relaxed);
-    atomic_store_explicit(&p->tasks, tasks, memory_order_relaxed);
-    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-    uint64_t generation = (atomic_load(&p->claim) >> 32) + 1;
-    atomic_store(&p->claim, generation << 32);
-    publish(p);
-    run_tasks(p, 0);
-    await_int(&p->done, tasks);
+    for (int base = 0; base < tasks; base += CS_CLAIM_TASKS)
+    {
+        int part = tasks - base < CS_CLAIM_TASKS ? tasks - base : CS_CLAIM_TASKS;
+        // The last loop is finished (every task claimed and done), so nobody reads these fields but to
+        // fail the swap on the old word.
+        atomic_store_explicit(&p->fn, fn, memory_order_relaxed);
+        atomic_store_explicit(&p->ctx, ctx, memory_order_relaxed);
+        atomic_store_explicit(&p->base, base, memory_order_relaxed);
+        atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+        uint64_t generation = (atomic_load(&p->claim) >> (2 * CS_CLAIM_BITS)) + 1;
+        atomic_store(&p->claim, claim_word(generation, part));
+        publish(p);
+        run_tasks(p, 0);
+        await_int(&p->done, part);
+    }
 }
 
 bool cs_workers_post(cs_workers* p, cs_task_fn fn, void* ctx)
