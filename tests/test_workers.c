@@ -136,6 +136,47 @@ static void background_beside_loops(void** state)
     assert_int_equal(cs_workers_threads(NULL), 1);
 }
 
+// Many short loops of changing sizes back to back, each beside a background task: a worker that read a
+// finished loop's claim must not take a task of the next one early (it ran a task twice before the bound
+// went into the claim word; seen under ThreadSanitizer, whose scheduling widens the window).
+static void short_loops_back_to_back(void** state)
+{
+    (void)state;
+    static int out[TASKS];
+    static loop_ctx c;
+    for (int threads = 2; threads <= 3; ++threads)
+    {
+        cs_workers* p = cs_workers_create(threads);
+        assert_non_null(p);
+        int wrong = 0;
+        for (int round = 0; round < 20000 && wrong == 0; ++round)
+        {
+            bg_ctx b;
+            atomic_init(&b.runs, 0);
+            atomic_init(&b.thread, -1);
+            assert_true(cs_workers_post(p, bg_task, &b));
+            int tasks = 1 + (round * 37) % 64;
+            for (int t = 0; t < tasks + 1; ++t)
+            {
+                atomic_store(&c.runs[t], 0);
+            }
+            c.threads = threads;
+            c.loop = round;
+            c.out = out;
+            cs_workers_for(p, tasks, count_task, &c);
+            cs_workers_join(p);
+            for (int t = 0; t < tasks + 1; ++t)
+            {
+                wrong += atomic_load(&c.runs[t]) != (t < tasks ? 1 : 0);
+            }
+            wrong += atomic_load(&b.runs) != 1;
+        }
+        assert_int_equal(wrong, 0);
+        assert_int_equal(atomic_load(&c.bad_thread), 0);
+        cs_workers_destroy(p);
+    }
+}
+
 // An idle pool burns no core: after a short spin every worker sleeps on the condition variable. (Not a
 // timing: it polls for up to 30 s, and a worker that spins forever never gets there.)
 static void idle_workers_sleep(void** state)
@@ -172,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_task_once),
         cmocka_unit_test(background_beside_loops),
+        cmocka_unit_test(short_loops_back_to_back),
         cmocka_unit_test(idle_workers_sleep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
