@@ -84,6 +84,39 @@ static void pairs_fill(void* ctx, int chunk, int thread)
     }
 }
 
+// One thread: every pair tested once, its contact filled in place at the list's end (kept by counting it).
+static cs_status pairs_in_one_pass(const pairs_job* j, cs_error* err)
+{
+    cs_world* w = j->w;
+    cs_contact_list* list = &w->contacts;
+    const int pair_count = w->broadphase.pair_count;
+    if (!CS_GROW(list->items, list->capacity, list->count + pair_count))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    const cs_pair* pairs = w->broadphase.pairs;
+    const double *px = w->px, *py = w->py, *radius = w->radius;
+    const double *friction = w->friction, *restitution = w->restitution;
+    cs_contact* c = list->items + list->count;
+    for (int k = 0; k < pair_count; ++k)
+    {
+        int a = pairs[k].a, b = pairs[k].b;
+        if (j->filtering && !cs_pair_collides(w, a, b))
+        {
+            continue; // filtered pairs never make rows (filter.c)
+        }
+        if (cs_collide_circles(a, b, px[a], py[a], radius[a], px[b], py[b], radius[b],
+                               pair_reach(w, j->margin, a, b), c))
+        {
+            c->friction = sqrt(friction[a] * friction[b]);
+            c->restitution = cs_max(restitution[a], restitution[b]);
+            c += 1;
+        }
+    }
+    list->count = (int)(c - list->items);
+    return CS_OK;
+}
+
 cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err)
 {
     const int pair_count = w->broadphase.pair_count;
@@ -95,6 +128,10 @@ cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err)
     bool filtering = w->filter_count + w->nondynamic_count + w->no_collide_joints + w->asleep_count > 0;
     pairs_job j = {w, filtering, w->def.speculative_margin, w->chunk_ints, w->pair_hits};
     cs_workers* pool = cs_world_workers(w);
+    if (pool == NULL || chunks <= 1)
+    {
+        return pairs_in_one_pass(&j, err); // (the marking pass would only cost: ~1 % of a step)
+    }
     cs_workers_for(pool, chunks, pairs_mark, &j);
     int total = w->contacts.count;
     for (int c = 0; c < chunks; ++c)
