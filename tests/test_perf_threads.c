@@ -102,8 +102,21 @@ static void thread_count_changes_and_idle_workers_sleep(void** state)
         nanosleep(&nap, NULL);
     }
     assert_int_equal(cs_workers_sleeping(b->workers), 3);
+    // A clone runs on as many threads (its own), with the same bits.
+    cs_error err = {CS_OK, ""};
+    cs_world* c = cs_world_clone(b, &err);
+    assert_non_null(c);
+    assert_int_equal(cs_world_threads(c), 4);
+    assert_true(c->workers != NULL && c->workers != b->workers);
+    for (int s = 0; s < 5; ++s)
+    {
+        assert_int_equal(cs_world_step(b), CS_OK);
+        assert_int_equal(cs_world_step(c), CS_OK);
+    }
+    assert_true(cs_world_hash(b) == cs_world_hash(c));
     cs_world_destroy(a);
     cs_world_destroy(b);
+    cs_world_destroy(c);
 }
 
 static void one_to_eight_threads(void** state)
@@ -118,8 +131,11 @@ static void one_to_eight_threads(void** state)
     assert_int_equal(cs_world_threads(w), 1);
     assert_true(cs_world_set_threads(w, 8));
     assert_int_equal(cs_world_threads(w), 8);
-    assert_null(w->workers); // started by the first step
-    cs_world_destroy(w);     // never started a thread
+    assert_int_equal(cs_workers_threads(w->workers), 8); // started here
+    assert_true(cs_world_set_threads(w, 1));
+    assert_null(w->workers); // stopped
+    assert_true(cs_world_set_threads(w, 3));
+    cs_world_destroy(w); // joins them
 }
 
 int main(void)

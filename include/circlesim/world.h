@@ -238,10 +238,10 @@ extern "C"
     // Takes effect from the next step; false, changing nothing, for a value out of range.
     bool cs_world_set_formulation(cs_world* world, cs_formulation formulation);
     // Threads per step: 1 (default) to 8, the caller included. With more than 1 the step's per-body and
-    // per-contact stages split over worker threads (started by the next step, sleeping between steps)
-    // and the split-impulse position solve runs beside the velocity solve (when they are big enough to
-    // repay the hand-over); the results are the same bits for every count. Returns false, changing
-    // nothing, for any other count.
+    // per-contact stages split over worker threads (started here, asleep between steps) and the
+    // split-impulse position solve runs beside the velocity solve (when they are big enough to repay the
+    // hand-over); the results are the same bits for every count. Returns false, changing nothing, for any
+    // other count or when the threads cannot be started.
     bool cs_world_set_threads(cs_world* world, int threads);
     int cs_world_threads(const cs_world* world);
 

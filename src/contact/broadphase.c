@@ -351,8 +351,12 @@ static cs_status pairs_on_threads(cs_broadphase* bp, const double* px, const dou
     }
     for (int t = 0; t < threads; ++t)
     {
+        // Each lane can hold as many pairs as the list ever did: which chunks a thread takes changes from
+        // step to step, and a lane that grew whenever its thread took more than before allocated in the
+        // steady state (test_alloc, now and then).
         cs_broadphase_lane* lane = bp->lanes + t;
-        if (!CS_GROW(lane->candidates, lane->candidates_capacity, count))
+        if (!CS_GROW(lane->candidates, lane->candidates_capacity, count) ||
+            !CS_GROW(lane->pairs, lane->capacity, bp->pair_capacity))
         {
             return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
         }

@@ -29,13 +29,7 @@ void cs_stage_range(int chunk, int n, int* first, int* end)
 
 cs_workers* cs_world_workers(cs_world* w)
 {
-    if (w->threads > 1 && w->workers == NULL)
-    {
-        // (NULL again when a thread cannot be started: the step then runs every stage on this thread,
-        // with the same results.)
-        w->workers = cs_workers_create(w->threads);
-    }
-    return w->workers;
+    return w->workers; // (started by cs_world_set_threads, which refuses a count it cannot start)
 }
 
 bool cs_stage_chunk_reserve(cs_world* w, int chunks)

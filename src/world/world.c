@@ -378,10 +378,16 @@ bool cs_world_set_threads(cs_world* w, int threads)
     {
         return false;
     }
-    if (threads != w->threads)
+    if (threads != cs_workers_threads(w->workers))
     {
-        cs_workers_destroy(w->workers); // the next step starts threads − 1 workers (step_stages.c)
-        w->workers = NULL;
+        // The workers start here (they sleep until a step), so a count that cannot be had is refused now.
+        cs_workers* pool = threads > 1 ? cs_workers_create(threads) : NULL;
+        if (threads > 1 && pool == NULL)
+        {
+            return false;
+        }
+        cs_workers_destroy(w->workers);
+        w->workers = pool;
     }
     w->threads = threads;
     return true;

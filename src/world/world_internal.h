@@ -107,7 +107,7 @@ struct cs_world
     int* shock_ints; // shock.c: levels, adjacency and order of the support pass
     int shock_capacity;
     int threads;         // 1 .. CS_WORKERS_MAX (cs_world_set_threads)
-    cs_workers* workers; // threads − 1 workers, started by the first step with threads > 1 (step_stages.c)
+    cs_workers* workers; // threads − 1 workers (NULL for one thread), started by cs_world_set_threads
     uint8_t* pair_hits;  // per broad-phase pair: the narrow phase found a contact (step_stages.c)
     int pair_hits_capacity;
     int* chunk_ints; // per chunk of a parallel stage: its count, flag or output offset
@@ -179,7 +179,7 @@ int cs_stage_chunks(int n);
 void cs_stage_range(int chunk, int n, int* first, int* end); // chunk's [first, end) of n
 // Room for per-chunk results (w->chunk_ints: 2·chunks + 1, w->chunk_doubles: chunks); false: out of memory.
 bool cs_stage_chunk_reserve(cs_world* w, int chunks);
-// The world's workers, started on first use when threads > 1; NULL: run on this thread.
+// The world's workers; NULL: one thread, run on this one.
 cs_workers* cs_world_workers(cs_world* w);
 void cs_stage_forces(cs_world* w);                                          // v_pre = v; v += h M⁻¹ f
 void cs_stage_reach(cs_world* w);                                           // reach = r + h|v|
