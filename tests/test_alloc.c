@@ -57,6 +57,32 @@ static void steady_state_steps_do_not_allocate(void** state)
     }
 }
 
+// With threads: a pool big enough for every stage to split over the workers and the position solve to be
+// handed over; the workers start in the first step, then nothing allocates (the per-chunk results, the pair
+// marks and the pool itself only grow).
+static void threaded_steady_state_does_not_allocate(void** state)
+{
+    (void)state;
+    for (int threads = 1; threads <= 3; ++threads)
+    {
+        cs_world* w = cs_test_pool(3000, 55);
+        assert_true(cs_world_set_threads(w, threads));
+        for (int s = 0; s < 200; ++s)
+        {
+            cs_world_step(w);
+        }
+        long before = allocations;
+        for (int s = 0; s < 40; ++s)
+        {
+            assert_int_equal(cs_world_step(w), CS_OK);
+        }
+        long during = allocations - before;
+        printf("# 3000-circle pool, %d threads: %ld allocations in 40 steady-state steps\n", threads, during);
+        assert_int_equal(during, 0);
+        cs_world_destroy(w);
+    }
+}
+
 // The same for every registered solver (Stacking 30, with friction): a method's own buffers grow while the
 // rows grow and are reused after.
 static void every_solver_steady_state_does_not_allocate(void** state)
@@ -141,6 +167,7 @@ int main(void)
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(steady_state_steps_do_not_allocate),
+        cmocka_unit_test(threaded_steady_state_does_not_allocate),
         cmocka_unit_test(every_solver_steady_state_does_not_allocate),
         cmocka_unit_test(history_recording_does_not_allocate_per_step),
         cmocka_unit_test(pgs_sm_pcg_does_not_allocate_per_step),

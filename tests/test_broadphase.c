@@ -36,6 +36,21 @@ static void check_against_brute_force(const double* px, const double* py, const 
     }
     // The grid is O(N) in memory whatever the extent.
     assert_true(bp.cells_x * bp.cells_y <= 4 * n + 16);
+    // The search on threads (chunks of CS_BROADPHASE_CHUNK bodies): the same pairs in the same order, into
+    // the same broad phase again.
+    for (int threads = 2; threads <= 3; ++threads)
+    {
+        cs_workers* pool = cs_workers_create(threads);
+        assert_non_null(pool);
+        assert_int_equal(cs_broadphase_update_on(&bp, px, py, r, n, margin, pool, &err), CS_OK);
+        assert_int_equal(bp.pair_count, expected);
+        for (int k = 0; k < expected; ++k)
+        {
+            assert_int_equal(bp.pairs[k].a, ref[k].a);
+            assert_int_equal(bp.pairs[k].b, ref[k].b);
+        }
+        cs_workers_destroy(pool);
+    }
     free(ref);
     cs_broadphase_free(&bp);
 }
@@ -45,7 +60,7 @@ static void random_pile_matches_brute_force(void** state)
     (void)state;
     enum
     {
-        N = 1500
+        N = 1500 // (two chunks of the search on threads)
     };
     static double px[N], py[N], r[N];
     for (int trial = 0; trial < 5; ++trial)

@@ -176,7 +176,7 @@ static void usage_errors_exit_2(void** state)
         {"--row-order zigzag", "--row-order: unknown row order 'zigzag'"},
         {"--formulation baumgarte", "--formulation: unknown formulation 'baumgarte'"},
         {"--suite huge", "--suite: expected paper, scale or churn"},
-        {"--threads 3", "--threads"},
+        {"--threads 9", "--threads"},
         {"--solvers pgz", "unknown solver 'pgz'"},
         {"--frobnicate", "unknown option '--frobnicate'"},
     };

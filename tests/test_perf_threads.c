@@ -1,9 +1,14 @@
-// A second thread for the split-impulse position solve (cs_world_set_threads) must not change a single
-// bit: the two solves share only read-only packed rows. Checked on a pool big enough for the hand-over
-// to happen and on Pool 1, which stays on one thread.
+// Threads (cs_world_set_threads) must not change a single bit: the step's stages split into chunks of a
+// fixed size whatever the thread count, each writing its own entries, and the split-impulse position solve
+// shares only read-only packed rows with the velocity solve. Checked on a pool big enough for every parallel
+// stage to split (bodies, pairs and contacts in several chunks; the position solve handed over) and on
+// Pool 1, which stays on one thread.
 #include "test_support.h"
 
 #include <math.h>
+#include <time.h>
+
+#include "world/world_internal.h"
 
 static uint64_t run(cs_world* w, int threads, int steps, double* position_seconds)
 {
@@ -22,33 +27,51 @@ static uint64_t run(cs_world* w, int threads, int steps, double* position_second
     return cs_world_hash(w);
 }
 
-static void big_pool_same_bits_on_two_threads(void** state)
+static void big_pool_same_bits_on_any_thread_count(void** state)
 {
     (void)state;
-    double t1, t2;
-    cs_world* a = cs_test_pool(3000, 55);
-    cs_world* b = cs_test_pool(3000, 55);
-    uint64_t one = run(a, 1, 120, &t1);
-    uint64_t two = run(b, 2, 120, &t2);
-    assert_true(one == two);
-    assert_true(t1 > 0.0 && t2 > 0.0); // both measured the position solve
-    // Every body's state, not only the hash.
-    for (int i = 0; i < cs_world_body_count(a); ++i)
+    cs_world* w[3];
+    uint64_t hash[3];
+    double seconds[3];
+    for (int t = 0; t < 3; ++t)
     {
-        cs_body_state x = cs_world_body(a, i), y = cs_world_body(b, i);
-        assert_memory_equal(&x, &y, sizeof x);
+        w[t] = cs_test_pool(3000, 55);
+        hash[t] = run(w[t], t + 1, 120, &seconds[t]);
+        assert_true(seconds[t] > 0.0); // every run measured the position solve
     }
-    cs_world_destroy(a);
-    cs_world_destroy(b); // joins the helper thread
+    // Every stage split: more than one chunk of bodies, pairs and contacts, and the position solve big
+    // enough to be handed over (step.c CS_PARALLEL_SPLIT_MIN).
+    assert_true(cs_world_body_count(w[0]) > 2 * CS_STAGE_CHUNK);
+    assert_true(w[0]->broadphase.pair_count > 2 * CS_STAGE_CHUNK);
+    assert_true(cs_world_contact_count(w[0]) > 2 * CS_STAGE_CHUNK);
+    assert_true(cs_world_contact_count(w[0]) * w[0]->def.position_iterations >= 40000);
+    assert_non_null(w[2]->workers);
+    for (int t = 1; t < 3; ++t)
+    {
+        assert_true(hash[t] == hash[0]);
+        // Every body's state, not only the hash, and the step's numbers.
+        for (int i = 0; i < cs_world_body_count(w[0]); ++i)
+        {
+            cs_body_state x = cs_world_body(w[0], i), y = cs_world_body(w[t], i);
+            assert_memory_equal(&x, &y, sizeof x);
+        }
+        const cs_step_stats *a = cs_world_stats(w[0]), *b = cs_world_stats(w[t]);
+        assert_true(a->kinetic_energy == b->kinetic_energy && a->max_penetration == b->max_penetration &&
+                    a->mean_penetration == b->mean_penetration && a->res_lcp == b->res_lcp);
+    }
+    for (int t = 0; t < 3; ++t)
+    {
+        cs_world_destroy(w[t]); // joins the workers
+    }
 }
 
-static void pool1_same_bits_on_two_threads(void** state)
+static void pool1_same_bits_on_any_thread_count(void** state)
 {
     (void)state;
     cs_error err = {CS_OK, ""};
     cs_scene_info info;
-    uint64_t hashes[2];
-    for (int threads = 1; threads <= 2; ++threads)
+    uint64_t hashes[3];
+    for (int threads = 1; threads <= 3; ++threads)
     {
         cs_world* w = cs_scene_load(cs_test_source_path("scenes/pool1.json"), &info, &err);
         assert_non_null(w);
@@ -56,10 +79,47 @@ static void pool1_same_bits_on_two_threads(void** state)
         hashes[threads - 1] = run(w, threads, 300, &t);
         cs_world_destroy(w);
     }
-    assert_true(hashes[0] == hashes[1]);
+    assert_true(hashes[0] == hashes[1] && hashes[0] == hashes[2]);
 }
 
-static void only_one_or_two_threads(void** state)
+// Changing the count mid-run keeps the bits too (the workers are stopped and the next step starts new ones),
+// and a world that stops stepping lets its workers sleep (no core burnt; polled for up to 30 s, not timed).
+static void thread_count_changes_and_idle_workers_sleep(void** state)
+{
+    (void)state;
+    cs_world* a = cs_test_pool(3000, 55);
+    cs_world* b = cs_test_pool(3000, 55);
+    double t;
+    run(a, 1, 60, &t);
+    run(b, 3, 20, &t);
+    run(b, 2, 20, &t);
+    uint64_t one = run(a, 1, 0, &t);
+    uint64_t mixed = run(b, 4, 20, &t);
+    assert_true(one == mixed);
+    struct timespec nap = {0, 10 * 1000 * 1000};
+    for (int polls = 0; polls < 3000 && cs_workers_sleeping(b->workers) < 3; ++polls)
+    {
+        nanosleep(&nap, NULL);
+    }
+    assert_int_equal(cs_workers_sleeping(b->workers), 3);
+    // A clone runs on as many threads (its own), with the same bits.
+    cs_error err = {CS_OK, ""};
+    cs_world* c = cs_world_clone(b, &err);
+    assert_non_null(c);
+    assert_int_equal(cs_world_threads(c), 4);
+    assert_true(c->workers != NULL && c->workers != b->workers);
+    for (int s = 0; s < 5; ++s)
+    {
+        assert_int_equal(cs_world_step(b), CS_OK);
+        assert_int_equal(cs_world_step(c), CS_OK);
+    }
+    assert_true(cs_world_hash(b) == cs_world_hash(c));
+    cs_world_destroy(a);
+    cs_world_destroy(b);
+    cs_world_destroy(c);
+}
+
+static void one_to_eight_threads(void** state)
 {
     (void)state;
     cs_world_def def = cs_world_def_default();
@@ -67,18 +127,25 @@ static void only_one_or_two_threads(void** state)
     assert_non_null(w);
     assert_int_equal(cs_world_threads(w), 1);
     assert_false(cs_world_set_threads(w, 0));
-    assert_false(cs_world_set_threads(w, 3));
+    assert_false(cs_world_set_threads(w, 9));
     assert_int_equal(cs_world_threads(w), 1);
-    cs_world_destroy(w); // never started a thread
+    assert_true(cs_world_set_threads(w, 8));
+    assert_int_equal(cs_world_threads(w), 8);
+    assert_int_equal(cs_workers_threads(w->workers), 8); // started here
+    assert_true(cs_world_set_threads(w, 1));
+    assert_null(w->workers); // stopped
+    assert_true(cs_world_set_threads(w, 3));
+    cs_world_destroy(w); // joins them
 }
 
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(big_pool_same_bits_on_two_threads),
-        cmocka_unit_test(pool1_same_bits_on_two_threads),
-        cmocka_unit_test(only_one_or_two_threads),
+        cmocka_unit_test(big_pool_same_bits_on_any_thread_count),
+        cmocka_unit_test(pool1_same_bits_on_any_thread_count),
+        cmocka_unit_test(thread_count_changes_and_idle_workers_sleep),
+        cmocka_unit_test(one_to_eight_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

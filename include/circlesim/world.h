@@ -237,9 +237,11 @@ extern "C"
     bool cs_world_set_row_order(cs_world* world, cs_row_order order);
     // Takes effect from the next step; false, changing nothing, for a value out of range.
     bool cs_world_set_formulation(cs_world* world, cs_formulation formulation);
-    // Threads per step: 1 (default) or 2. With 2 the split-impulse position solve runs on a second thread
-    // while the velocity solve runs (when it is big enough to repay the hand-over); the results are the
-    // same bits as with 1. Returns false, changing nothing, for any other count.
+    // Threads per step: 1 (default) to 8, the caller included. With more than 1 the step's per-body and
+    // per-contact stages split over worker threads (started here, asleep between steps) and the
+    // split-impulse position solve runs beside the velocity solve (when they are big enough to repay the
+    // hand-over); the results are the same bits for every count. Returns false, changing nothing, for any
+    // other count or when the threads cannot be started.
     bool cs_world_set_threads(cs_world* world, int threads);
     int cs_world_threads(const cs_world* world);
 

@@ -55,7 +55,7 @@ static void help(FILE* out)
             "  --steps N             steps per run (default: the suite's)\n"
             "  --repeat R            timed repeats per case (default 3)\n"
             "  --warmup N            warm-up steps before the repeats (default 60)\n"
-            "  --threads N           1 (default) or 2: the position solve on a second thread\n"
+            "  --threads N           1 (default) to 8: the step's stages on worker threads\n"
             "                        (cs_world_set_threads; the same results)\n"
             "  --row-order ORDER     coloured (default) or key: the order the sweeps take the contacts in\n"
             "  --no-simd             sweep one row at a time (no vector lanes; the same results)\n"
@@ -358,7 +358,7 @@ int cs_cmd_bench(int argc, char** argv)
         else if (strcmp(a, "--warmup") == 0)
             ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 0, 100000000, &warmup);
         else if (strcmp(a, "--threads") == 0)
-            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 2, &setup.threads);
+            ok = (v = cs_arg_value(cmd, argc, argv, &i)) && cs_arg_int(cmd, a, v, 1, 8, &setup.threads);
         else if (strcmp(a, "--no-simd") == 0)
             setup.simd = false;
         else if (strcmp(a, "--row-order") == 0)

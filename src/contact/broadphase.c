@@ -22,6 +22,15 @@ void cs_broadphase_free(cs_broadphase* bp)
     free(bp->cell_start);
     free(bp->candidates);
     free(bp->pairs);
+    for (int t = 0; t < CS_WORKERS_MAX; ++t)
+    {
+        free(bp->lanes[t].pairs);
+        free(bp->lanes[t].candidates);
+    }
+    free(bp->chunk_lane);
+    free(bp->chunk_first);
+    free(bp->chunk_count);
+    free(bp->chunk_at);
     memset(bp, 0, sizeof *bp);
 }
 
@@ -71,8 +80,9 @@ static void sort_ints(int* v, int n)
     }
 }
 
-cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double* py, const double* radius,
-                               int count, double margin, cs_error* err)
+// The grid: the cell size, each body's cell (-1: large or not taking part), the bodies sorted by cell.
+static cs_status build_grid(cs_broadphase* bp, const double* px, const double* py, const double* radius,
+                            int count, double margin, cs_error* err)
 {
     bp->pair_count = 0;
     bp->large_count = 0;
@@ -211,66 +221,194 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
         bp->cell_start[c] = bp->cell_start[c + 1];
     }
     bp->cell_start[cells] = grid_count;
+    return CS_OK;
+}
 
+// Body a's partners b > a, sorted, into candidates; returns how many.
+static int partners(const cs_broadphase* bp, const double* px, const double* py, const double* radius,
+                    int count, double margin, int a, int* candidates)
+{
+    const int cells_x = bp->cells_x, cells_y = bp->cells_y;
+    int n = 0;
+    int ca = bp->cell_of[a];
+    bool a_large = false;
+    if (ca < 0)
+    {
+        if (!takes_part(bp, px, py, a))
+        {
+            return 0;
+        }
+        a_large = true;
+    }
+    if (a_large)
+    {
+        for (int b = a + 1; b < count; ++b)
+        {
+            if (takes_part(bp, px, py, b) && pair_touches(px, py, radius, a, b, margin))
+            {
+                candidates[n++] = b;
+            }
+        }
+    }
+    else
+    {
+        // The three cells of a row of the neighbourhood are consecutive in the counting sort, so
+        // each row is one run of sorted[] (and of sorted_xyr). Same predicate as pair_touches.
+        int cx = ca % cells_x;
+        int cy = ca / cells_x;
+        int x0 = cx > 0 ? cx - 1 : 0;
+        int x1 = cx + 1 < cells_x ? cx + 1 : cells_x - 1;
+        double ax = px[a], ay = py[a], ar = radius[a];
+        for (int y = cy > 0 ? cy - 1 : 0; y <= cy + 1 && y < cells_y; ++y)
+        {
+            int end = bp->cell_start[y * cells_x + x1 + 1];
+            for (int k = bp->cell_start[y * cells_x + x0]; k < end; ++k)
+            {
+                const double* b_xyr = bp->sorted_xyr + 3 * k;
+                double dx = b_xyr[0] - ax;
+                double dy = b_xyr[1] - ay;
+                double reach = ar + b_xyr[2] + margin;
+                int b = bp->sorted[k];
+                if (b > a && dx * dx + dy * dy < reach * reach)
+                {
+                    candidates[n++] = b;
+                }
+            }
+        }
+        for (int k = 0; k < bp->large_count; ++k)
+        {
+            int b = bp->large[k];
+            if (b > a && pair_touches(px, py, radius, a, b, margin))
+            {
+                candidates[n++] = b;
+            }
+        }
+    }
+    sort_ints(candidates, n);
+    return n;
+}
+
+// The pairs on the pool's threads: chunks of CS_BROADPHASE_CHUNK bodies, each appending its pairs to its
+// thread's list (and saying where); then each chunk copies its run to its place in bp->pairs, in body
+// order: the same list as one thread's.
+typedef struct pairs_job
+{
+    cs_broadphase* bp;
+    const double *px, *py, *radius;
+    int count;
+    double margin;
+} pairs_job;
+
+static void chunk_pairs(void* ctx, int chunk, int thread)
+{
+    const pairs_job* j = ctx;
+    cs_broadphase* bp = j->bp;
+    cs_broadphase_lane* lane = bp->lanes + thread;
+    int first = chunk * CS_BROADPHASE_CHUNK;
+    int end = first + CS_BROADPHASE_CHUNK < j->count ? first + CS_BROADPHASE_CHUNK : j->count;
+    bp->chunk_lane[chunk] = thread;
+    bp->chunk_first[chunk] = lane->count;
+    for (int a = first; a < end && !lane->out_of_memory; ++a)
+    {
+        int n = partners(bp, j->px, j->py, j->radius, j->count, j->margin, a, lane->candidates);
+        if (!CS_GROW(lane->pairs, lane->capacity, lane->count + n))
+        {
+            lane->out_of_memory = true;
+            break;
+        }
+        for (int k = 0; k < n; ++k)
+        {
+            lane->pairs[lane->count + k] = (cs_pair){a, lane->candidates[k]};
+        }
+        lane->count += n;
+    }
+    bp->chunk_count[chunk] = lane->count - bp->chunk_first[chunk];
+}
+
+static void chunk_copy(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    cs_broadphase* bp = ctx;
+    const cs_broadphase_lane* lane = bp->lanes + bp->chunk_lane[chunk];
+    memcpy(bp->pairs + bp->chunk_at[chunk], lane->pairs + bp->chunk_first[chunk],
+           (size_t)bp->chunk_count[chunk] * sizeof(cs_pair));
+}
+
+static cs_status pairs_on_threads(cs_broadphase* bp, const double* px, const double* py, const double* radius,
+                                  int count, double margin, cs_workers* pool, cs_error* err)
+{
+    int threads = cs_workers_threads(pool);
+    int chunks = (count + CS_BROADPHASE_CHUNK - 1) / CS_BROADPHASE_CHUNK;
+    if (chunks > bp->chunk_capacity)
+    {
+        int cap = cs_grow_capacity(bp->chunk_capacity, chunks);
+        if (!CS_RESIZE(bp->chunk_lane, cap) || !CS_RESIZE(bp->chunk_first, cap) ||
+            !CS_RESIZE(bp->chunk_count, cap) || !CS_RESIZE(bp->chunk_at, cap))
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+        }
+        bp->chunk_capacity = cap;
+    }
+    for (int t = 0; t < threads; ++t)
+    {
+        // Each lane can hold as many pairs as the list ever did: which chunks a thread takes changes from
+        // step to step, and a lane that grew whenever its thread took more than before allocated in the
+        // steady state (test_alloc, now and then).
+        cs_broadphase_lane* lane = bp->lanes + t;
+        if (!CS_GROW(lane->candidates, lane->candidates_capacity, count) ||
+            !CS_GROW(lane->pairs, lane->capacity, bp->pair_capacity))
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+        }
+        lane->count = 0;
+        lane->out_of_memory = false;
+    }
+    pairs_job j = {bp, px, py, radius, count, margin};
+    cs_workers_for(pool, chunks, chunk_pairs, &j);
+    int total = 0;
+    for (int t = 0; t < threads; ++t)
+    {
+        if (bp->lanes[t].out_of_memory)
+        {
+            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+        }
+    }
+    for (int c = 0; c < chunks; ++c)
+    {
+        bp->chunk_at[c] = total;
+        total += bp->chunk_count[c];
+    }
+    if (!CS_GROW(bp->pairs, bp->pair_capacity, total))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+    }
+    cs_workers_for(pool, chunks, chunk_copy, bp);
+    bp->pair_count = total;
+    return CS_OK;
+}
+
+cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double* py, const double* radius,
+                               int count, double margin, cs_error* err)
+{
+    return cs_broadphase_update_on(bp, px, py, radius, count, margin, NULL, err);
+}
+
+cs_status cs_broadphase_update_on(cs_broadphase* bp, const double* px, const double* py, const double* radius,
+                                  int count, double margin, cs_workers* pool, cs_error* err)
+{
+    cs_status st = build_grid(bp, px, py, radius, count, margin, err);
+    if (st != CS_OK || count == 0)
+    {
+        return st;
+    }
+    if (pool != NULL && count > CS_BROADPHASE_CHUNK)
+    {
+        return pairs_on_threads(bp, px, py, radius, count, margin, pool, err);
+    }
     // Pairs in (a, b) order: for each body a, gather partners b > a, sort them, emit.
     for (int a = 0; a < count; ++a)
     {
-        int n = 0;
-        int ca = bp->cell_of[a];
-        bool a_large = false;
-        if (ca < 0)
-        {
-            if (!takes_part(bp, px, py, a))
-            {
-                continue;
-            }
-            a_large = true;
-        }
-        if (a_large)
-        {
-            for (int b = a + 1; b < count; ++b)
-            {
-                if (takes_part(bp, px, py, b) && pair_touches(px, py, radius, a, b, margin))
-                {
-                    bp->candidates[n++] = b;
-                }
-            }
-        }
-        else
-        {
-            // The three cells of a row of the neighbourhood are consecutive in the counting sort, so
-            // each row is one run of sorted[] (and of sorted_xyr). Same predicate as pair_touches.
-            int cx = ca % cells_x;
-            int cy = ca / cells_x;
-            int x0 = cx > 0 ? cx - 1 : 0;
-            int x1 = cx + 1 < cells_x ? cx + 1 : cells_x - 1;
-            double ax = px[a], ay = py[a], ar = radius[a];
-            for (int y = cy > 0 ? cy - 1 : 0; y <= cy + 1 && y < cells_y; ++y)
-            {
-                int end = bp->cell_start[y * cells_x + x1 + 1];
-                for (int k = bp->cell_start[y * cells_x + x0]; k < end; ++k)
-                {
-                    const double* b_xyr = bp->sorted_xyr + 3 * k;
-                    double dx = b_xyr[0] - ax;
-                    double dy = b_xyr[1] - ay;
-                    double reach = ar + b_xyr[2] + margin;
-                    int b = bp->sorted[k];
-                    if (b > a && dx * dx + dy * dy < reach * reach)
-                    {
-                        bp->candidates[n++] = b;
-                    }
-                }
-            }
-            for (int k = 0; k < bp->large_count; ++k)
-            {
-                int b = bp->large[k];
-                if (b > a && pair_touches(px, py, radius, a, b, margin))
-                {
-                    bp->candidates[n++] = b;
-                }
-            }
-        }
-        sort_ints(bp->candidates, n);
+        int n = partners(bp, px, py, radius, count, margin, a, bp->candidates);
         for (int k = 0; k < n; ++k)
         {
             if (!push_pair(bp, a, bp->candidates[k]))

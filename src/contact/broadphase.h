@@ -5,11 +5,25 @@
 #include <stdint.h>
 
 #include "circlesim/base.h"
+#include "core/workers.h"
+
+// Bodies per chunk of the pair search on threads (cs_broadphase_update_on).
+#define CS_BROADPHASE_CHUNK 1024
 
 typedef struct cs_pair
 {
     int a, b; // a < b
 } cs_pair;
+
+// One thread's pairs in a search on threads: the runs of the chunks it took, one after another.
+typedef struct cs_broadphase_lane
+{
+    cs_pair* pairs;
+    int count, capacity;
+    int* candidates; // [bodies] scratch: partners of one body before sorting
+    int candidates_capacity;
+    bool out_of_memory;
+} cs_broadphase_lane;
 
 // Reused across steps; every array grows geometrically and is never freed before destroy.
 typedef struct cs_broadphase
@@ -26,6 +40,11 @@ typedef struct cs_broadphase
     cs_pair* pairs;
     int pair_count;
     int pair_capacity;
+    // The search on threads: per pool thread, its pairs; per chunk, the thread (lane) that took it, where
+    // its run starts there, how long it is, and where it goes in pairs.
+    cs_broadphase_lane lanes[CS_WORKERS_MAX];
+    int *chunk_lane, *chunk_first, *chunk_count, *chunk_at;
+    int chunk_capacity;
     // Optional (NULL: all): bodies with active[i] == 0 take part in no pair (free slots of the world).
     const uint8_t* active;
 
@@ -41,6 +60,11 @@ void cs_broadphase_free(cs_broadphase* bp);
 // Pairs come out sorted by (a, b). Bodies with a non-finite position take part in no pair.
 cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double* py, const double* radius,
                                int count, double margin, cs_error* err);
+
+// The same with the pair search split over pool's threads (NULL: this thread): the same pairs, in the
+// same order.
+cs_status cs_broadphase_update_on(cs_broadphase* bp, const double* px, const double* py, const double* radius,
+                                  int count, double margin, cs_workers* pool, cs_error* err);
 
 // The same predicate by brute force, O(N²), for tests. Returns the pair count; writes at most capacity.
 int cs_broadphase_brute_force(const double* px, const double* py, const double* radius, int count,

@@ -22,8 +22,7 @@ static int pick_colour(const uint32_t* used, int a, int b)
     return __builtin_ctz(free_bits);
 }
 
-cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts, int count, int body_count,
-                                 int block, cs_error* err)
+cs_status cs_contact_order_reserve(cs_contact_order* o, int count, int body_count, int threads, cs_error* err)
 {
     if (count > o->order_capacity)
     {
@@ -34,41 +33,45 @@ cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts
         }
         o->order_capacity = cap;
     }
-    if (body_count > o->used_capacity)
+    if (body_count > o->used_capacity || threads > o->used_threads)
     {
-        int cap = cs_grow_capacity(o->used_capacity, body_count);
-        uint32_t* q = realloc(o->used, (size_t)cap * sizeof *q);
+        // (All zero between calls: a fresh block, zeroed, replaces the old one.)
+        int cap =
+            body_count > o->used_capacity ? cs_grow_capacity(o->used_capacity, body_count) : o->used_capacity;
+        int t = threads > o->used_threads ? threads : o->used_threads;
+        uint32_t* q = calloc((size_t)cap * (size_t)t, sizeof *q);
         if (q == NULL)
         {
             return cs_fail(err, CS_ERR_MEMORY, "contact order: out of memory for %d bodies", cap);
         }
-        for (int i = o->used_capacity; i < cap; ++i)
-        {
-            q[i] = 0u;
-        }
+        free(o->used);
         o->used = q;
         o->used_capacity = cap;
+        o->used_threads = t;
     }
-    if (block <= 0)
-    {
-        block = count;
-    }
-    uint32_t* used = o->used;
+    return CS_OK;
+}
+
+void cs_contact_order_blocks(cs_contact_order* o, const cs_contact* contacts, int count, int block, int first,
+                             int end, int thread)
+{
+    uint32_t* used = o->used + (size_t)thread * (size_t)o->used_capacity;
     uint8_t* colour = o->colour;
     int* order = o->order;
-    for (int start = 0; start < count; start += block)
+    for (int b = first; b < end; ++b)
     {
-        int end = start + block < count ? start + block : count;
+        int start = b * block;
+        int stop = start + block < count ? start + block : count;
         int histogram[CS_ORDER_COLOURS + 1] = {0};
-        for (int k = start; k < end; ++k)
+        for (int k = start; k < stop; ++k)
         {
             // The bodies read once, the colour stored last: a store through uint8_t may alias anything,
             // so after it the compiler read c->a, c->b (and the arrays) again.
-            const int a = contacts[k].a, b = contacts[k].b;
-            int col = pick_colour(used, a, b);
+            const int a = contacts[k].a, bb = contacts[k].b;
+            int col = pick_colour(used, a, bb);
             histogram[col + 1] += 1;
             uint32_t bit = 1u << col;
-            used[b] |= bit;
+            used[bb] |= bit;
             if (a >= 0)
             {
                 used[a] |= bit;
@@ -80,7 +83,7 @@ cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts
         {
             histogram[col + 1] += histogram[col];
         }
-        for (int k = start; k < end; ++k)
+        for (int k = start; k < stop; ++k)
         {
             order[start + histogram[colour[k]]++] = k;
             const cs_contact* c = contacts + k;
@@ -91,6 +94,21 @@ cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts
             }
         }
     }
+}
+
+cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts, int count, int body_count,
+                                 int block, cs_error* err)
+{
+    cs_status st = cs_contact_order_reserve(o, count, body_count, 1, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    if (block <= 0)
+    {
+        block = count > 0 ? count : 1;
+    }
+    cs_contact_order_blocks(o, contacts, count, block, 0, (count + block - 1) / block, 0);
     return CS_OK;
 }
 

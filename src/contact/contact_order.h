@@ -20,15 +20,24 @@ typedef struct cs_contact_order
 {
     int* order; // order[k]: the contact swept k-th
     int order_capacity;
-    uint8_t* colour; // per contact: its colour in its block
-    uint32_t* used;  // per body: colours taken in the current block (all zero between calls)
-    int used_capacity;
+    uint8_t* colour;   // per contact: its colour in its block
+    uint32_t* used;    // per thread, per body: colours taken in its current block (all zero between calls)
+    int used_capacity; // bodies per thread
+    int used_threads;
 } cs_contact_order;
 
 // Fills o->order with a permutation of [0, count) for contacts on body_count bodies; block = contacts per
 // coloured block (<= 0: the whole list is one block). Grows only when count or body_count grow.
 cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts, int count, int body_count,
                                  int block, cs_error* err);
+
+// The same in parts, for a step that colours blocks on several threads (blocks are independent): room for
+// count contacts on body_count bodies and `threads` threads, then blocks first .. end − 1 (of `block`
+// contacts) on thread `thread` (its own colour masks).
+cs_status cs_contact_order_reserve(cs_contact_order* o, int count, int body_count, int threads,
+                                   cs_error* err);
+void cs_contact_order_blocks(cs_contact_order* o, const cs_contact* contacts, int count, int block, int first,
+                             int end, int thread);
 
 void cs_contact_order_free(cs_contact_order* o);
 

@@ -35,8 +35,7 @@ static void set_row(cs_lcp* p, int row, const cs_contact* c, double jx, double j
     set_jacobian(p->jac + 6 * row, c->a >= 0, jx, jy, jwa, jwb);
 }
 
-cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count,
-                                   const cs_row_params* rp, cs_lcp* p, cs_error* err)
+cs_status cs_contact_rows_velocity_reserve(int count, const cs_row_params* rp, cs_lcp* p, cs_error* err)
 {
     int per = rp->frictionless ? 1 : 2;
     cs_status st = cs_lcp_reserve_reg(p, rp->spook || rp->soft_joints, err);
@@ -44,6 +43,24 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
     {
         return st;
     }
+    p->row_count = count * per;
+    return CS_OK;
+}
+
+cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order, int count,
+                                   const cs_row_params* rp, cs_lcp* p, cs_error* err)
+{
+    cs_status st = cs_contact_rows_velocity_reserve(count, rp, p, err);
+    if (st == CS_OK)
+    {
+        cs_contact_rows_velocity_range(contacts, order, 0, count, rp, p);
+    }
+    return st;
+}
+
+void cs_contact_rows_velocity_range(const cs_contact* contacts, const int* order, int first, int end,
+                                    const cs_row_params* rp, cs_lcp* p)
+{
     double h = rp->time_step;
     double upsilon = 1.0 / (1.0 + 4.0 * rp->spook_damping_time / h);
     double eps = 4.0 * upsilon / (h * h * rp->spook_stiffness);
@@ -63,8 +80,8 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
     double* hi = p->hi;
     double* lambda0 = p->lambda0;
     double* reg_out = p->reg;
-    int row = 0;
-    for (int k = 0; k < count; ++k)
+    int row = frictionless ? first : 2 * first;
+    for (int k = first; k < end; ++k)
     {
         const cs_contact* c = contacts + (order != NULL ? order[k] : k);
         double nx = c->nx, ny = c->ny;
@@ -124,8 +141,6 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
             row += 1;
         }
     }
-    p->row_count = row;
-    return CS_OK;
 }
 
 // The numbers position_bias reads of cs_row_params, read once per pass: a store of a bias (a double) may
@@ -153,8 +168,14 @@ static double position_bias(const cs_contact* c, position_params pp)
 void cs_contact_position_bias(const cs_contact* contacts, const int* order, int count,
                               const cs_row_params* rp, double* bias)
 {
+    cs_contact_position_bias_range(contacts, order, 0, count, rp, bias);
+}
+
+void cs_contact_position_bias_range(const cs_contact* contacts, const int* order, int first, int end,
+                                    const cs_row_params* rp, double* bias)
+{
     const position_params pp = position_params_of(rp);
-    for (int k = 0; k < count; ++k)
+    for (int k = first; k < end; ++k)
     {
         bias[k] = position_bias(contacts + (order != NULL ? order[k] : k), pp);
     }

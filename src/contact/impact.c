@@ -225,15 +225,11 @@ static void mark_held(const cs_contact* c, const cs_impact_bodies* bd, double re
     }
 }
 
-void cs_contact_impacts(cs_contact* contacts, int count, int body_count, const cs_impact_bodies* bodies,
-                        const cs_restitution_params* params)
+void cs_contact_impacts_range(cs_contact* contacts, int first, int end, const cs_impact_bodies* bodies,
+                              const cs_restitution_params* params)
 {
     double h = params->time_step, threshold = cs_bounce_threshold(params);
-    for (int i = 0; i < body_count; ++i)
-    {
-        bodies->offset[3 * i + 2] = 1.0; // (mark_held)
-    }
-    for (int k = 0; k < count; ++k)
+    for (int k = first; k < end; ++k)
     {
         cs_contact* c = contacts + k;
         if (c->gap > 0.0 && !(c->normal_impulse > 0.0))
@@ -244,8 +240,28 @@ void cs_contact_impacts(cs_contact* contacts, int count, int body_count, const c
         {
             touching(c, bodies, h, threshold);
         }
-        mark_held(c, bodies, params->linear_slop / h);
     }
+}
+
+void cs_contact_impacts_held(const cs_contact* contacts, int count, int body_count,
+                             const cs_impact_bodies* bodies, const cs_restitution_params* params)
+{
+    double resting = params->linear_slop / params->time_step;
+    for (int i = 0; i < body_count; ++i)
+    {
+        bodies->offset[3 * i + 2] = 1.0; // (mark_held)
+    }
+    for (int k = 0; k < count; ++k)
+    {
+        mark_held(contacts + k, bodies, resting);
+    }
+}
+
+void cs_contact_impacts(cs_contact* contacts, int count, int body_count, const cs_impact_bodies* bodies,
+                        const cs_restitution_params* params)
+{
+    cs_contact_impacts_range(contacts, 0, count, bodies, params);
+    cs_contact_impacts_held(contacts, count, body_count, bodies, params);
 }
 
 // The friction direction t = (−n_y, n_x) and the row's angular entries (DESIGN.md convention).

@@ -46,6 +46,13 @@ typedef struct cs_restitution_params
 // read it).
 void cs_contact_impacts(cs_contact* contacts, int count, int body_count, const cs_impact_bodies* bodies,
                         const cs_restitution_params* params);
+// The same in two parts, for a step that splits its contacts over threads: the contacts first .. end − 1
+// (each writes only its own contact), then, once all are done, the bodies held (every step: they read every
+// contact, and the pass may run on a pending contact alone).
+void cs_contact_impacts_range(cs_contact* contacts, int first, int end, const cs_impact_bodies* bodies,
+                              const cs_restitution_params* params);
+void cs_contact_impacts_held(const cs_contact* contacts, int count, int body_count,
+                             const cs_impact_bodies* bodies, const cs_restitution_params* params);
 
 // After the velocity solve (v holds its velocities; each contact its λ), in a step where some contact
 // bounces (or a pending one approaches faster than the threshold): the step's collisions are replayed from

@@ -258,6 +258,7 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     }
     run->t0 = cs_seconds();
     run->method = method;
+    run->defer_residuals = false;
     cs_status s = work_reserve(work, p->body_count, p->row_count, err);
     if (s != CS_OK)
     {
@@ -488,15 +489,24 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
         stats->history_count = history_count;
         stats->subspace = cs_subspace_report(work, run->method->info.flags);
         stats->pivots = ctx->pivots;
-        residuals(ctx, &stats->res_lcp, &stats->res_nat);
-        // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
-        bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);
-        stats->stop = finite || stop == CS_STOP_DIVERGED ? stop : CS_STOP_DIVERGED;
-        if ((stats->stop == CS_STOP_STAGNATED || stats->stop == CS_STOP_ITERATION_LIMIT) &&
-            (run->method->info.flags & CS_SOLVER_SINGLE))
+        stats->stop = stop;
+        if (!run->defer_residuals)
         {
-            stats->stop_reason = "single precision: res_nat floors at float round-off (CS_SOLVER_SINGLE)";
+            cs_solve_residuals(run, stats);
         }
+    }
+}
+
+void cs_solve_residuals(const cs_solve_run* run, cs_solver_stats* stats)
+{
+    residuals(&run->ctx, &stats->res_lcp, &stats->res_nat);
+    // Without a tolerance or a history nothing was watched on the way: the final iterate still is.
+    bool finite = isfinite(stats->res_lcp) && isfinite(stats->res_nat);
+    stats->stop = finite || stats->stop == CS_STOP_DIVERGED ? stats->stop : CS_STOP_DIVERGED;
+    if ((stats->stop == CS_STOP_STAGNATED || stats->stop == CS_STOP_ITERATION_LIMIT) &&
+        (run->method->info.flags & CS_SOLVER_SINGLE))
+    {
+        stats->stop_reason = "single precision: res_nat floors at float round-off (CS_SOLVER_SINGLE)";
     }
 }
 

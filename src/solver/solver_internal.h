@@ -154,13 +154,17 @@ void cs_pgs_sm_sweep(cs_solve_ctx* ctx);                     // one iteration: k
 // cs_solve in two halves, so that a caller can do other work on the packed rows between them (the
 // world's split-impulse solve on a second thread): cs_solve_start checks the arguments, packs the rows,
 // sets the start point and runs the method's begin; cs_solve_finish runs the sweeps and fills stats
-// (stats->seconds counts from the start). cs_solve is exactly start then finish.
+// (stats->seconds counts from the start). cs_solve is exactly start then finish. A caller that sets
+// defer_residuals after a start that found the problem good (check.stop != CS_STOP_BAD_PROBLEM) gets stats
+// without the final residuals and their verdict on the stop; cs_solve_residuals adds them later (the world
+// computes them on a worker), as long as the rows, work->v and λ are unchanged.
 typedef struct cs_solve_run
 {
     cs_solve_ctx ctx;
     const cs_solver_entry* method;
     double t0;
     cs_solver_stats check; // stop = CS_STOP_BAD_PROBLEM (with its reason) when cs_problem_check failed
+    bool defer_residuals;
 } cs_solve_run;
 
 // check.c: false, with out->stop = CS_STOP_BAD_PROBLEM and the reason, row and body, when p (with A_ii in
@@ -173,6 +177,7 @@ bool cs_problem_check(const cs_lcp* p, bool rows_good, const double* diag, const
 cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
                          double* lambda, cs_solve_run* run, cs_error* err);
 void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats);
+void cs_solve_residuals(const cs_solve_run* run, cs_solver_stats* stats);
 
 // A row of the split-impulse problem, copied from the velocity problem's packed normal row (80 of its 128
 // bytes: at 50 000 circles the 20 position sweeps stream these from memory).

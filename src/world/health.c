@@ -151,14 +151,18 @@ static void locate(cs_world* w)
 // (& on the conditions, no early exit): the good path is every step's, and the short-circuit chain cost
 // ~1.6 % of Pool 1's step. The same conditions as bad_velocity, bad_finite and next_position, which say
 // where only when this finds something.
-static bool step_sane(const cs_world* w)
+// (Chunks of bodies on the world's workers, each writing its own verdict: step_stages.c.)
+static void sane_chunk(void* ctx, int chunk, int thread)
 {
-    const int n = w->body_count;
+    (void)thread;
+    cs_world* w = ctx;
+    int first, end;
+    cs_stage_range(chunk, w->body_count, &first, &end);
     const double h = w->def.time_step;
     const double* v = w->v;
     const double* pv = w->pseudo_v;
     bool ok = true;
-    for (int i = 0; i < n; ++i)
+    for (int i = first; i < end; ++i)
     {
         // (reach = r + h|v*|: a bad radius shows only there, as the body silently leaving every contact.)
         double x = w->px[i] + h * (v[3 * i] + pv[3 * i]);
@@ -166,6 +170,19 @@ static bool step_sane(const cs_world* w)
         double a = w->angle[i] + h * (v[3 * i + 2] + pv[3 * i + 2]);
         ok &= sane_speed(v[3 * i]) & sane_speed(v[3 * i + 1]) & sane_speed(v[3 * i + 2]);
         ok &= isfinite(w->reach[i]) & sane_coord(x) & sane_coord(y) & isfinite(a);
+    }
+    w->chunk_ints[chunk] = ok;
+}
+
+static bool step_sane(cs_world* w)
+{
+    // (The step reserved a result per chunk of bodies: cs_stage_chunk_reserve.)
+    int chunks = cs_stage_chunks(w->body_count);
+    cs_workers_for(cs_world_workers(w), chunks, sane_chunk, w);
+    bool ok = true;
+    for (int c = 0; c < chunks; ++c)
+    {
+        ok &= w->chunk_ints[c] != 0;
     }
     return ok && cs_nonfinite_any(w->lambda, w->velocity_problem.row_count) == 0;
 }

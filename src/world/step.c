@@ -30,38 +30,16 @@ static inline cs_contact* next_contact(cs_contact_list* list)
     return list->items + list->count;
 }
 
+// The narrow phase: the broad phase's circle pairs (contact_stages.c, split over the workers), then the
+// walls.
 static cs_status find_contacts(cs_world* w, cs_error* err)
 {
-    const cs_broadphase* bp = &w->broadphase;
     double margin = w->def.speculative_margin;
     cs_contact_list* list = &w->contacts;
-    bool filtering = w->filter_count + w->nondynamic_count + w->no_collide_joints + w->asleep_count > 0;
-    // The body arrays read once (the call below may write anything, so read through w they were loaded
-    // again for every pair).
-    const double *px = w->px, *py = w->py, *radius = w->radius, *reach_of = w->reach;
-    const double *friction = w->friction, *restitution = w->restitution;
-    const cs_pair* pairs = bp->pairs;
-    const int pair_count = bp->pair_count;
-    for (int k = 0; k < pair_count; ++k)
+    cs_status st = cs_stage_pair_contacts(w, err);
+    if (st != CS_OK)
     {
-        int a = pairs[k].a, b = pairs[k].b;
-        if (filtering && !cs_pair_collides(w, a, b))
-        {
-            continue; // filtered pairs never make rows (filter.c)
-        }
-        cs_contact* c = next_contact(list);
-        if (c == NULL)
-        {
-            return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
-        }
-        // The broad phase's predicate: the gap may close by both circles' travel this step.
-        double reach = margin + (reach_of[a] - radius[a]) + (reach_of[b] - radius[b]);
-        if (cs_collide_circles(a, b, px[a], py[a], radius[a], px[b], py[b], radius[b], reach, c))
-        {
-            c->friction = sqrt(friction[a] * friction[b]);
-            c->restitution = cs_max(restitution[a], restitution[b]);
-            list->count += 1;
-        }
+        return st;
     }
     // Walls are few: each is tested against every circle that may meet one, O(N·W), keys stay sorted
     // (wall-major). Which circles those are is the same for every wall: found once (static, kinematic and
@@ -109,44 +87,7 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     return CS_OK;
 }
 
-// Both lists are sorted by key: a merge gives each persisting contact last step's impulses. (One key
-// compare per entry while both lists last, then the tail; the form that scanned `before` for every
-// contact of `now` cost ~19 M instructions per 1 000 steps of Pool 1.)
-static void warm_start(cs_contact_list* now, const cs_contact_list* before)
-{
-    cs_contact* c = now->items;
-    const cs_contact* p = before->items;
-    const int n = now->count, nb = before->count;
-    int i = 0, j = 0;
-    while (i < n && j < nb)
-    {
-        uint64_t ki = c[i].key, kj = p[j].key;
-        if (ki == kj)
-        {
-            c[i].normal_impulse = p[j].normal_impulse;
-            c[i].friction_impulse = p[j].friction_impulse;
-            ++i;
-            ++j;
-        }
-        else if (ki < kj)
-        {
-            c[i].normal_impulse = 0.0; // new this step
-            c[i].friction_impulse = 0.0;
-            ++i;
-        }
-        else
-        {
-            ++j; // gone since the last step
-        }
-    }
-    for (; i < n; ++i)
-    {
-        c[i].normal_impulse = 0.0;
-        c[i].friction_impulse = 0.0;
-    }
-}
-
-static cs_status fill_bodies(cs_lcp* p, const cs_world* w, cs_error* err)
+static cs_status fill_bodies(cs_lcp* p, cs_world* w, cs_error* err)
 {
     cs_status st = cs_lcp_reserve(p, w->body_count, 0, err);
     if (st != CS_OK)
@@ -157,17 +98,28 @@ static cs_status fill_bodies(cs_lcp* p, const cs_world* w, cs_error* err)
     p->body_count = n;
     memcpy(p->inv_mass, w->inv_mass, (size_t)n * sizeof(double));
     memcpy(p->inv_inertia, w->inv_inertia, (size_t)n * sizeof(double));
-    memcpy(p->v, w->v, (size_t)(3 * n) * sizeof(double));
+    cs_stage_copy_velocities(w, p->v, w->v);
     return CS_OK;
 }
 
-// The helper thread ------------------------------------------------------------------------------------
+// Threads ------------------------------------------------------------------------------------------------
 
 // Below this many row updates (contacts × position sweeps) the hand-over costs more than it saves.
 // Measured on the 2-vCPU development VM: waking the helper and waiting for it cost ~50 µs, and the two
 // threads slow each other's sweeps by ~30%, so Pool 1 (12 000 updates) loses (128 → 143 µs/step) while a
 // 5 000-circle pool (200 000 updates) gains 1.38× and a 50 000-circle one 1.31×.
 #define CS_PARALLEL_SPLIT_MIN 40000
+
+// Rows below which the velocity solve's final residuals are computed in place (~2 ns a row; a hand-over
+// to a spinning worker costs ~1 µs, to a sleeping one ~50 µs).
+#define CS_PARALLEL_RESIDUAL_MIN 8192
+
+static void split_task(void* job, int task, int thread)
+{
+    (void)task;
+    (void)thread;
+    cs_split_job_run(job);
+}
 
 // The phases of one step -----------------------------------------------------------------------------
 
@@ -184,36 +136,15 @@ static void step_empty(cs_world* w, double t_start)
     s->step_seconds = cs_seconds() - t_start;
 }
 
-// 1. External forces: v* = v + h M⁻¹ f; the velocity before them is kept (the contact instant needs both).
-static void apply_forces(cs_world* w)
-{
-    const double h = w->def.time_step;
-    const int n = w->body_count;
-    memcpy(w->v_pre, w->v, (size_t)(3 * n) * sizeof(double));
-    for (int i = 0; i < n; ++i)
-    {
-        if (w->inv_mass[i] == 0.0)
-        {
-            continue; // static, kinematic or a free slot: no force moves it
-        }
-        w->v[3 * i] += h * (w->def.gravity.x + w->fx[i] * w->inv_mass[i]);
-        w->v[3 * i + 1] += h * (w->def.gravity.y + w->fy[i] * w->inv_mass[i]);
-    }
-}
-
 // 2. Broad phase. Contacts are speculative: a pair is found while its gap is below the margin plus the
 // distance both circles can travel this step, so fast bodies meet a contact before they overlap.
 static cs_status broad_phase(cs_world* w, cs_error* err)
 {
-    const double h = w->def.time_step;
     const int n = w->body_count;
-    for (int i = 0; i < n; ++i)
-    {
-        w->reach[i] = w->radius[i] + h * sqrt(w->v[3 * i] * w->v[3 * i] + w->v[3 * i + 1] * w->v[3 * i + 1]);
-    }
+    cs_stage_reach(w);                                                        // step_stages.c
     w->broadphase.active = w->alive_count < w->body_count ? w->active : NULL; // skip free slots
-    cs_status st =
-        cs_broadphase_update(&w->broadphase, w->px, w->py, w->reach, n, w->def.speculative_margin, err);
+    cs_status st = cs_broadphase_update_on(&w->broadphase, w->px, w->py, w->reach, n,
+                                           w->def.speculative_margin, cs_world_workers(w), err);
     if (st == CS_OK)
     {
         cs_query_grid_updated(w, n);
@@ -269,15 +200,17 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
     {
         return st;
     }
-    warm_start(&w->contacts, &w->previous);
+    cs_stage_warm_start(w); // contact_stages.c
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
-    cs_contact_impacts(w->contacts.items, w->contacts.count, w->body_count, &bodies, &rp);
+    if ((st = cs_stage_impacts(w, &bodies, &rp, err)) != CS_OK)
+    {
+        return st;
+    }
     *order = NULL;
     if (w->def.row_order == CS_ROW_ORDER_COLOURED)
     {
-        st = cs_contact_order_build(&w->order, w->contacts.items, w->contacts.count, w->body_count,
-                                    CS_ORDER_BLOCK, err);
+        st = cs_stage_order(w, err); // contact_stages.c
         if (st != CS_OK)
         {
             return st;
@@ -305,32 +238,11 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
                         .spook_damping_time = w->def.spook_damping_time,
                         .v_pre = w->v_pre};
     cs_lcp* vp = &w->velocity_problem;
-    cs_status st;
-    if ((st = fill_bodies(vp, w, err)) != CS_OK ||
-        (st = cs_contact_rows_velocity(w->contacts.items, order, w->contacts.count, &rp, vp, err)) != CS_OK)
-    {
-        return st;
-    }
-    if ((st = cs_joint_rows(w, vp, err)) != CS_OK) // joint.c: after the contact rows
-    {
-        return st;
-    }
-    cs_rows_static_halves(w, vp); // body_types.c
-    if (!w->def.solver_params.warm_start)
-    {
-        // The frozen problem then says what the solve really started from.
-        memset(vp->lambda0, 0, (size_t)vp->row_count * sizeof(double));
-    }
-    if (!CS_GROW(w->lambda, w->lambda_capacity, vp->row_count))
-    {
-        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
-    }
-
     // Split impulses: pseudo-velocities that remove penetration and are then forgotten, so position
     // correction never adds kinetic energy (Baumgarte in the velocity problem would). The position
     // problem is the velocity problem's normal rows with another bias, v* = 0 and λ⁰ = 0, so it is solved
     // on the rows the velocity solve packs (one normal row every `per` rows); it needs nothing else from
-    // the velocity solve, so with two threads it runs alongside it.
+    // the velocity solve, so with threads it runs alongside it.
     int per = w->def.frictionless ? 1 : 2;
     int count = w->contacts.count;
     if (count > w->position_capacity)
@@ -348,7 +260,26 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    cs_contact_position_bias(w->contacts.items, order, count, &rp, w->position_bias);
+    cs_status st;
+    if ((st = fill_bodies(vp, w, err)) != CS_OK ||
+        (st = cs_stage_rows(w, order, &rp, w->position_bias, err)) != CS_OK) // contact_stages.c
+    {
+        return st;
+    }
+    if ((st = cs_joint_rows(w, vp, err)) != CS_OK) // joint.c: after the contact rows
+    {
+        return st;
+    }
+    cs_rows_static_halves(w, vp); // body_types.c
+    if (!w->def.solver_params.warm_start)
+    {
+        // The frozen problem then says what the solve really started from.
+        memset(vp->lambda0, 0, (size_t)vp->row_count * sizeof(double));
+    }
+    if (!CS_GROW(w->lambda, w->lambda_capacity, vp->row_count))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
     cs_split_job j = {&w->work,
                       n,
                       0,
@@ -365,17 +296,57 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     return CS_OK;
 }
 
+// What the phases up to the solve hand on to the rest of the step.
+typedef struct step_run
+{
+    double t[4];      // broad phase start, narrow phase start, narrow phase end, step start
+    const int* order; // the sweeps' contact order (NULL: key order)
+    cs_split_job job;
+    cs_solver_stats vstats;
+    cs_solve_run run;      // the velocity solve (run.defer_residuals: its final residuals are still to come)
+    bool residuals_posted; // they are being computed on a worker (join_residuals)
+} step_run;
+
+// The velocity solve's final residuals (two sums over every row, in row order: serial) on a worker, beside
+// the restitution pass, which does not touch the rows, the solve's v or λ.
+static void residuals_task(void* run, int task, int thread)
+{
+    (void)task;
+    (void)thread;
+    step_run* r = run;
+    cs_solve_residuals(&r->run, &r->vstats);
+}
+
+static void post_residuals(cs_world* w, step_run* r)
+{
+    r->residuals_posted = r->run.defer_residuals && cs_workers_post(w->workers, residuals_task, r);
+    if (r->run.defer_residuals && !r->residuals_posted)
+    {
+        cs_solve_residuals(&r->run, &r->vstats);
+    }
+}
+
+static void join_residuals(cs_world* w, step_run* r)
+{
+    if (r->residuals_posted)
+    {
+        cs_workers_join(w->workers);
+        r->residuals_posted = false;
+    }
+}
+
 // 6. Velocity solve with the selected solver (and the position solve, on the helper thread when it is big
 // enough); the contacts keep their λ (the next step's warm start).
-static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solver_stats* vstats,
-                       cs_error* err)
+static cs_status solve(cs_world* w, step_run* r, cs_error* err)
 {
     const cs_solver_params* params = &w->def.solver_params;
     cs_lcp* vp = &w->velocity_problem;
     int per = w->def.frictionless ? 1 : 2;
     int count = w->contacts.count;
-    cs_solve_run run;
-    cs_status st = cs_solve_start(vp, w->def.solver, params, &w->work, w->lambda, &run, err);
+    const int* order = r->order;
+    cs_split_job* job = &r->job;
+    cs_solve_run* run = &r->run;
+    cs_status st = cs_solve_start(vp, w->def.solver, params, &w->work, w->lambda, run, err);
     if (st != CS_OK ||
         (st = cs_split_work_reserve(&w->split_work, &w->work, params->simd, 0, per, count, err)) != CS_OK)
     {
@@ -383,21 +354,18 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
     }
     // SPOOK corrects positions with the velocity solve's impulses: no split solve.
     bool split = cs_formulation_splits(w->def.formulation);
-    bool parallel = split && w->threads > 1 &&
-                    (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
-                    cs_helper_post(&w->helper, job);
-    cs_solve_finish(&run, vstats);
-    memcpy(w->v, w->work.v, (size_t)(3 * w->body_count) * sizeof(double));
-    for (int k = 0; k < count; ++k)
-    {
-        cs_contact* c = w->contacts.items + (order != NULL ? order[k] : k);
-        c->normal_impulse = w->lambda[per * k];
-        c->friction_impulse = per == 2 ? w->lambda[per * k + 1] : 0.0;
-    }
+    bool parallel = split && (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
+                    cs_workers_post(cs_world_workers(w), split_task, job);
+    // With workers the final residuals wait (step(): post_residuals after the health check).
+    run->defer_residuals = cs_world_workers(w) != NULL && vp->row_count >= CS_PARALLEL_RESIDUAL_MIN &&
+                           run->check.stop != CS_STOP_BAD_PROBLEM;
+    cs_solve_finish(run, &r->vstats);
+    cs_stage_copy_velocities(w, w->v, w->work.v);
+    cs_stage_store_impulses(w, order, per, w->lambda); // contact_stages.c
     cs_joint_store(w, w->lambda);
     if (parallel)
     {
-        cs_helper_wait(&w->helper, job);
+        cs_workers_join(w->workers);
     }
     else if (split)
     {
@@ -416,28 +384,17 @@ static cs_status solve(cs_world* w, const int* order, cs_split_job* job, cs_solv
 // velocity plus the pseudo-velocity, and go back by s*·M⁻¹Jᵀλ for contacts whose impulse acted at s* > 0.
 // Returns a bound on how far any body moved: the queries look that far beyond the broad phase's grid
 // (query.c). The shifts back add at most Σ s*·(|λn| + |λt|)·max(1/m) over the contacts that hit.
-static double integrate(cs_world* w, const int* order)
+static double integrate(cs_world* w, step_run* r)
 {
-    const double h = w->def.time_step;
-    const int n = w->body_count;
+    const int* order = r->order;
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
     cs_impact_reach reach = impact_reach(w);
     cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, w->v);
+    join_residuals(w, r); // (the stages below want every thread)
     // (SPOOK has no pseudo-velocity: its correction is in v.)
     const double* vp_pseudo = cs_formulation_splits(w->def.formulation) ? w->pseudo_v : NULL;
-    double move2 = 0.0;
-    for (int i = 0; i < n; ++i)
-    {
-        double dx = vp_pseudo != NULL ? vp_pseudo[3 * i] : 0.0;
-        double dy = vp_pseudo != NULL ? vp_pseudo[3 * i + 1] : 0.0;
-        double dw = vp_pseudo != NULL ? vp_pseudo[3 * i + 2] : 0.0;
-        double mx = h * (w->v[3 * i] + dx), my = h * (w->v[3 * i + 1] + dy);
-        w->px[i] += mx;
-        w->py[i] += my;
-        w->angle[i] += h * (w->v[3 * i + 2] + dw);
-        move2 = cs_max(move2, mx * mx + my * my);
-    }
+    double move2 = cs_stage_integrate(w, vp_pseudo); // step_stages.c
     cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless,
                             w->reach_roots, w->px, w->py, w->angle);
     if (w->def.formulation == CS_FORMULATION_RELAX)
@@ -519,20 +476,15 @@ static cs_status undo_step(cs_world* w, bool contacts_swapped, cs_status st)
     return st;
 }
 
-// What the phases up to the solve hand on to the rest of the step.
-typedef struct step_run
-{
-    double t[4];      // broad phase start, narrow phase start, narrow phase end, step start
-    const int* order; // the sweeps' contact order (NULL: key order)
-    cs_split_job job;
-    cs_solver_stats vstats;
-} step_run;
-
 // Phases 1–6 (and the relax formulation's shock pass): the velocities solved, nothing moved yet. A failed
 // phase is undone (undo_step). scripts/physics/*_ledger.c run it too, then measure the rest.
 static cs_status solve_phases(cs_world* w, step_run* r, cs_error* err)
 {
-    apply_forces(w);
+    if (!cs_stage_chunk_reserve(w, cs_stage_chunks(w->body_count))) // (the per-body stages' results)
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    cs_stage_forces(w); // 1. v_pre = v; v* = v + h M⁻¹ f (step_stages.c)
     r->t[0] = cs_seconds();
     cs_status st = broad_phase(w, err);
     if (st != CS_OK)
@@ -547,8 +499,7 @@ static cs_status solve_phases(cs_world* w, step_run* r, cs_error* err)
     }
     r->t[2] = cs_seconds();
     r->job.seconds = 0.0;
-    if ((st = build_rows(w, r->order, &r->job, err)) != CS_OK ||
-        (st = solve(w, r->order, &r->job, &r->vstats, err)) != CS_OK)
+    if ((st = build_rows(w, r->order, &r->job, err)) != CS_OK || (st = solve(w, r, err)) != CS_OK)
     {
         return undo_step(w, true, st);
     }
@@ -563,6 +514,7 @@ static cs_status step(cs_world* w, cs_error* err)
 {
     step_run r;
     r.t[3] = cs_seconds();
+    r.residuals_posted = false;
     if (cs_sleep_idle_step(w))
     {
         return CS_OK; // everything asleep: only time passes (sleep.c)
@@ -582,8 +534,9 @@ static cs_status step(cs_world* w, cs_error* err)
     {
         return st;
     }
+    post_residuals(w, &r);
     cs_continuous_begin(w); // continuous.c: the paths start here
-    w->query_slack = integrate(w, r.order);
+    w->query_slack = integrate(w, &r);
     if (w->def.formulation == CS_FORMULATION_SOFT &&
         (st = cs_relax_step(w, r.order, &r.job.seconds, err)) != CS_OK)
     {

@@ -139,7 +139,7 @@ void cs_world_destroy(cs_world* w)
     {
         return;
     }
-    cs_helper_stop(&w->helper);
+    cs_workers_destroy(w->workers); // stops and joins the worker threads
     double** arrays[] = {&w->px,          &w->py,       &w->angle,       &w->v,
                          &w->v_pre,       &w->fx,       &w->fy,          &w->radius,
                          &w->mass,        &w->inv_mass, &w->inv_inertia, &w->friction,
@@ -181,6 +181,9 @@ void cs_world_destroy(cs_world* w)
     free(w->reach_roots);
     free(w->reach_list);
     free(w->reach_spare);
+    free(w->pair_hits);
+    free(w->chunk_ints);
+    free(w->chunk_doubles);
     free(w);
 }
 
@@ -377,9 +380,20 @@ const cs_solver_params* cs_world_solver_params(const cs_world* w)
 
 bool cs_world_set_threads(cs_world* w, int threads)
 {
-    if (threads != 1 && threads != 2)
+    if (threads < 1 || threads > CS_WORKERS_MAX)
     {
         return false;
+    }
+    if (threads != cs_workers_threads(w->workers))
+    {
+        // The workers start here (they sleep until a step), so a count that cannot be had is refused now.
+        cs_workers* pool = threads > 1 ? cs_workers_create(threads) : NULL;
+        if (threads > 1 && pool == NULL)
+        {
+            return false;
+        }
+        cs_workers_destroy(w->workers);
+        w->workers = pool;
     }
     w->threads = threads;
     return true;

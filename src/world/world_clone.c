@@ -37,7 +37,12 @@ cs_world* cs_world_clone(const cs_world* src, cs_error* err)
     // solvers other than the current one (a scene file refuses them; a clone switched to another solver
     // uses them), threads and residual history (neither changes results), and the last step's numbers.
     w->def.solver_params = src->def.solver_params;
-    w->threads = src->threads;
+    if (!cs_world_set_threads(w, src->threads))
+    {
+        cs_fail(err, CS_ERR_MEMORY, "world clone: cannot start %d threads", src->threads);
+        cs_world_destroy(w);
+        return NULL;
+    }
     if (src->work.record_history && cs_world_set_record_history(w, true, err) != CS_OK)
     {
         cs_world_destroy(w);

@@ -2,18 +2,19 @@
 #ifndef CS_WORLD_INTERNAL_H
 #define CS_WORLD_INTERNAL_H
 
-#include <threads.h>
-
 #include "circlesim/world.h"
 #include "contact/broadphase.h"
 #include "contact/contact.h"
 #include "contact/contact_order.h"
+#include "contact/contact_rows.h"
+#include "contact/impact.h"
+#include "core/workers.h"
 #include "solver/solver_internal.h"
 #include "world/event_state.h"
 
-// A second thread for the split-impulse position solve (cs_world_set_threads): it depends on the velocity
-// solve's packed rows only, so it runs while the velocity sweeps run and the results are the same bits as
-// on one thread. The thread is started on first use and sleeps between steps.
+// The split-impulse position solve of a step (cs_solve_split's arguments): it depends on the velocity
+// solve's packed rows only, so with threads it runs on a worker while the velocity sweeps run and the
+// results are the same bits as on one thread.
 typedef struct cs_split_job
 {
     const cs_solver_work* solved;
@@ -25,18 +26,6 @@ typedef struct cs_split_job
     double* v;
     double seconds; // wall time of the solve, measured on the thread that ran it
 } cs_split_job;
-
-typedef struct cs_helper
-{
-    bool running; // thread, lock and conditions exist
-    thrd_t thread;
-    mtx_t lock;
-    cnd_t wake; // a job was posted, or quit
-    cnd_t done; // the posted job is finished
-    bool posted;
-    bool quit;
-    cs_split_job job;
-} cs_helper;
 
 // A distance joint (joint.c). Side a may be the world (a == -1); side b is always a body.
 typedef struct cs_joint
@@ -122,8 +111,14 @@ struct cs_world
     int relax_lambda_capacity;
     int* shock_ints; // shock.c: levels, adjacency and order of the support pass
     int shock_capacity;
-    int threads; // 1, or 2: the position solve runs on `helper` when it is big enough
-    cs_helper helper;
+    int threads;         // 1 .. CS_WORKERS_MAX (cs_world_set_threads)
+    cs_workers* workers; // threads − 1 workers (NULL for one thread), started by cs_world_set_threads
+    uint8_t* pair_hits;  // per broad-phase pair: the narrow phase found a contact (step_stages.c)
+    int pair_hits_capacity;
+    int* chunk_ints; // per chunk of a parallel stage: its count, flag or output offset
+    int chunk_ints_capacity;
+    double* chunk_doubles; // per chunk of a parallel stage: its max
+    int chunk_doubles_capacity;
 
     // Body types, ids and filters (world_remove.c, body_types.c, filter.c). body_count above is the
     // number of slots (alive or free); a body's id is its slot plus its generation (CS_ID_SLOT_BITS).
@@ -178,13 +173,36 @@ struct cs_world
 // finds the first phase with a bad value, undoes the step's velocity and contact changes, and fails.
 cs_status cs_health_check_step(cs_world* w, cs_error* err);
 
-// step.c: stops and joins the helper thread (world destruction).
-// helper.c: runs a split job here; hands one to the helper thread (starting it on first use; false: run it
-// here, the thread cannot be started); waits for it and copies it back (its time); stops the thread.
+// step_stages.c: runs a split job (on the calling thread).
 void cs_split_job_run(cs_split_job* job);
-bool cs_helper_post(cs_helper* h, const cs_split_job* job);
-void cs_helper_wait(cs_helper* h, cs_split_job* job);
-void cs_helper_stop(cs_helper* h);
+
+// The step's parallel stages (step_stages.c, contact_stages.c): loops split into chunks of CS_STAGE_CHUNK
+// bodies, pairs or contacts whatever the thread count, run on the world's workers; the same bits on any
+// number of threads. A world with one thread, or one chunk, runs them in place.
+#define CS_STAGE_CHUNK 1024
+int cs_stage_chunks(int n);
+void cs_stage_range(int chunk, int n, int* first, int* end); // chunk's [first, end) of n
+// Room for per-chunk results (w->chunk_ints: 2·chunks + 1, w->chunk_doubles: chunks); false: out of memory.
+bool cs_stage_chunk_reserve(cs_world* w, int chunks);
+// The world's workers; NULL: one thread, run on this one.
+cs_workers* cs_world_workers(cs_world* w);
+void cs_stage_forces(cs_world* w);                                          // v_pre = v; v += h M⁻¹ f
+void cs_stage_reach(cs_world* w);                                           // reach = r + h|v|
+void cs_stage_copy_velocities(cs_world* w, double* to, const double* from); // 3 per body
+// Positions move by h (v + pseudo) (pseudo NULL: none); returns the largest squared linear move. The
+// chunk results must be reserved.
+double cs_stage_integrate(cs_world* w, const double* pseudo);
+// Contacts of the broad phase's pairs appended to w->contacts, in pair order.
+cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err);
+void cs_stage_warm_start(cs_world* w); // w->contacts' impulses from w->previous
+cs_status cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_restitution_params* params,
+                           cs_error* err);
+// The velocity problem's contact rows (its bodies filled) and, unless NULL, the position biases.
+cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, double* position_bias,
+                        cs_error* err);
+// The sweeps' order (w->order: its 64-contact blocks coloured).
+cs_status cs_stage_order(cs_world* w, cs_error* err);
+void cs_stage_store_impulses(cs_world* w, const int* order, int per, const double* lambda);
 
 // Body ids: slot | generation << CS_ID_SLOT_BITS (8 million slots, 256 generations before an id comes
 // back; free slots are reused oldest first, so a stale id needs 256 × (free slots) reuses to alias).

@@ -1,0 +1,349 @@
+// The step's per-contact stages on the world's workers (core/workers.h; docs/PERFORMANCE.md "Threads"):
+// the narrow phase of the broad phase's pairs, the warm start, the contact instants, the rows and the
+// impulses stored back. Chunks of CS_STAGE_CHUNK pairs or contacts, whatever the thread count
+// (step_stages.c), each writing only its own entries: the same bits on any number of threads.
+#include <math.h>
+#include <string.h>
+
+#include "contact/contact_rows.h"
+#include "contact/impact.h"
+#include "contact/narrowphase.h"
+#include "core/array.h"
+#include "world/world_internal.h"
+
+// max of two finite numbers; fmax is a library call without -ffinite-math-only.
+static inline double cs_max(double x, double y)
+{
+    return x > y ? x : y;
+}
+
+// The narrow phase of circle pairs, in two passes so that the list comes out in pair order with no copy:
+// each chunk marks which of its pairs touch and counts them; the counts give each chunk where its contacts
+// start; then each chunk fills its contacts there.
+typedef struct pairs_job
+{
+    cs_world* w;
+    bool filtering;
+    double margin;
+    int* counts;  // per chunk; then its first contact
+    uint8_t* hit; // per pair
+} pairs_job;
+
+// The broad phase's predicate: the gap may close by both circles' travel this step.
+static inline double pair_reach(const cs_world* w, double margin, int a, int b)
+{
+    return margin + (w->reach[a] - w->radius[a]) + (w->reach[b] - w->radius[b]);
+}
+
+static void pairs_mark(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const pairs_job* j = ctx;
+    const cs_world* w = j->w;
+    const cs_pair* pairs = w->broadphase.pairs;
+    const double *px = w->px, *py = w->py, *radius = w->radius;
+    int first, end;
+    cs_stage_range(chunk, w->broadphase.pair_count, &first, &end);
+    int count = 0;
+    for (int k = first; k < end; ++k)
+    {
+        int a = pairs[k].a, b = pairs[k].b;
+        // (filtered pairs never make rows: filter.c)
+        bool hit =
+            (!j->filtering || cs_pair_collides(w, a, b)) &&
+            cs_circles_meet(px[a], py[a], radius[a], px[b], py[b], radius[b], pair_reach(w, j->margin, a, b));
+        j->hit[k] = hit;
+        count += hit;
+    }
+    j->counts[chunk] = count;
+}
+
+static void pairs_fill(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const pairs_job* j = ctx;
+    cs_world* w = j->w;
+    const cs_pair* pairs = w->broadphase.pairs;
+    const double *px = w->px, *py = w->py, *radius = w->radius;
+    const double *friction = w->friction, *restitution = w->restitution;
+    int first, end;
+    cs_stage_range(chunk, w->broadphase.pair_count, &first, &end);
+    cs_contact* c = w->contacts.items + j->counts[chunk];
+    for (int k = first; k < end; ++k)
+    {
+        if (!j->hit[k])
+        {
+            continue;
+        }
+        int a = pairs[k].a, b = pairs[k].b;
+        cs_collide_circles(a, b, px[a], py[a], radius[a], px[b], py[b], radius[b],
+                           pair_reach(w, j->margin, a, b), c);
+        c->friction = sqrt(friction[a] * friction[b]);
+        c->restitution = cs_max(restitution[a], restitution[b]);
+        c += 1;
+    }
+}
+
+// One thread: every pair tested once, its contact filled in place at the list's end (kept by counting it).
+static cs_status pairs_in_one_pass(const pairs_job* j, cs_error* err)
+{
+    cs_world* w = j->w;
+    cs_contact_list* list = &w->contacts;
+    const int pair_count = w->broadphase.pair_count;
+    if (!CS_GROW(list->items, list->capacity, list->count + pair_count))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    const cs_pair* pairs = w->broadphase.pairs;
+    const double *px = w->px, *py = w->py, *radius = w->radius;
+    const double *friction = w->friction, *restitution = w->restitution;
+    cs_contact* c = list->items + list->count;
+    for (int k = 0; k < pair_count; ++k)
+    {
+        int a = pairs[k].a, b = pairs[k].b;
+        if (j->filtering && !cs_pair_collides(w, a, b))
+        {
+            continue; // filtered pairs never make rows (filter.c)
+        }
+        if (cs_collide_circles(a, b, px[a], py[a], radius[a], px[b], py[b], radius[b],
+                               pair_reach(w, j->margin, a, b), c))
+        {
+            c->friction = sqrt(friction[a] * friction[b]);
+            c->restitution = cs_max(restitution[a], restitution[b]);
+            c += 1;
+        }
+    }
+    list->count = (int)(c - list->items);
+    return CS_OK;
+}
+
+cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err)
+{
+    const int pair_count = w->broadphase.pair_count;
+    const int chunks = cs_stage_chunks(pair_count);
+    if (!cs_stage_chunk_reserve(w, chunks) || !CS_GROW(w->pair_hits, w->pair_hits_capacity, pair_count))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    bool filtering = w->filter_count + w->nondynamic_count + w->no_collide_joints + w->asleep_count > 0;
+    pairs_job j = {w, filtering, w->def.speculative_margin, w->chunk_ints, w->pair_hits};
+    cs_workers* pool = cs_world_workers(w);
+    if (pool == NULL || chunks <= 1)
+    {
+        return pairs_in_one_pass(&j, err); // (the marking pass would only cost: ~1 % of a step)
+    }
+    cs_workers_for(pool, chunks, pairs_mark, &j);
+    int total = w->contacts.count;
+    for (int c = 0; c < chunks; ++c)
+    {
+        int n = j.counts[c];
+        j.counts[c] = total;
+        total += n;
+    }
+    if (!CS_GROW(w->contacts.items, w->contacts.capacity, total))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    cs_workers_for(pool, chunks, pairs_fill, &j);
+    w->contacts.count = total;
+    return CS_OK;
+}
+
+// Both lists are sorted by key: a merge gives each persisting contact last step's impulses. Each chunk of
+// the new list finds where its first key would sit in the old one (binary search) and merges from there.
+// (One key compare per entry while both lists last; scanning `before` for every contact of `now` cost ~19 M
+// instructions per 1 000 steps of Pool 1.)
+typedef struct warm_job
+{
+    cs_contact* now;
+    const cs_contact* before;
+    int n, nb;
+} warm_job;
+
+static void warm_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const warm_job* wj = ctx;
+    cs_contact* c = wj->now;
+    const cs_contact* p = wj->before;
+    int i, n;
+    cs_stage_range(chunk, wj->n, &i, &n);
+    int lo = 0, hi = wj->nb; // the first old entry with key >= c[i].key
+    while (lo < hi)
+    {
+        int mid = lo + (hi - lo) / 2;
+        if (p[mid].key < c[i].key)
+        {
+            lo = mid + 1;
+        }
+        else
+        {
+            hi = mid;
+        }
+    }
+    int j = lo;
+    const int nb = wj->nb;
+    while (i < n && j < nb)
+    {
+        uint64_t ki = c[i].key, kj = p[j].key;
+        if (ki == kj)
+        {
+            c[i].normal_impulse = p[j].normal_impulse;
+            c[i].friction_impulse = p[j].friction_impulse;
+            ++i;
+            ++j;
+        }
+        else if (ki < kj)
+        {
+            c[i].normal_impulse = 0.0; // new this step
+            c[i].friction_impulse = 0.0;
+            ++i;
+        }
+        else
+        {
+            ++j; // gone since the last step
+        }
+    }
+    for (; i < n; ++i)
+    {
+        c[i].normal_impulse = 0.0;
+        c[i].friction_impulse = 0.0;
+    }
+}
+
+void cs_stage_warm_start(cs_world* w)
+{
+    warm_job j = {w->contacts.items, w->previous.items, w->contacts.count, w->previous.count};
+    cs_workers_for(cs_world_workers(w), cs_stage_chunks(j.n), warm_chunk, &j);
+}
+
+// The contact instant of every contact (impact.h), then, if any contact is timed, the bodies held.
+typedef struct impacts_job
+{
+    cs_contact* contacts;
+    int count;
+    const cs_impact_bodies* bodies;
+    const cs_restitution_params* params;
+} impacts_job;
+
+static void impacts_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const impacts_job* j = ctx;
+    int first, end;
+    cs_stage_range(chunk, j->count, &first, &end);
+    cs_contact_impacts_range(j->contacts, first, end, j->bodies, j->params);
+}
+
+cs_status cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_restitution_params* params,
+                           cs_error* err)
+{
+    (void)err;
+    impacts_job j = {w->contacts.items, w->contacts.count, bodies, params};
+    cs_workers_for(cs_world_workers(w), cs_stage_chunks(w->contacts.count), impacts_chunk, &j);
+    // Every step (the pass may run on a pending contact alone): they read every contact.
+    cs_contact_impacts_held(w->contacts.items, w->contacts.count, w->body_count, bodies, params);
+    return CS_OK;
+}
+
+// The velocity problem's contact rows and the position problem's biases, in the sweeps' order.
+typedef struct rows_job
+{
+    const cs_contact* contacts;
+    const int* order;
+    int count;
+    const cs_row_params* rp;
+    cs_lcp* p;
+    double* position_bias; // NULL: none
+} rows_job;
+
+static void rows_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const rows_job* j = ctx;
+    int first, end;
+    cs_stage_range(chunk, j->count, &first, &end);
+    cs_contact_rows_velocity_range(j->contacts, j->order, first, end, j->rp, j->p);
+    if (j->position_bias != NULL)
+    {
+        cs_contact_position_bias_range(j->contacts, j->order, first, end, j->rp, j->position_bias);
+    }
+}
+
+cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, double* position_bias,
+                        cs_error* err)
+{
+    cs_lcp* p = &w->velocity_problem;
+    cs_status st = cs_contact_rows_velocity_reserve(w->contacts.count, rp, p, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    rows_job j = {w->contacts.items, order, w->contacts.count, rp, p, position_bias};
+    cs_workers_for(cs_world_workers(w), cs_stage_chunks(j.count), rows_chunk, &j);
+    return CS_OK;
+}
+
+// The solved λ back into the contacts (the next step's warm start).
+typedef struct store_job
+{
+    cs_contact* contacts;
+    const int* order;
+    int count, per;
+    const double* lambda;
+} store_job;
+
+static void store_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const store_job* j = ctx;
+    int first, end;
+    cs_stage_range(chunk, j->count, &first, &end);
+    const int per = j->per;
+    for (int k = first; k < end; ++k)
+    {
+        cs_contact* c = j->contacts + (j->order != NULL ? j->order[k] : k);
+        c->normal_impulse = j->lambda[per * k];
+        c->friction_impulse = per == 2 ? j->lambda[per * k + 1] : 0.0;
+    }
+}
+
+void cs_stage_store_impulses(cs_world* w, const int* order, int per, const double* lambda)
+{
+    store_job j = {w->contacts.items, order, w->contacts.count, per, lambda};
+    cs_workers_for(cs_world_workers(w), cs_stage_chunks(j.count), store_chunk, &j);
+}
+
+// The sweeps' order: each 64-contact block coloured on its own (contact_order.h), so chunks of blocks go to
+// threads, each with its own colour masks.
+typedef struct order_job
+{
+    cs_contact_order* o;
+    const cs_contact* contacts;
+    int count;
+} order_job;
+
+static void order_chunk(void* ctx, int chunk, int thread)
+{
+    const order_job* j = ctx;
+    enum
+    {
+        BLOCKS = CS_STAGE_CHUNK / CS_ORDER_BLOCK
+    };
+    int blocks = (j->count + CS_ORDER_BLOCK - 1) / CS_ORDER_BLOCK;
+    int first = chunk * BLOCKS, end = first + BLOCKS < blocks ? first + BLOCKS : blocks;
+    cs_contact_order_blocks(j->o, j->contacts, j->count, CS_ORDER_BLOCK, first, end, thread);
+}
+
+cs_status cs_stage_order(cs_world* w, cs_error* err)
+{
+    cs_workers* pool = cs_world_workers(w);
+    cs_status st =
+        cs_contact_order_reserve(&w->order, w->contacts.count, w->body_count, cs_workers_threads(pool), err);
+    if (st == CS_OK)
+    {
+        order_job j = {&w->order, w->contacts.items, w->contacts.count};
+        cs_workers_for(pool, cs_stage_chunks(j.count), order_chunk, &j);
+    }
+    return st;
+}

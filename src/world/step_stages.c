@@ -1,0 +1,167 @@
+// The step's per-body stages on the world's workers (core/workers.h; docs/PERFORMANCE.md "Threads").
+//
+// Each stage splits its loop into chunks of a fixed size (CS_STAGE_CHUNK bodies), never into one range per
+// thread, and reduces only with max, and or counts: so every thread count gives the same bits, and the
+// chunks of one thread count are the chunks of any other. A world with one chunk (Pool 1) or one thread
+// runs the loop in place, with no hand-over.
+#include <math.h>
+#include <string.h>
+
+#include "core/array.h"
+#include "world/world_internal.h"
+
+// max of two finite numbers; fmax is a library call without -ffinite-math-only.
+static inline double cs_max(double x, double y)
+{
+    return x > y ? x : y;
+}
+
+int cs_stage_chunks(int n)
+{
+    return (n + CS_STAGE_CHUNK - 1) / CS_STAGE_CHUNK;
+}
+
+void cs_stage_range(int chunk, int n, int* first, int* end)
+{
+    *first = chunk * CS_STAGE_CHUNK;
+    *end = *first + CS_STAGE_CHUNK < n ? *first + CS_STAGE_CHUNK : n;
+}
+
+cs_workers* cs_world_workers(cs_world* w)
+{
+    return w->workers; // (started by cs_world_set_threads, which refuses a count it cannot start)
+}
+
+bool cs_stage_chunk_reserve(cs_world* w, int chunks)
+{
+    return CS_GROW(w->chunk_ints, w->chunk_ints_capacity, 2 * chunks + 1) &&
+           CS_GROW(w->chunk_doubles, w->chunk_doubles_capacity, chunks + 1);
+}
+
+// 1. External forces: v* = v + h M⁻¹ f; the velocity before them is kept (the contact instant needs both).
+static void forces_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    cs_world* w = ctx;
+    int first, end;
+    cs_stage_range(chunk, w->body_count, &first, &end);
+    const double h = w->def.time_step;
+    const double gx = w->def.gravity.x, gy = w->def.gravity.y;
+    const double *inv_mass = w->inv_mass, *fx = w->fx, *fy = w->fy;
+    double* v = w->v;
+    memcpy(w->v_pre + 3 * first, v + 3 * first, (size_t)(3 * (end - first)) * sizeof(double));
+    for (int i = first; i < end; ++i)
+    {
+        if (inv_mass[i] == 0.0)
+        {
+            continue; // static, kinematic or a free slot: no force moves it
+        }
+        v[3 * i] += h * (gx + fx[i] * inv_mass[i]);
+        v[3 * i + 1] += h * (gy + fy[i] * inv_mass[i]);
+    }
+}
+
+void cs_stage_forces(cs_world* w)
+{
+    cs_workers_for(cs_world_workers(w), cs_stage_chunks(w->body_count), forces_chunk, w);
+}
+
+// 2. How far each circle reaches this step (the broad phase's boxes): r + h|v*|.
+static void reach_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    cs_world* w = ctx;
+    int first, end;
+    cs_stage_range(chunk, w->body_count, &first, &end);
+    const double h = w->def.time_step;
+    const double *v = w->v, *radius = w->radius;
+    double* reach = w->reach;
+    for (int i = first; i < end; ++i)
+    {
+        reach[i] = radius[i] + h * sqrt(v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1]);
+    }
+}
+
+void cs_stage_reach(cs_world* w)
+{
+    cs_workers_for(cs_world_workers(w), cs_stage_chunks(w->body_count), reach_chunk, w);
+}
+
+// The velocity solve's velocities back into the world.
+typedef struct copy_job
+{
+    double* to;
+    const double* from;
+    int n; // bodies
+} copy_job;
+
+static void copy_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const copy_job* j = ctx;
+    int first, end;
+    cs_stage_range(chunk, j->n, &first, &end);
+    memcpy(j->to + 3 * first, j->from + 3 * first, (size_t)(3 * (end - first)) * sizeof(double));
+}
+
+void cs_stage_copy_velocities(cs_world* w, double* to, const double* from)
+{
+    copy_job j = {to, from, w->body_count};
+    cs_workers_for(cs_world_workers(w), cs_stage_chunks(w->body_count), copy_chunk, &j);
+}
+
+// Symplectic Euler: positions move with the new velocity plus the pseudo-velocity (NULL: none). Each
+// chunk's largest squared move goes to its slot of `move2`.
+typedef struct integrate_job
+{
+    cs_world* w;
+    const double* pseudo;
+    double* move2; // per chunk
+} integrate_job;
+
+static void integrate_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const integrate_job* j = ctx;
+    cs_world* w = j->w;
+    int first, end;
+    cs_stage_range(chunk, w->body_count, &first, &end);
+    const double h = w->def.time_step;
+    const double *v = w->v, *vp_pseudo = j->pseudo;
+    double *px = w->px, *py = w->py, *angle = w->angle;
+    double move2 = 0.0;
+    for (int i = first; i < end; ++i)
+    {
+        double dx = vp_pseudo != NULL ? vp_pseudo[3 * i] : 0.0;
+        double dy = vp_pseudo != NULL ? vp_pseudo[3 * i + 1] : 0.0;
+        double dw = vp_pseudo != NULL ? vp_pseudo[3 * i + 2] : 0.0;
+        double mx = h * (v[3 * i] + dx), my = h * (v[3 * i + 1] + dy);
+        px[i] += mx;
+        py[i] += my;
+        angle[i] += h * (v[3 * i + 2] + dw);
+        move2 = cs_max(move2, mx * mx + my * my);
+    }
+    j->move2[chunk] = move2;
+}
+
+double cs_stage_integrate(cs_world* w, const double* pseudo)
+{
+    int chunks = cs_stage_chunks(w->body_count);
+    double* move2 = w->chunk_doubles;
+    integrate_job j = {w, pseudo, move2};
+    cs_workers_for(cs_world_workers(w), chunks, integrate_chunk, &j);
+    double most = 0.0;
+    for (int c = 0; c < chunks; ++c)
+    {
+        most = cs_max(most, move2[c]);
+    }
+    return most;
+}
+
+void cs_split_job_run(cs_split_job* job)
+{
+    double t0 = cs_seconds();
+    cs_solve_split(job->solved, job->bodies, job->first, job->stride, job->count, job->bias, job->iterations,
+                   job->simd, job->work, job->lambda, job->v);
+    job->seconds = cs_seconds() - t0;
+}
