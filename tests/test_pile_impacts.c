@@ -13,10 +13,10 @@
 // collapse overlapped by at most 11.65 mm. With the held-body rule alone (4b9073e) it still reached 40.4 mm
 // (a free pair's own shift, s*·λ·(1/m_a + 1/m_b), closed it by 118 mm), and 12–44 mm in a survey of
 // iterations and row orders (the restitution pass left resting links approaching). Now no shift
-// may close a contact (impact.c clamp_shift) and the links are swept after the pass (CS_LINK_SWEEPS): the
-// survey below (iterations 6–12, both row orders) must stay within 15 mm, the old model's level with a margin
-// for the pile's chaos (measured: 9.5–13.6 mm; main at 70be7d2: 12.3–40.4 mm; the clamp alone 10.8–27.0 mm,
-// the link sweeps alone 13.5–43.9 mm).
+// may close a contact (impact_shift.c clamp_shift) and the links are swept after the pass (CS_LINK_SWEEPS):
+// the survey below (iterations 6–12, both row orders) must stay within 15 mm, the old model's level with a
+// margin for the pile's chaos (measured: 9.5–13.6 mm; main at 70be7d2: 12.3–40.4 mm; the clamp
+// alone 10.8–27.0 mm, the link sweeps alone 13.5–43.9 mm).
 #include "test_support.h"
 
 #include "contact/impact.h"

@@ -28,7 +28,7 @@ typedef struct cs_contact
     double bias;        // the normal row's bias: the row asks vn >= −bias
     double rebound;     // bounce: ρ, a collision from approach vn leaves with max(0, ρ − e vn) (impact.c)
     bool bounce;        // restitution applies (if it carries impulse); in the pass: it collides
-    // The restitution pass (impact.c): a pending contact's first collision is still to come. It collides
+    // The restitution pass (restitution.c): a pending contact's first collision is still to come. It collides
     // when `closing` (the distance along n its bodies close before it meets, at their free motion) plus
     // the bodies' position offsets closes within the step: bouncing impacts, and opening contacts (e > 0,
     // the free motion keeps them open, so only a neighbour's bounce can close them).

@@ -28,11 +28,11 @@
 #include "world/world_internal.h"
 
 // A contact's normal velocity (circle normals pass through the centres). A contact that collided in the
-// restitution pass (impact.c: a bounce, or a chained contact a neighbour's bounce closed) keeps the normal
-// velocity the pass left it with as its row's bound: the relax may push it further apart (its neighbours'
-// rows), never take the collision back. (Its bound was the rebound ρ, below what the pass gives a bounce by
-// e·|vn*|: a ball dropped on the floor under soft lost its whole bounce, and a chain A → B → C was re-solved
-// as one simultaneous collision.)
+// restitution pass (restitution.c: a bounce, or a chained contact a neighbour's bounce closed) keeps the
+// normal velocity the pass left it with as its row's bound: the relax may push it further apart (its
+// neighbours' rows), never take the collision back. (Its bound was the rebound ρ, below what the pass gives a
+// bounce by e·|vn*|: a ball dropped on the floor under soft lost its whole bounce, and a chain A → B → C was
+// re-solved as one simultaneous collision.)
 static double normal_velocity(const cs_contact* c, const double* v)
 {
     double vn = c->nx * v[3 * c->b] + c->ny * v[3 * c->b + 1];
