@@ -352,7 +352,10 @@ static void write_back(cs_solve_ctx* ctx, const cs_f32_state* s)
     const cs_lcp* p = ctx->p;
     const cs_packed_row* packed = cs_packed_rows(ctx->work);
     double* v = ctx->work->v;
-    memcpy(v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    if (p->body_count > 0) // (p->v may be NULL for a problem without bodies)
+    {
+        memcpy(v, p->v, 3 * (size_t)p->body_count * sizeof(double));
+    }
     for (int i = 0; i < p->row_count; ++i)
     {
         double l = (double)s->lambda[i];
