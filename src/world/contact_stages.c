@@ -90,6 +90,10 @@ static cs_status pairs_in_one_pass(const pairs_job* j, cs_error* err)
     cs_world* w = j->w;
     cs_contact_list* list = &w->contacts;
     const int pair_count = w->broadphase.pair_count;
+    if (pair_count == 0)
+    {
+        return CS_OK; // (the list may have no storage yet: no pointer into it)
+    }
     if (!CS_GROW(list->items, list->capacity, list->count + pair_count))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
