@@ -83,6 +83,39 @@ static void bg_task(void* arg, int task, int thread)
     atomic_fetch_add(&b->runs, 1);
 }
 
+// One round: a background task posted, a loop of `tasks` run beside it, both joined. Returns how many things
+// went wrong: a task of the loop (or the one after its end) not run exactly as often as it should, the
+// background task not run once, or run on a thread index outside the pool.
+static int loop_beside_background(cs_workers* p, loop_ctx* c, int* out, int threads, int round, int tasks)
+{
+    bg_ctx b;
+    atomic_init(&b.runs, 0);
+    atomic_init(&b.thread, -1);
+    if (!cs_workers_post(p, bg_task, &b))
+    {
+        return 1;
+    }
+    int end = tasks < TASKS ? tasks + 1 : TASKS;
+    for (int t = 0; t < end; ++t)
+    {
+        atomic_store(&c->runs[t], 0);
+    }
+    c->threads = threads;
+    c->loop = round;
+    c->out = out;
+    cs_workers_for(p, tasks, count_task, c); // the caller (and the other workers) run it
+    cs_workers_join(p);
+    int wrong = 0;
+    for (int t = 0; t < end; ++t)
+    {
+        wrong += atomic_load(&c->runs[t]) != (t < tasks ? 1 : 0);
+    }
+    int thread = atomic_load(&b.thread);
+    wrong += atomic_load(&b.runs) != 1;
+    wrong += thread < 0 || thread >= threads;
+    return wrong;
+}
+
 static void background_beside_loops(void** state)
 {
     (void)state;
@@ -94,27 +127,9 @@ static void background_beside_loops(void** state)
         assert_non_null(p);
         for (int round = 0; round < 100; ++round)
         {
-            bg_ctx b;
-            atomic_init(&b.runs, 0);
-            atomic_init(&b.thread, -1);
-            assert_true(cs_workers_post(p, bg_task, &b));
-            for (int t = 0; t < TASKS; ++t)
-            {
-                atomic_init(&c.runs[t], 0);
-            }
-            atomic_init(&c.bad_thread, 0);
-            c.threads = threads;
-            c.loop = round;
-            c.out = out;
-            cs_workers_for(p, TASKS, count_task, &c); // the caller (and the other workers) run it
-            cs_workers_join(p);
-            assert_int_equal(atomic_load(&b.runs), 1);
-            assert_true(atomic_load(&b.thread) >= 0 && atomic_load(&b.thread) < threads);
-            for (int t = 0; t < TASKS; ++t)
-            {
-                assert_int_equal(atomic_load(&c.runs[t]), 1);
-            }
+            assert_int_equal(loop_beside_background(p, &c, out, threads, round, TASKS), 0);
         }
+        assert_int_equal(atomic_load(&c.bad_thread), 0);
         cs_workers_destroy(p);
     }
     // No pool: nothing is posted, loops run on the caller.
@@ -151,25 +166,7 @@ static void short_loops_back_to_back(void** state)
         int wrong = 0;
         for (int round = 0; round < 20000 && wrong == 0; ++round)
         {
-            bg_ctx b;
-            atomic_init(&b.runs, 0);
-            atomic_init(&b.thread, -1);
-            assert_true(cs_workers_post(p, bg_task, &b));
-            int tasks = 1 + (round * 37) % 64;
-            for (int t = 0; t < tasks + 1; ++t)
-            {
-                atomic_store(&c.runs[t], 0);
-            }
-            c.threads = threads;
-            c.loop = round;
-            c.out = out;
-            cs_workers_for(p, tasks, count_task, &c);
-            cs_workers_join(p);
-            for (int t = 0; t < tasks + 1; ++t)
-            {
-                wrong += atomic_load(&c.runs[t]) != (t < tasks ? 1 : 0);
-            }
-            wrong += atomic_load(&b.runs) != 1;
+            wrong += loop_beside_background(p, &c, out, threads, round, 1 + (round * 37) % 64);
         }
         assert_int_equal(wrong, 0);
         assert_int_equal(atomic_load(&c.bad_thread), 0);

@@ -161,17 +161,14 @@ typedef struct warm_job
 {
     cs_contact* now;
     const cs_contact* before;
-    int n, nb;
+    int nb;
 } warm_job;
 
-static void warm_chunk(void* ctx, int chunk, int thread)
+static void warm_range(void* ctx, int i, int n)
 {
-    (void)thread;
     const warm_job* wj = ctx;
     cs_contact* c = wj->now;
     const cs_contact* p = wj->before;
-    int i, n;
-    cs_stage_range(chunk, wj->n, &i, &n);
     int lo = 0, hi = wj->nb; // the first old entry with key >= c[i].key
     while (lo < hi)
     {
@@ -217,37 +214,30 @@ static void warm_chunk(void* ctx, int chunk, int thread)
 
 void cs_stage_warm_start(cs_world* w)
 {
-    warm_job j = {w->contacts.items, w->previous.items, w->contacts.count, w->previous.count};
-    cs_workers_for(cs_world_workers(w), cs_stage_chunks(j.n), warm_chunk, &j);
+    warm_job j = {w->contacts.items, w->previous.items, w->previous.count};
+    cs_stage_for_range(w, w->contacts.count, warm_range, &j);
 }
 
 // The contact instant of every contact (impact.h), then, if any contact is timed, the bodies held.
 typedef struct impacts_job
 {
     cs_contact* contacts;
-    int count;
     const cs_impact_bodies* bodies;
     const cs_restitution_params* params;
 } impacts_job;
 
-static void impacts_chunk(void* ctx, int chunk, int thread)
+static void impacts_range(void* ctx, int first, int end)
 {
-    (void)thread;
     const impacts_job* j = ctx;
-    int first, end;
-    cs_stage_range(chunk, j->count, &first, &end);
     cs_contact_impacts_range(j->contacts, first, end, j->bodies, j->params);
 }
 
-cs_status cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_restitution_params* params,
-                           cs_error* err)
+void cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_restitution_params* params)
 {
-    (void)err;
-    impacts_job j = {w->contacts.items, w->contacts.count, bodies, params};
-    cs_workers_for(cs_world_workers(w), cs_stage_chunks(w->contacts.count), impacts_chunk, &j);
+    impacts_job j = {w->contacts.items, bodies, params};
+    cs_stage_for_range(w, w->contacts.count, impacts_range, &j);
     // Every step (the pass may run on a pending contact alone): they read every contact.
     cs_contact_impacts_held(w->contacts.items, w->contacts.count, w->body_count, bodies, params);
-    return CS_OK;
 }
 
 // The velocity problem's contact rows and the position problem's biases, in the sweeps' order.
@@ -255,18 +245,14 @@ typedef struct rows_job
 {
     const cs_contact* contacts;
     const int* order;
-    int count;
     const cs_row_params* rp;
     cs_lcp* p;
     double* position_bias; // NULL: none
 } rows_job;
 
-static void rows_chunk(void* ctx, int chunk, int thread)
+static void rows_range(void* ctx, int first, int end)
 {
-    (void)thread;
     const rows_job* j = ctx;
-    int first, end;
-    cs_stage_range(chunk, j->count, &first, &end);
     cs_contact_rows_velocity_range(j->contacts, j->order, first, end, j->rp, j->p);
     if (j->position_bias != NULL)
     {
@@ -283,8 +269,8 @@ cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, 
     {
         return st;
     }
-    rows_job j = {w->contacts.items, order, w->contacts.count, rp, p, position_bias};
-    cs_workers_for(cs_world_workers(w), cs_stage_chunks(j.count), rows_chunk, &j);
+    rows_job j = {w->contacts.items, order, rp, p, position_bias};
+    cs_stage_for_range(w, w->contacts.count, rows_range, &j);
     return CS_OK;
 }
 
@@ -293,16 +279,13 @@ typedef struct store_job
 {
     cs_contact* contacts;
     const int* order;
-    int count, per;
+    int per;
     const double* lambda;
 } store_job;
 
-static void store_chunk(void* ctx, int chunk, int thread)
+static void store_range(void* ctx, int first, int end)
 {
-    (void)thread;
     const store_job* j = ctx;
-    int first, end;
-    cs_stage_range(chunk, j->count, &first, &end);
     const int per = j->per;
     for (int k = first; k < end; ++k)
     {
@@ -314,8 +297,8 @@ static void store_chunk(void* ctx, int chunk, int thread)
 
 void cs_stage_store_impulses(cs_world* w, const int* order, int per, const double* lambda)
 {
-    store_job j = {w->contacts.items, order, w->contacts.count, per, lambda};
-    cs_workers_for(cs_world_workers(w), cs_stage_chunks(j.count), store_chunk, &j);
+    store_job j = {w->contacts.items, order, per, lambda};
+    cs_stage_for_range(w, w->contacts.count, store_range, &j);
 }
 
 // The sweeps' order: each 64-contact block coloured on its own (contact_order.h), so chunks of blocks go to

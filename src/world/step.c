@@ -203,10 +203,7 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
     cs_stage_warm_start(w); // contact_stages.c
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
-    if ((st = cs_stage_impacts(w, &bodies, &rp, err)) != CS_OK)
-    {
-        return st;
-    }
+    cs_stage_impacts(w, &bodies, &rp);
     *order = NULL;
     if (w->def.row_order == CS_ROW_ORDER_COLOURED)
     {

@@ -27,6 +27,29 @@ void cs_stage_range(int chunk, int n, int* first, int* end)
     *end = *first + CS_STAGE_CHUNK < n ? *first + CS_STAGE_CHUNK : n;
 }
 
+// The trampoline from a chunk index to its range (cs_stage_for_range).
+typedef struct range_job
+{
+    cs_range_fn fn;
+    void* ctx;
+    int n;
+} range_job;
+
+static void range_chunk(void* job, int chunk, int thread)
+{
+    (void)thread;
+    const range_job* j = job;
+    int first, end;
+    cs_stage_range(chunk, j->n, &first, &end);
+    j->fn(j->ctx, first, end);
+}
+
+void cs_stage_for_range(cs_world* w, int n, cs_range_fn fn, void* ctx)
+{
+    range_job j = {fn, ctx, n};
+    cs_workers_for(cs_world_workers(w), cs_stage_chunks(n), range_chunk, &j);
+}
+
 cs_workers* cs_world_workers(cs_world* w)
 {
     return w->workers; // (started by cs_world_set_threads, which refuses a count it cannot start)
@@ -39,12 +62,9 @@ bool cs_stage_chunk_reserve(cs_world* w, int chunks)
 }
 
 // 1. External forces: v* = v + h M⁻¹ f; the velocity before them is kept (the contact instant needs both).
-static void forces_chunk(void* ctx, int chunk, int thread)
+static void forces_range(void* ctx, int first, int end)
 {
-    (void)thread;
     cs_world* w = ctx;
-    int first, end;
-    cs_stage_range(chunk, w->body_count, &first, &end);
     const double h = w->def.time_step;
     const double gx = w->def.gravity.x, gy = w->def.gravity.y;
     const double *inv_mass = w->inv_mass, *fx = w->fx, *fy = w->fy;
@@ -63,16 +83,13 @@ static void forces_chunk(void* ctx, int chunk, int thread)
 
 void cs_stage_forces(cs_world* w)
 {
-    cs_workers_for(cs_world_workers(w), cs_stage_chunks(w->body_count), forces_chunk, w);
+    cs_stage_for_range(w, w->body_count, forces_range, w);
 }
 
 // 2. How far each circle reaches this step (the broad phase's boxes): r + h|v*|.
-static void reach_chunk(void* ctx, int chunk, int thread)
+static void reach_range(void* ctx, int first, int end)
 {
-    (void)thread;
     cs_world* w = ctx;
-    int first, end;
-    cs_stage_range(chunk, w->body_count, &first, &end);
     const double h = w->def.time_step;
     const double *v = w->v, *radius = w->radius;
     double* reach = w->reach;
@@ -84,7 +101,7 @@ static void reach_chunk(void* ctx, int chunk, int thread)
 
 void cs_stage_reach(cs_world* w)
 {
-    cs_workers_for(cs_world_workers(w), cs_stage_chunks(w->body_count), reach_chunk, w);
+    cs_stage_for_range(w, w->body_count, reach_range, w);
 }
 
 // The velocity solve's velocities back into the world.
@@ -92,22 +109,18 @@ typedef struct copy_job
 {
     double* to;
     const double* from;
-    int n; // bodies
 } copy_job;
 
-static void copy_chunk(void* ctx, int chunk, int thread)
+static void copy_range(void* ctx, int first, int end)
 {
-    (void)thread;
     const copy_job* j = ctx;
-    int first, end;
-    cs_stage_range(chunk, j->n, &first, &end);
     memcpy(j->to + 3 * first, j->from + 3 * first, (size_t)(3 * (end - first)) * sizeof(double));
 }
 
 void cs_stage_copy_velocities(cs_world* w, double* to, const double* from)
 {
-    copy_job j = {to, from, w->body_count};
-    cs_workers_for(cs_world_workers(w), cs_stage_chunks(w->body_count), copy_chunk, &j);
+    copy_job j = {to, from};
+    cs_stage_for_range(w, w->body_count, copy_range, &j);
 }
 
 // Symplectic Euler: positions move with the new velocity plus the pseudo-velocity (NULL: none). Each

@@ -182,6 +182,10 @@ void cs_split_job_run(cs_split_job* job);
 #define CS_STAGE_CHUNK 1024
 int cs_stage_chunks(int n);
 void cs_stage_range(int chunk, int n, int* first, int* end); // chunk's [first, end) of n
+// fn(ctx, first, end) over [0, n) in those chunks, on the world's workers: for a stage whose chunks need
+// neither their index (no per-chunk result) nor their thread.
+typedef void (*cs_range_fn)(void* ctx, int first, int end);
+void cs_stage_for_range(cs_world* w, int n, cs_range_fn fn, void* ctx);
 // Room for per-chunk results (w->chunk_ints: 2·chunks + 1, w->chunk_doubles: chunks); false: out of memory.
 bool cs_stage_chunk_reserve(cs_world* w, int chunks);
 // The world's workers; NULL: one thread, run on this one.
@@ -195,8 +199,8 @@ double cs_stage_integrate(cs_world* w, const double* pseudo);
 // Contacts of the broad phase's pairs appended to w->contacts, in pair order.
 cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err);
 void cs_stage_warm_start(cs_world* w); // w->contacts' impulses from w->previous
-cs_status cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_restitution_params* params,
-                           cs_error* err);
+// Every contact's instant (impact.h), then the bodies the timed contacts hold.
+void cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_restitution_params* params);
 // The velocity problem's contact rows (its bodies filled) and, unless NULL, the position biases.
 cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, double* position_bias,
                         cs_error* err);
