@@ -54,8 +54,10 @@ static void csv_and_state_files(void** state)
     assert_int_equal(cs_world_body_count(w), 221);
     assert_int_equal(cs_world_stats(w)->step, 50);
     cs_world_destroy(w);
-    // The engine's columns come last (issue 16): events of the step and the dynamic bodies awake.
-    assert_non_null(strstr(header, ",step_us,solve_stop,begin_events,end_events,hit_events,awake\n"));
+    // The engine's columns come last (issue 16): events of the step, the dynamic bodies awake, and the
+    // split-impulse position sweeps taken (issue 12).
+    assert_non_null(
+        strstr(header, ",step_us,solve_stop,begin_events,end_events,hit_events,awake,position_sweeps\n"));
     FILE* f = fopen(csv, "r");
     assert_non_null(f);
     char line[4096], last[4096] = "";
@@ -64,6 +66,11 @@ static void csv_and_state_files(void** state)
         snprintf(last, sizeof last, "%s", line);
     }
     fclose(f);
+    char* sweeps = strrchr(last, ',');
+    assert_non_null(sweeps);
+    int position_sweeps = atoi(sweeps + 1);
+    assert_true(position_sweeps >= 1 && position_sweeps <= 20); // world default position_iterations
+    *sweeps = '\0';
     const char* awake = strrchr(last, ',');
     assert_non_null(awake);
     assert_int_equal(atoi(awake + 1), 221); // every ball of Pool 1 is dynamic and awake

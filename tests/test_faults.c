@@ -46,6 +46,7 @@ static const struct
     {"world.baumgarte", WITH_BALLS("\"world\": {\"baumgarte\": @}")},
     {"world.max_correction", WITH_BALLS("\"world\": {\"max_correction\": @}")},
     {"world.position_iterations", WITH_BALLS("\"world\": {\"position_iterations\": @}")},
+    {"world.position_tolerance", WITH_BALLS("\"world\": {\"position_tolerance\": @}")},
     {"world.restitution_threshold", WITH_BALLS("\"world\": {\"restitution_threshold\": @}")},
     {"solver.iterations", WITH_BALLS("\"solver\": {\"iterations\": @}")},
     {"solver.tolerance", WITH_BALLS("\"solver\": {\"tolerance\": @}")},

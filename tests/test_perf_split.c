@@ -100,8 +100,9 @@ static void check_split_matches_pgs(bool frictionless, int at_step)
     double* v = calloc(3 * (size_t)vp.body_count + 3, sizeof(double));
     cs_split_work split_work = {0};
     assert_int_equal(cs_split_work_reserve(&split_work, &work, true, 0, stride, count, &err), CS_OK);
-    cs_solve_split(&work, vp.body_count, 0, stride, count, split_bias, SWEEPS, true, &split_work,
-                   split_lambda, v);
+    assert_int_equal(cs_solve_split(&work, vp.body_count, 0, stride, count, split_bias, SWEEPS, 0.0, true,
+                                    &split_work, split_lambda, v),
+                     SWEEPS);
 
     int moved = 0;
     for (int k = 0; k < count; ++k)

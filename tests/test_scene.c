@@ -353,7 +353,7 @@ static void test_solver_and_world_settings_reach_the_world(void** state)
         text, sizeof text,
         "{\"world\": {\"gravity\": [1.5, -2], \"time_step\": 0.01, \"speculative_margin\": 0.03,\n"
         " \"linear_slop\": 0.002, \"baumgarte\": 0.3, \"max_correction\": 0.1, \"position_iterations\": 7,\n "
-        "\"restitution_threshold\": 0.5,\n"
+        "\"position_tolerance\": 2e-7, \"restitution_threshold\": 0.5,\n"
         " \"frictionless\": true, \"row_order\": \"key\"},\n"
         " \"solver\": {\"name\": \"%s\", \"iterations\": 37, \"tolerance\": 1e-5, \"tolerance_on\": "
         "\"nat\",\n"
@@ -374,6 +374,7 @@ static void test_solver_and_world_settings_reach_the_world(void** state)
     assert_true(d->speculative_margin == 0.03 && d->linear_slop == 0.002 && d->baumgarte == 0.3);
     assert_true(d->max_correction == 0.1 && d->restitution_threshold == 0.5 && d->frictionless);
     assert_int_equal(d->position_iterations, 7);
+    assert_true(d->position_tolerance == 2e-7);
     // Defaults: the file name without .json, no description, 600 steps.
     assert_string_equal(info.name, "ok");
     assert_string_equal(info.description, "");
@@ -688,6 +689,15 @@ static void test_error_iterations_below_one(void** state)
                     "solver.iterations", "must be an integer in [1, ");
 }
 
+static void test_error_position_tolerance(void** state)
+{
+    (void)state;
+    expect_error_at("{\"bodies\": [" BODY "],\n \"world\": {\"position_tolerance\": -1e-7}}", "-1e-7",
+                    "world.position_tolerance", "must be a finite number >= 0, got -1e-7");
+    expect_error_at("{\"bodies\": [" BODY "],\n \"world\": {\"position_tolerance\": 2e6}}", "2e6",
+                    "world.position_tolerance", "got 2e+06");
+}
+
 static void test_error_time_step_not_positive(void** state)
 {
     (void)state;
@@ -908,6 +918,7 @@ int main(void)
         cmocka_unit_test(test_error_unknown_row_order),
         cmocka_unit_test(test_error_iterations_below_one),
         cmocka_unit_test(test_error_time_step_not_positive),
+        cmocka_unit_test(test_error_position_tolerance),
         cmocka_unit_test(test_error_alpha_not_positive),
         cmocka_unit_test(test_last_solver_and_relaxation),
         cmocka_unit_test(test_error_key_unused_by_solver),

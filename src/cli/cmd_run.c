@@ -32,7 +32,7 @@ static void help(FILE* out)
         "  --csv FILE          one row per step: step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,\n"
         "                      max_penetration,mean_penetration,kinetic_energy,max_speed,broadphase_us,\n"
         "                      narrowphase_us,solver_us,position_us,step_us,solve_stop,begin_events,\n"
-        "                      end_events,hit_events,awake\n"
+        "                      end_events,hit_events,awake,position_sweeps\n"
         "  --state-out FILE    a snapshot of the final state (JSON; docs/RELIABILITY.md): resumes bit for "
         "bit\n"
         "  --state-in FILE     start from a snapshot instead of a SCENE (needs --steps: how many more)\n"
@@ -262,7 +262,7 @@ int cs_cmd_run(int argc, char** argv)
             csv,
             "step,time,bodies,contacts,rows,iterations,res_lcp,res_nat,max_penetration,mean_penetration,"
             "kinetic_energy,max_speed,broadphase_us,narrowphase_us,solver_us,position_us,step_us,solve_stop,"
-            "begin_events,end_events,hit_events,awake\n");
+            "begin_events,end_events,hit_events,awake,position_sweeps\n");
     }
 
     int status = 0;
@@ -299,13 +299,13 @@ int cs_cmd_run(int argc, char** argv)
             cs_contact_events ev = cs_world_contact_events(w);
             fprintf(csv,
                     "%lld,%.6f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%d,%"
-                    "d,%d\n",
+                    "d,%d,%d\n",
                     (long long)st->step, st->time, st->bodies, st->contacts, st->rows, st->iterations,
                     st->res_lcp, st->res_nat, st->max_penetration, st->mean_penetration, st->kinetic_energy,
                     cs_world_max_speed(w), 1e6 * st->broadphase_seconds, 1e6 * st->narrowphase_seconds,
                     1e6 * st->solver_seconds, 1e6 * st->position_seconds, 1e6 * st->step_seconds,
                     cs_solve_stop_name((cs_solve_stop)st->solve_stop), ev.begin_count, ev.end_count,
-                    ev.hit_count, cs_world_awake_count(w));
+                    ev.hit_count, cs_world_awake_count(w), st->position_sweeps);
         }
         for (int d = 0; d < dump_count; ++d)
         {

@@ -118,6 +118,7 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
                                        "baumgarte",
                                        "max_correction",
                                        "position_iterations",
+                                       "position_tolerance",
                                        "restitution_threshold",
                                        "hit_event_threshold",
                                        "sleep",
@@ -140,6 +141,7 @@ bool cs_scene_read_world(cs_scene_loader* l, const cs_jval* root, cs_world_def* 
            cs_jread_number(c, &w, "baumgarte", false, CS_JR_UNIT, &def->baumgarte) &&
            cs_jread_number(c, &w, "max_correction", false, CS_JR_NONNEG, &def->max_correction) &&
            cs_jread_int(c, &w, "position_iterations", false, 1, 1000000, &def->position_iterations) &&
+           cs_jread_number(c, &w, "position_tolerance", false, CS_JR_NONNEG, &def->position_tolerance) &&
            cs_jread_number(c, &w, "restitution_threshold", false, CS_JR_NONNEG,
                            &def->restitution_threshold) &&
            cs_jread_number(c, &w, "hit_event_threshold", false, CS_JR_NONNEG, &def->hit_event_threshold) &&

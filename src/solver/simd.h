@@ -85,7 +85,9 @@ void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx);
 
 // The scalar sweep of rows [begin, end), for the rows a vector schedule leaves out.
 typedef void (*cs_rows_fn)(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int begin, int end);
-typedef void (*cs_split_rows_fn)(const void* arg, int begin, int end, double* lambda, double* v);
+// The split solve's: returns whether a row's update changed a body's pseudo-velocity by the limit or more
+// (cs_split_moved; always true when not measuring).
+typedef bool (*cs_split_rows_fn)(const void* arg, int begin, int end, double* lambda, double* v);
 
 // How the split-impulse solve (split row k = velocity row first + k·stride, first = 0) uses a velocity
 // schedule item: the normal rows of a pair quad (stride 2), a normal quad (stride 1), or one split row
@@ -141,13 +143,15 @@ bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_pack4_ou
 // CS_RULE_AMGS (not the literal variant), other items through `rows`.
 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows);
 // One PGS sweep of the split problem along work->items: quads (λ at lambda + first) in lanes, other items
-// through rows(rows_arg, …).
-void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, double* v, cs_split_rows_fn rows,
-                         const void* rows_arg);
+// through rows(rows_arg, …). limit2 > 0: returns whether any row's update moved (cs_split_moved, the same
+// operations by lane); limit2 = 0: measures nothing and returns true.
+bool cs_avx2_sweep_split(const cs_split_work* work, double limit2, double* lambda, double* v,
+                         cs_split_rows_fn rows, const void* rows_arg);
 // The same along the velocity schedule of `solved` (cs_split_lanes): quads from the velocity quads' normal
 // rows with their bias and λ from work->quad_lanes (by lane), the other split rows through rows(rows_arg, …).
-void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
-                            double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg);
+bool cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
+                            double limit2, double* lambda, double* v, cs_split_rows_fn rows,
+                            const void* rows_arg);
 #endif
 
 #endif

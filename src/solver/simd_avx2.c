@@ -271,32 +271,68 @@ CS_AVX2 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* 
     }
 }
 
-CS_AVX2 void cs_avx2_sweep_split(const cs_split_work* work, double* lambda, double* v, cs_split_rows_fn rows,
-                                 const void* rows_arg)
+// A split quad: normal_quad's PGS update, and with `measure` the changes it applied to its bodies'
+// velocities tested against limit2 as cs_split_moved does, by lane: a mask of the lanes that moved (or gave
+// NaN). The update d is read back as the stored λ minus the old one, and M⁻¹Jᵀ·d multiplied again: the bits
+// normal_quad added to v. (Only a solve's first sweep measures: cs_solve_split.)
+static inline __attribute__((always_inline)) CS_AVX2 __m256d split_quad(bool measure, __m256d limit2,
+                                                                        normal_lanes r, const double* bias,
+                                                                        const int32_t* a, const int32_t* b,
+                                                                        double* lambda, double* v)
+{
+    __m256d old = _mm256_loadu_pd(lambda);
+    normal_quad(CS_RULE_PGS, false, NULL, 0, r, bias, a, b, lambda, v);
+    if (!measure)
+    {
+        return _mm256_setzero_pd();
+    }
+    __m256d d = SUB(_mm256_loadu_pd(lambda), old);
+    __m256d dax = MUL(LD(r.max), d), day = MUL(LD(r.may), d);
+    __m256d dbx = MUL(LD(r.mbx), d), dby = MUL(LD(r.mby), d);
+    __m256d ma2 = ADD(MUL(dax, dax), MUL(day, day));
+    __m256d mb2 = ADD(MUL(dbx, dbx), MUL(dby, dby));
+    return _mm256_cmp_pd(_mm256_max_pd(ma2, mb2), limit2, _CMP_NLT_UQ); // (max: ma2 > mb2 ? ma2 : mb2)
+}
+
+static inline __attribute__((always_inline)) CS_AVX2 bool sweep_split(bool measure, const cs_split_work* work,
+                                                                      double limit2, double* lambda,
+                                                                      double* v, cs_split_rows_fn rows,
+                                                                      const void* rows_arg)
 {
     const cs_sweep_item* items = work->items; // read once, as in sweep_lanes
     const cs_normal_quad* quads = work->quads;
     int count = work->item_count;
+    __m256d lim = _mm256_set1_pd(limit2);
+    __m256d moved = _mm256_setzero_pd();
+    bool rows_moved = false;
     for (int k = 0; k < count; ++k)
     {
         const cs_sweep_item* it = items + k;
         if (it->quad >= 0)
         {
             const cs_normal_quad* q = quads + it->quad;
-            normal_quad(CS_RULE_PGS, false, NULL, 0, normal_fields(q), q->bias, q->a, q->b,
-                        lambda + it->first, v);
+            moved = _mm256_or_pd(moved, split_quad(measure, lim, normal_fields(q), q->bias, q->a, q->b,
+                                                   lambda + it->first, v));
         }
         else
         {
-            rows(rows_arg, it->first, it->first + it->count, lambda, v);
+            rows_moved |= rows(rows_arg, it->first, it->first + it->count, lambda, v);
         }
     }
+    return !measure || rows_moved || _mm256_movemask_pd(moved) != 0;
+}
+
+CS_AVX2 bool cs_avx2_sweep_split(const cs_split_work* work, double limit2, double* lambda, double* v,
+                                 cs_split_rows_fn rows, const void* rows_arg)
+{
+    return limit2 > 0.0 ? sweep_split(true, work, limit2, lambda, v, rows, rows_arg)
+                        : sweep_split(false, work, limit2, lambda, v, rows, rows_arg);
 }
 
 // cs_avx2_sweep_split_on for one stride (a constant once inlined: cs_split_lanes folds to two compares).
-static inline __attribute__((always_inline)) CS_AVX2 void
-sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work, double* lambda, double* v,
-               cs_split_rows_fn rows, const void* rows_arg)
+static inline __attribute__((always_inline)) CS_AVX2 bool
+sweep_split_on(const cs_solver_work* solved, int stride, bool measure, const cs_split_work* work,
+               double limit2, double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg)
 {
     const cs_sweep_item* items = solved->schedule;
     const cs_pair_quad* pairs = solved->quads;
@@ -304,6 +340,9 @@ sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* wo
     // Read once (the lanes' stores may alias anything, so the compiler would read them again every item).
     double* quad_lanes = work->quad_lanes;
     int count = solved->schedule_count;
+    __m256d lim = _mm256_set1_pd(limit2);
+    __m256d moved = _mm256_setzero_pd();
+    bool rows_moved = false;
     for (int k = 0; k < count; ++k)
     {
         const cs_sweep_item* it = items + k;
@@ -315,39 +354,42 @@ sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* wo
             case CS_SPLIT_FROM_PAIRS:
             {
                 const cs_pair_quad* q = pairs + it->quad;
-                normal_quad(CS_RULE_PGS, false, NULL, 0, pair_normal_fields(q), lanes, q->a, q->b,
-                            lanes + CS_LANES, v);
+                moved = _mm256_or_pd(moved, split_quad(measure, lim, pair_normal_fields(q), lanes, q->a, q->b,
+                                                       lanes + CS_LANES, v));
                 break;
             }
             case CS_SPLIT_FROM_NORMALS:
             {
                 const cs_normal_quad* q = normals + it->quad;
-                normal_quad(CS_RULE_PGS, false, NULL, 0, normal_fields(q), lanes, q->a, q->b,
-                            lanes + CS_LANES, v);
+                moved = _mm256_or_pd(moved, split_quad(measure, lim, normal_fields(q), lanes, q->a, q->b,
+                                                       lanes + CS_LANES, v));
                 break;
             }
             default:
             {
                 int k0, k1;
                 cs_split_range(it, stride, &k0, &k1);
-                rows(rows_arg, k0, k1, lambda, v);
+                rows_moved |= rows(rows_arg, k0, k1, lambda, v);
                 break;
             }
         }
     }
+    return !measure || rows_moved || _mm256_movemask_pd(moved) != 0;
 }
 
-CS_AVX2 void cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
-                                    double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg)
+// The four instances: stride 2 (pairs) or any other, measuring or not.
+CS_AVX2 bool cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
+                                    double limit2, double* lambda, double* v, cs_split_rows_fn rows,
+                                    const void* rows_arg)
 {
+    bool measure = limit2 > 0.0;
     if (stride == 2)
     {
-        sweep_split_on(solved, 2, work, lambda, v, rows, rows_arg);
+        return measure ? sweep_split_on(solved, 2, true, work, limit2, lambda, v, rows, rows_arg)
+                       : sweep_split_on(solved, 2, false, work, limit2, lambda, v, rows, rows_arg);
     }
-    else
-    {
-        sweep_split_on(solved, stride, work, lambda, v, rows, rows_arg);
-    }
+    return measure ? sweep_split_on(solved, stride, true, work, limit2, lambda, v, rows, rows_arg)
+                   : sweep_split_on(solved, stride, false, work, limit2, lambda, v, rows, rows_arg);
 }
 
 // Asked afresh each time (once per solve): libgcc fills the CPU model before main, so this is a load and a

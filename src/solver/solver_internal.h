@@ -191,6 +191,19 @@ typedef struct cs_split_row
 
 _Static_assert(sizeof(cs_split_row) == 80, "a split row is 80 bytes");
 
+// The split solve's convergence measure (cs_solve_split): whether a row update by d = λ_new − λ_old, with
+// M⁻¹Jᵀ halves ma and mb, changed one of its bodies' pseudo-velocities by sqrt(limit2) or more (or gave NaN):
+//     max(|ma·d|², |mb·d|²) >= limit2,
+// in the operations the AVX2 kernels do by lane (max as maxpd, the test as _CMP_NLT_UQ), so every path
+// finds the same answer for the same λ.
+static inline bool cs_split_moved(cs_v2 ma, cs_v2 mb, double d, double limit2)
+{
+    cs_v2 da = ma * d, db = mb * d;
+    double a = da[0] * da[0] + da[1] * da[1];
+    double b = db[0] * db[0] + db[1] * db[1];
+    return !((a > b ? a : b) < limit2);
+}
+
 // Workspace of cs_solve_split, grown by cs_split_work_reserve (nothing allocated in the steady state).
 typedef struct cs_split_work
 {
@@ -232,9 +245,13 @@ void cs_pack_records_from_lanes(const cs_solver_work* work);
 // packed records are the same), without building or packing it again. lambda (count entries) and v
 // (3·bodies + 3, the last three the zero slot) are outputs.
 // simd: put runs of four consecutive independent rows in vector lanes (cs_solver_params.simd; the same bits).
-void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
-                    const double* b, int iterations, bool simd, cs_split_work* work, double* lambda,
-                    double* v);
+// dv_limit > 0: the first sweep is measured, and when no row's update in it changed a body's pseudo-velocity
+// by dv_limit or more (cs_split_moved; an OR over rows, so the same answer on every path) the problem is
+// settled and the solve ends there; otherwise, and for dv_limit = 0, all `iterations` sweeps run (the later
+// ones unmeasured). Returns the sweeps taken: 1 or iterations.
+int cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
+                   const double* b, int iterations, double dv_limit, bool simd, cs_split_work* work,
+                   double* lambda, double* v);
 
 // residual.c: cs_residual_lcp and cs_residual_nat in one pass.
 void cs_residuals(const cs_lcp* p, const double* v, const double* lambda, double* res_lcp, double* res_nat);

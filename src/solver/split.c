@@ -92,9 +92,14 @@ void cs_split_work_free(cs_split_work* work)
 // The split-impulse sweep (cs_solve_split): circle normal rows from their compact copies, with the same
 // operations as cs_sweep's NORMAL_ROW path, so the result equals a PGS solve of those rows packed as a
 // problem of their own; any other row from its packed record (rows + first + k·stride). Rows [begin, end).
-static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, int first, int stride,
-                        int begin, int end, double* lambda, double* v)
+// measure: returns whether a row's update moved by sqrt(limit2) (cs_split_moved; a record's row by its linear
+// halves); else measures nothing and returns true.
+static inline __attribute__((always_inline)) bool sweep_rows(bool measure, const cs_split_row* split,
+                                                             const cs_packed_row* rows, int first, int stride,
+                                                             int begin, int end, double limit2,
+                                                             double* lambda, double* v)
 {
+    bool moved = !measure;
     cs_rule_state none = {0};
     cs_halves last = {.ia = -1, .ib = -1}; // the previous compact row's halves (cs_halves_carry)
     for (int k = begin; k < end; ++k)
@@ -113,6 +118,7 @@ static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, in
             cs_halves_store(&h, v, true);
             lambda[k] = next;
             last = h;
+            moved |= measure && cs_split_moved(r->ma, r->mb, next - old, limit2);
         }
         else
         {
@@ -124,9 +130,25 @@ static void split_sweep(const cs_split_row* split, const cs_packed_row* rows, in
                                             INFINITY, false);
                 lambda[k] = next;
                 cs_pack_apply(p, next - old, v);
+                moved |= measure && cs_split_moved(p->ma, p->mb, next - old, limit2);
             }
         }
     }
+    return moved;
+}
+
+// sweep_rows measuring when limit2 > 0 (two instances: without the measure, the sweep is what it was).
+static bool split_sweep(const cs_split_row* split, const cs_packed_row* rows, int first, int stride,
+                        int begin, int end, double limit2, double* lambda, double* v)
+{
+    return limit2 > 0.0 ? sweep_rows(true, split, rows, first, stride, begin, end, limit2, lambda, v)
+                        : sweep_rows(false, split, rows, first, stride, begin, end, limit2, lambda, v);
+}
+
+// Only the first sweep is measured (cs_solve_split): the limit for sweep s (0-based), 0 = none.
+static inline double first_limit(int s, double limit2)
+{
+    return s == 0 ? limit2 : 0.0;
 }
 
 typedef struct split_args
@@ -134,12 +156,13 @@ typedef struct split_args
     const cs_split_row* split;
     const cs_packed_row* rows;
     int first, stride;
+    double limit2;
 } split_args;
 
-static void split_rows(const void* arg, int begin, int end, double* lambda, double* v)
+static bool split_rows(const void* arg, int begin, int end, double* lambda, double* v)
 {
     const split_args* a = arg;
-    split_sweep(a->split, a->rows, a->first, a->stride, begin, end, lambda, v);
+    return split_sweep(a->split, a->rows, a->first, a->stride, begin, end, a->limit2, lambda, v);
 }
 
 // The compact copy of split row k (velocity row i) with right-hand side b_k.
@@ -173,10 +196,10 @@ static inline int split_row_of_lane(const cs_sweep_item* it, int stride, int lan
 
 // split_on_velocity for one stride (a constant once inlined, so that cs_split_lanes and the lanes' rows
 // fold to a few compares and fixed offsets).
-static inline __attribute__((always_inline)) void split_on_stride(const cs_solver_work* solved, int stride,
-                                                                  const double* b, int iterations,
-                                                                  cs_split_work* work, double* lambda,
-                                                                  double* v)
+static inline __attribute__((always_inline)) int split_on_stride(const cs_solver_work* solved, int stride,
+                                                                 const double* b, int iterations,
+                                                                 double limit2, cs_split_work* work,
+                                                                 double* lambda, double* v)
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
     const cs_sweep_item* items = solved->schedule;
@@ -203,10 +226,16 @@ static inline __attribute__((always_inline)) void split_on_stride(const cs_solve
             lambda[k] = 0.0;
         }
     }
-    split_args args = {work->rows, rows, 0, stride};
-    for (int s = 0; s < iterations; ++s)
+    split_args args = {work->rows, rows, 0, stride, limit2};
+    int sweeps = 0;
+    while (sweeps < iterations)
     {
-        cs_avx2_sweep_split_on(solved, stride, work, lambda, v, split_rows, &args);
+        args.limit2 = first_limit(sweeps, limit2);
+        sweeps += 1;
+        if (!cs_avx2_sweep_split_on(solved, stride, work, args.limit2, lambda, v, split_rows, &args))
+        {
+            break;
+        }
     }
     for (int n = 0; n < solved->schedule_count; ++n)
     {
@@ -220,34 +249,30 @@ static inline __attribute__((always_inline)) void split_on_stride(const cs_solve
             }
         }
     }
+    return sweeps;
 }
 
-static void split_on_velocity(const cs_solver_work* solved, int stride, const double* b, int iterations,
-                              cs_split_work* work, double* lambda, double* v)
+static int split_on_velocity(const cs_solver_work* solved, int stride, const double* b, int iterations,
+                             double limit2, cs_split_work* work, double* lambda, double* v)
 {
-    if (stride == 2)
-    {
-        split_on_stride(solved, 2, b, iterations, work, lambda, v);
-    }
-    else
-    {
-        split_on_stride(solved, 1, b, iterations, work, lambda, v);
-    }
+    return stride == 2 ? split_on_stride(solved, 2, b, iterations, limit2, work, lambda, v)
+                       : split_on_stride(solved, 1, b, iterations, limit2, work, lambda, v);
 }
 #endif
 
-void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
-                    const double* b, int iterations, bool simd, cs_split_work* work, double* lambda,
-                    double* v)
+int cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
+                   const double* b, int iterations, double dv_limit, bool simd, cs_split_work* work,
+                   double* lambda, double* v)
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
     memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
+    // (A limit whose square underflows to 0 measures nothing: every sweep runs, as for 0.)
+    double limit2 = dv_limit * dv_limit;
     split_path path = choose_path(solved, simd, first, stride, count);
 #if CS_SIMD_X86
     if (path == SPLIT_ON_VELOCITY)
     {
-        split_on_velocity(solved, stride, b, iterations, work, lambda, v);
-        return;
+        return split_on_velocity(solved, stride, b, iterations, limit2, work, lambda, v);
     }
 #endif
     // Off the velocity schedule every split row is compacted from its record: the rows in lanes get theirs.
@@ -263,17 +288,30 @@ void cs_solve_split(const cs_solver_work* solved, int bodies, int first, int str
     if (path == SPLIT_OWN_SCHEDULE)
     {
         cs_schedule_split(work, count, 3 * bodies);
-        split_args args = {split, rows, first, stride};
-        for (int s = 0; s < iterations; ++s)
+        split_args args = {split, rows, first, stride, limit2};
+        int sweeps = 0;
+        while (sweeps < iterations)
         {
-            cs_avx2_sweep_split(work, lambda, v, split_rows, &args);
+            args.limit2 = first_limit(sweeps, limit2);
+            sweeps += 1;
+            if (!cs_avx2_sweep_split(work, args.limit2, lambda, v, split_rows, &args))
+            {
+                break;
+            }
         }
-        return;
+        return sweeps;
     }
 #endif
     (void)path;
-    for (int s = 0; s < iterations; ++s)
+    int sweeps = 0;
+    while (sweeps < iterations)
     {
-        split_sweep(split, rows, first, stride, 0, count, lambda, v);
+        double limit = first_limit(sweeps, limit2);
+        sweeps += 1;
+        if (!split_sweep(split, rows, first, stride, 0, count, limit, lambda, v))
+        {
+            break;
+        }
     }
+    return sweeps;
 }

@@ -182,6 +182,7 @@ const char* cs_world_def_problem(const cs_world_def* d, cs_error* err)
         {"world.speculative_margin", &cs_limit_length, d->speculative_margin},
         {"world.linear_slop", &cs_limit_length, d->linear_slop},
         {"world.max_correction", &cs_limit_length, d->max_correction},
+        {"world.position_tolerance", &cs_limit_length, d->position_tolerance},
         {"world.restitution_threshold", &cs_limit_restitution_threshold, d->restitution_threshold},
         {"world.hit_event_threshold", &cs_limit_restitution_threshold, d->hit_event_threshold},
         {"solver.tolerance", &cs_limit_tolerance, p->tolerance},

@@ -182,14 +182,16 @@ static void put_settings(FILE* f, const cs_world* w)
         f,
         "  \"world\": {\"gravity\": [%.17g, %.17g], \"time_step\": %.17g, \"speculative_margin\": %.17g,\n"
         "    \"linear_slop\": %.17g, \"baumgarte\": %.17g, \"max_correction\": %.17g,\n"
-        "    \"position_iterations\": %d, \"restitution_threshold\": %.17g, \"hit_event_threshold\": "
-        "%.17g,\n    \"frictionless\": %s, \"sleep\": %s, \"continuous\": %s, \"row_order\": \"%s\", "
+        "    \"position_iterations\": %d, \"position_tolerance\": %.17g, \"restitution_threshold\": %.17g,\n"
+        "    \"hit_event_threshold\": %.17g, \"frictionless\": %s, \"sleep\": %s, \"continuous\": %s, "
+        "\"row_order\": \"%s\", "
         "\"formulation\": "
         "\"%s\",\n    \"spook_stiffness\": %.17g, \"spook_damping_time\": %.17g},\n",
         d->gravity.x, d->gravity.y, d->time_step, d->speculative_margin, d->linear_slop, d->baumgarte,
-        d->max_correction, d->position_iterations, d->restitution_threshold, d->hit_event_threshold,
-        yes(d->frictionless), yes(w->sleeping), yes(d->enable_continuous), cs_row_order_name(d->row_order),
-        cs_formulation_name(d->formulation), d->spook_stiffness, d->spook_damping_time);
+        d->max_correction, d->position_iterations, d->position_tolerance, d->restitution_threshold,
+        d->hit_event_threshold, yes(d->frictionless), yes(w->sleeping), yes(d->enable_continuous),
+        cs_row_order_name(d->row_order), cs_formulation_name(d->formulation), d->spook_stiffness,
+        d->spook_damping_time);
     fprintf(f, "  \"contact_events\": %s,\n", yes(d->contact_events));
     // A method parameter is written only for a solver that reads it: scene files refuse the others.
     unsigned flags = cs_solver_at(d->solver)->flags;

@@ -130,7 +130,7 @@ static void step_empty(cs_world* w, double t_start)
     cs_step_stats* s = &w->stats;
     s->step += 1;
     s->time = (double)s->step * w->def.time_step;
-    s->bodies = s->contacts = s->rows = s->iterations = 0;
+    s->bodies = s->contacts = s->rows = s->iterations = s->position_sweeps = 0;
     s->res_lcp = s->res_nat = s->max_penetration = s->mean_penetration = s->kinetic_energy = 0.0;
     s->broadphase_seconds = s->narrowphase_seconds = s->solver_seconds = s->position_seconds = 0.0;
     s->step_seconds = cs_seconds() - t_start;
@@ -277,18 +277,19 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    cs_split_job j = {&w->work,
-                      n,
-                      0,
-                      per,
-                      count,
-                      w->def.position_iterations,
-                      w->position_bias,
-                      w->def.solver_params.simd,
-                      &w->split_work,
-                      w->position_lambda,
-                      w->pseudo_v,
-                      0.0};
+    // The tolerance is a distance a body's correction moves over the step: h times a pseudo-velocity.
+    cs_split_job j = {.solved = &w->work,
+                      .bodies = n,
+                      .first = 0,
+                      .stride = per,
+                      .count = count,
+                      .iterations = w->def.position_iterations,
+                      .bias = w->position_bias,
+                      .simd = w->def.solver_params.simd,
+                      .work = &w->split_work,
+                      .lambda = w->position_lambda,
+                      .v = w->pseudo_v,
+                      .dv_limit = w->def.position_tolerance / w->def.time_step};
     *job = j;
     return CS_OK;
 }
@@ -455,6 +456,7 @@ static void record_stats(cs_world* w, const cs_solver_stats* vstats, const cs_sp
     s->narrowphase_seconds = t[2] - t[1];
     s->solver_seconds = vstats->seconds;
     s->position_seconds = job->seconds;
+    s->position_sweeps = job->sweeps;
     s->step_seconds = cs_seconds() - t[3];
 }
 

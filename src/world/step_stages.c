@@ -174,7 +174,7 @@ double cs_stage_integrate(cs_world* w, const double* pseudo)
 void cs_split_job_run(cs_split_job* job)
 {
     double t0 = cs_seconds();
-    cs_solve_split(job->solved, job->bodies, job->first, job->stride, job->count, job->bias, job->iterations,
-                   job->simd, job->work, job->lambda, job->v);
+    job->sweeps = cs_solve_split(job->solved, job->bodies, job->first, job->stride, job->count, job->bias,
+                                 job->iterations, job->dv_limit, job->simd, job->work, job->lambda, job->v);
     job->seconds = cs_seconds() - t0;
 }

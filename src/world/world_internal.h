@@ -24,7 +24,9 @@ typedef struct cs_split_job
     cs_split_work* work;
     double* lambda;
     double* v;
-    double seconds; // wall time of the solve, measured on the thread that ran it
+    double seconds;  // wall time of the solve, measured on the thread that ran it
+    double dv_limit; // one sweep when it changes no pseudo-velocity by this (position_tolerance / h)
+    int sweeps;      // sweeps taken
 } cs_split_job;
 
 // A distance joint (joint.c). Side a may be the world (a == -1); side b is always a body.

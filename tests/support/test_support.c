@@ -138,9 +138,14 @@ void cs_test_frozen_scene(const char* scene, int steps, bool friction, cs_lcp* o
 
 cs_world* cs_test_pool(int count, int columns)
 {
-    cs_error err = {CS_OK, ""};
     cs_world_def def = cs_world_def_default();
-    cs_world* w = cs_world_create(&def, &err);
+    return cs_test_pool_def(count, columns, &def);
+}
+
+cs_world* cs_test_pool_def(int count, int columns, const cs_world_def* def)
+{
+    cs_error err = {CS_OK, ""};
+    cs_world* w = cs_world_create(def, &err);
     assert_non_null(w);
     double half = 0.5 * (columns * 0.44 + 0.28);
     cs_vec2 o = {0.0, 0.0}, up = {0.0, 1.0}, l = {-half, 0.0}, right = {1.0, 0.0}, r = {half, 0.0},

@@ -1,0 +1,213 @@
+// The split-impulse solve's early end (cs_world_def.position_tolerance, docs/PHYSICS.md step 7): it ends
+// after its first sweep when that sweep moved no body's position correction by the tolerance. A settled pile
+// then takes one sweep a step instead of all of position_iterations, its penetration stays where the full
+// solve leaves it, the measure itself changes no bit (tolerance 0, and a tolerance that stops only where
+// further sweeps change nothing, give the bits of the full solve), and the stop is the same with and without
+// vector lanes and on any thread count.
+#include "test_support.h"
+
+#include <math.h>
+
+#include "world/world_internal.h"
+
+// The Pool 1 layout (221 circles in rows of 13), Pool 1's settings: split formulation, PGS 10 iterations.
+static cs_world* pool(int count, int columns, double tolerance, bool frictionless)
+{
+    cs_world_def def = cs_world_def_default();
+    def.formulation = CS_FORMULATION_SPLIT;
+    def.frictionless = frictionless;
+    def.solver_params.iterations = 10;
+    def.position_tolerance = tolerance;
+    cs_world* w = cs_test_pool_def(count, columns, &def);
+    assert_true(cs_world_get_def(w)->position_tolerance == tolerance);
+    return w;
+}
+
+// What a run of `steps` says: the sweeps of each step (into sweeps[], when given), their sum, and the max
+// and mean penetration over the last 60 steps.
+typedef struct run_summary
+{
+    long sweeps;
+    int fewest, most;
+    int decided; // steps that ended after one sweep with some λ > 0: the tolerance, not a fixed point
+    double max_penetration, mean_penetration;
+} run_summary;
+
+static bool some_position_impulse(const cs_world* w)
+{
+    for (int k = 0; k < w->contacts.count; ++k)
+    {
+        if (w->position_lambda[k] > 0.0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+static run_summary run(cs_world* w, int steps, int* sweeps)
+{
+    run_summary r = {0, 1 << 30, 0, 0, 0.0, 0.0};
+    for (int s = 0; s < steps; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+        const cs_step_stats* st = cs_world_stats(w);
+        int n = st->position_sweeps;
+        assert_true(n == 1 || n == cs_world_get_def(w)->position_iterations); // the first sweep decides
+        r.decided += n == 1 && some_position_impulse(w);
+        r.sweeps += n;
+        r.fewest = n < r.fewest ? n : r.fewest;
+        r.most = n > r.most ? n : r.most;
+        if (sweeps != NULL)
+        {
+            sweeps[s] = n;
+        }
+        if (s >= steps - 60)
+        {
+            r.max_penetration = fmax(r.max_penetration, st->max_penetration);
+            r.mean_penetration += st->mean_penetration / 60.0;
+        }
+    }
+    return r;
+}
+
+// A settled Pool 1 takes one sweep a step with a tolerance of 0.1 µm, and its penetration over the last 60
+// of 1 000 steps stays within 2 µm of the full solve's (measured: max 1.0000 → 1.0006 mm, mean equal).
+static void settled_pile_takes_fewer_sweeps(void** state)
+{
+    (void)state;
+    const int steps = 1000;
+    cs_world* full = pool(221, 13, 0.0, false);
+    run_summary f = run(full, steps, NULL);
+    cs_world* early = pool(221, 13, 1e-7, false);
+    int sweeps[1000];
+    run_summary e = run(early, steps, sweeps);
+    print_message("sweeps %ld (full) vs %ld (1e-7 m); last 60 steps: max penetration %.6f vs %.6f mm, mean "
+                  "%.6f vs %.6f mm\n",
+                  f.sweeps, e.sweeps, 1e3 * f.max_penetration, 1e3 * e.max_penetration,
+                  1e3 * f.mean_penetration, 1e3 * e.mean_penetration);
+    assert_int_equal(f.fewest, 20); // tolerance 0: every step all position_iterations sweeps
+    assert_int_equal(f.most, 20);
+    assert_true(e.most == 20); // the collapse still takes every sweep
+    assert_true(f.decided == 0 && e.decided > 0);
+    assert_true(e.sweeps * 3 < f.sweeps); // measured 5 832 of 20 000
+    for (int s = steps - 60; s < steps; ++s)
+    {
+        assert_int_equal(sweeps[s], 1); // settled: the first sweep moves nothing by 0.1 µm
+    }
+    assert_true(fabs(e.max_penetration - f.max_penetration) <= 2e-6);
+    assert_true(fabs(e.mean_penetration - f.mean_penetration) <= 2e-6);
+    cs_world_destroy(early);
+    cs_world_destroy(full);
+}
+
+// The measure changes no λ: a tolerance so small that the sweeps end only where a sweep changed nothing
+// (while Pool 1 falls, before it touches) gives the full solve's bits in fewer sweeps.
+static void fixed_point_stop_keeps_the_bits(void** state)
+{
+    (void)state;
+    cs_world* full = pool(221, 13, 0.0, false);
+    run_summary f = run(full, 300, NULL);
+    cs_world* early = pool(221, 13, 1e-150, false);
+    run_summary e = run(early, 300, NULL);
+    assert_true(e.fewest == 1 && e.sweeps < f.sweeps && e.decided == 0);
+    assert_true(cs_world_hash(early) == cs_world_hash(full));
+    for (int i = 0; i < cs_world_body_count(full); ++i)
+    {
+        cs_body_state x = cs_world_body(full, i), y = cs_world_body(early, i);
+        assert_memory_equal(&x, &y, sizeof x);
+    }
+    cs_world_destroy(early);
+    cs_world_destroy(full);
+}
+
+// One run's sweeps per step and final hash, with vector lanes on or off and on `threads` threads; the steps
+// the tolerance decided into *decided.
+static uint64_t run_variant(int count, int columns, double tolerance, bool frictionless, bool simd,
+                            int threads, int steps, int* sweeps, int* decided)
+{
+    cs_world* w = pool(count, columns, tolerance, frictionless);
+    cs_solver_params p = *cs_world_solver_params(w);
+    p.simd = simd;
+    assert_true(cs_world_set_solver_params(w, &p));
+    assert_true(cs_world_set_threads(w, threads));
+    *decided = run(w, steps, sweeps).decided;
+    if (count > 1000)
+    {
+        assert_true(cs_world_contact_count(w) > 6000); // past split.c's CS_SPLIT_ON_VELOCITY_MAX
+    }
+    uint64_t hash = cs_world_hash(w);
+    cs_world_destroy(w); // joins the workers
+    return hash;
+}
+
+// Every split path ends at the same sweep with the same bits: on the velocity quads (Pool 1, pairs; and
+// frictionless, normal quads), on its own schedule (a pool of 3 000: over 6 000 split rows), one row at a
+// time (no lanes), and on the helper thread (3 000: over 40 000 row updates). Each case's tolerance is one
+// at which its run has steps the measure ends with some λ > 0 (the frictionless pile and the big pool are
+// still moving at the end: 0.1 and 1 mm).
+static void same_stop_with_and_without_lanes_on_any_thread_count(void** state)
+{
+    (void)state;
+    const struct
+    {
+        int count, columns, steps;
+        double tolerance;
+        bool frictionless;
+    } cases[] = {{221, 13, 400, 1e-6, false}, {221, 13, 400, 1e-4, true}, {3000, 55, 150, 1e-3, false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+    {
+        int steps = cases[c].steps;
+        int sweeps[3][400], decided[3];
+        uint64_t hash[3];
+        for (int v = 0; v < 3; ++v)
+        {
+            hash[v] = run_variant(cases[c].count, cases[c].columns, cases[c].tolerance, cases[c].frictionless,
+                                  v != 1, v == 2 ? 2 : 1, steps, sweeps[v], &decided[v]);
+        }
+        print_message("case %zu: %d of %d steps ended after one sweep with some impulse; hash %016llx\n", c,
+                      decided[0], steps, (unsigned long long)hash[0]);
+        assert_true(decided[0] > 0); // the measure decided, not only fixed points
+        for (int v = 1; v < 3; ++v)
+        {
+            assert_true(hash[v] == hash[0]);
+            assert_int_equal(decided[v], decided[0]);
+            assert_memory_equal(sweeps[v], sweeps[0], (size_t)steps * sizeof(int));
+        }
+    }
+}
+
+// A snapshot keeps the tolerance: the resumed run ends its sweeps where the straight one did.
+static void snapshot_keeps_the_tolerance(void** state)
+{
+    (void)state;
+    cs_world* straight = pool(221, 13, 3e-7, false);
+    run(straight, 200, NULL);
+    cs_world* first = pool(221, 13, 3e-7, false);
+    run(first, 100, NULL);
+    const char* file = cs_test_temp_path(".json");
+    cs_error err = {CS_OK, ""};
+    assert_int_equal(cs_world_save_state(first, file, &err), CS_OK);
+    cs_world* resumed = cs_world_load_state(file, &err);
+    if (resumed == NULL)
+    {
+        fail_msg("%s", err.message);
+    }
+    assert_true(cs_world_get_def(resumed)->position_tolerance == 3e-7);
+    run(resumed, 100, NULL);
+    assert_true(cs_world_hash(resumed) == cs_world_hash(straight));
+    cs_world_destroy(resumed);
+    cs_world_destroy(first);
+    cs_world_destroy(straight);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(settled_pile_takes_fewer_sweeps),
+        cmocka_unit_test(fixed_point_stop_keeps_the_bits),
+        cmocka_unit_test(same_stop_with_and_without_lanes_on_any_thread_count),
+        cmocka_unit_test(snapshot_keeps_the_tolerance),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
