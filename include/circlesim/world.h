@@ -73,7 +73,7 @@ extern "C"
         double baumgarte;             // β of the split-impulse position correction; default 0.2
         double max_correction;        // cap on one step's position correction; default 0.2 m
         int position_iterations;      // PGS sweeps of the split-impulse position problem; default 20
-        double position_tolerance;    // one sweep if it moves no body this far (m; 0: off); default 1e-11
+        double position_tolerance;    // one sweep if it moves no body this far (m; 0: off); default 1e-8
         double restitution_threshold; // restitution applies above this approach speed; default 1 m/s
         double hit_event_threshold;   // contact events: a begin this fast is also a hit; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)

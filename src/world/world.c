@@ -19,7 +19,7 @@ cs_world_def cs_world_def_default(void)
     d.baumgarte = 0.2;
     d.max_correction = 0.2;
     d.position_iterations = 20;
-    d.position_tolerance = 1e-11; // docs/PERFORMANCE.md "Ending the position sweeps early"
+    d.position_tolerance = 1e-8; // docs/PERFORMANCE.md "Ending the position sweeps early"
     d.restitution_threshold = 1.0;
     d.hit_event_threshold = 1.0;
     d.contact_events = true;
