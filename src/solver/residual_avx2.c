@@ -13,8 +13,24 @@
 
 #include "solver/simd_avx2.h"
 
-// Where pair k's twelve Jacobian numbers start (rows i + 2k, i + 2k + 1) relative to row i's, by lane.
-static const int32_t jac_pairs[CS_LANES] = {0, 24, 12, 36};
+// The four pairs' twelve Jacobian numbers by lane: jac[c] holds number c (normal row: a's x, y, ω, b's x, y,
+// ω; then the friction row's) of pair k in lane cs_pair_lane(k). Rows i .. i + 7 are 48 consecutive
+// numbers, pair k's twelve at 12k: three 4 × 4 transposes of the pairs' rows in lane order (0, 2, 1, 3).
+static inline CS_AVX2 __attribute__((always_inline)) void pair_jacobians(const double* rows, __m256d jac[12])
+{
+    for (int g = 0; g < 3; ++g)
+    {
+        const double* at = rows + 4 * g;
+        __m256d r[CS_LANES] = {_mm256_loadu_pd(at), _mm256_loadu_pd(at + 24), _mm256_loadu_pd(at + 12),
+                               _mm256_loadu_pd(at + 36)};
+        __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+        __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+        jac[4 * g + 0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+        jac[4 * g + 1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+        jac[4 * g + 2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+        jac[4 * g + 3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+    }
+}
 
 // Whether rows i .. i + 7 are four normal/friction pairs: kinds n f n f n f n f, each friction row linked to
 // the row before it and on its bodies. The normal rows' bodies by lane into *a and *b.
@@ -49,20 +65,23 @@ static inline CS_AVX2 bool four_pairs(const cs_lcp* p, int i, __m128i* a, __m128
     return true;
 }
 
-// One half's J·v of the normal rows (into *n) and of the friction rows (*f): (j₀v₀ + j₁v₁) + j₂v₂ each, j
-// from the pairs' Jacobians at `jac` (row i's a or b half), v from the slots `slot`.
-static inline CS_AVX2 void half_jv(const double* jac, const double* v, const int32_t* slot, __m256d* n,
+// (j₀v₀ + j₁v₁) + j₂v₂ by lane (cs_row_jv's order for one half).
+static inline CS_AVX2 __m256d dot_lanes(const __m256d* j, __m256d vx, __m256d vy, __m256d vw)
+{
+    return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(j[0], vx), _mm256_mul_pd(j[1], vy)),
+                         _mm256_mul_pd(j[2], vw));
+}
+
+// One half's J·v of the normal rows (into *n) and of the friction rows (*f): j the half's numbers of the
+// normal row (its friction row's six later), v from the slots `slot`.
+static inline CS_AVX2 void half_jv(const __m256d* j, const double* v, const int32_t* slot, __m256d* n,
                                    __m256d* f)
 {
-    __m256d vx, vy, jn0, jn1, jn2, jf0, jf1, jf2, unused;
+    __m256d vx, vy;
     gather_xy(v, slot, &vx, &vy);
     __m256d vw = gather_w(v, slot);
-    gather_xy(jac, jac_pairs, &jn0, &jn1);
-    gather_xy(jac + 2, jac_pairs, &jn2, &unused);
-    gather_xy(jac + 6, jac_pairs, &jf0, &jf1);
-    gather_xy(jac + 8, jac_pairs, &jf2, &unused);
-    *n = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(jn0, vx), _mm256_mul_pd(jn1, vy)), _mm256_mul_pd(jn2, vw));
-    *f = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(jf0, vx), _mm256_mul_pd(jf1, vy)), _mm256_mul_pd(jf2, vw));
+    *n = dot_lanes(j, vx, vy, vw);
+    *f = dot_lanes(j + 6, vx, vy, vw);
 }
 
 // x < lo ? lo : (x > hi ? hi : x), lane by lane (cs_clamp: a NaN x stays x).
@@ -73,8 +92,10 @@ static inline CS_AVX2 __m256d clamp_lanes(__m256d x, __m256d lo, __m256d hi)
 }
 
 // Rows i .. i + 7's terms (four_pairs holds; a and b are the normal rows' bodies by lane).
-static inline CS_AVX2 void four_pair_terms(const cs_lcp* p, const double* v, const double* lambda, int i,
-                                           __m128i a, __m128i b, double* sum_lcp, double* sum_nat)
+static inline CS_AVX2 __attribute__((always_inline)) void four_pair_terms(const cs_lcp* p, const double* v,
+                                                                          const double* lambda, int i,
+                                                                          __m128i a, __m128i b,
+                                                                          double* sum_lcp, double* sum_nat)
 {
     // Slots 3·body; a missing half (-1) reads body 0 (p has a body: a pair has one) and is masked out.
     __m128i none = _mm_set1_epi32(-1), zero = _mm_setzero_si128();
@@ -87,8 +108,8 @@ static inline CS_AVX2 void four_pair_terms(const cs_lcp* p, const double* v, con
     __m256d on_b = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(has_b));
 
     // w = ((0 + J_a·v_a) + J_b·v_b) + bias, each half only where the row has it (cs_row_jv).
-    const double* jac = p->jac + 6 * (size_t)i;
-    __m256d an, af, bn_, bf_;
+    __m256d jac[12], an, af, bn_, bf_;
+    pair_jacobians(p->jac + 6 * (size_t)i, jac);
     half_jv(jac, v, slot_a, &an, &af);
     half_jv(jac + 3, v, slot_b, &bn_, &bf_);
     __m256d zero_d = _mm256_setzero_pd();
