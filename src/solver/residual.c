@@ -141,7 +141,7 @@ static inline __attribute__((always_inline)) void residual_sums(const cs_lcp* p,
 {
     double sum_lcp = 0.0, sum_nat = 0.0;
     const int rows = p->row_count;
-    const bool lanes = !regularised && cs_avx2_residual_cpu();
+    const bool lanes = !regularised && p->body_count > 0 && cs_avx2_residual_cpu(); // (v may be NULL without)
     int i = 0;
     while (i < rows)
     {
