@@ -11,7 +11,22 @@
 #include "solver/simd.h"
 
 #define CLI CS_BINARY_DIR "/circlesim-cli"
+#include "solver/residual_avx2.h"
 #include "solver/solver_internal.h"
+
+// Pool 1 after 100 steps: a settled pile's problem, wall rows among its pairs.
+static cs_world* pool1_after_100_steps(void)
+{
+    cs_error err;
+    cs_scene_info info;
+    cs_world* w = cs_scene_load(cs_test_source_path("scenes/pool1.json"), &info, &err);
+    assert_non_null(w);
+    for (int s = 0; s < 100; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+    }
+    return w;
+}
 
 // The vector path must really run where it can: on x86-64 with AVX2 (every CI machine) these tests
 // would otherwise compare the scalar sweep with itself.
@@ -28,13 +43,7 @@ static void the_vector_path_runs_here(void** state)
         return;
     }
     cs_error err;
-    cs_scene_info info;
-    cs_world* w = cs_scene_load(cs_test_source_path("scenes/pool1.json"), &info, &err);
-    assert_non_null(w);
-    for (int s = 0; s < 100; ++s)
-    {
-        assert_int_equal(cs_world_step(w), CS_OK);
-    }
+    cs_world* w = pool1_after_100_steps();
     const cs_lcp* p = cs_world_last_problem(w);
     cs_solver_params params = cs_solver_params_default();
     cs_solver_work work = {0};
@@ -239,6 +248,98 @@ static void frozen_problems_from_hard_start_points(void** state)
     frozen_problem_from_hard_start_points(true);
 }
 
+// Both residuals bit for bit as the row-by-row functions (cs_residual_lcp, cs_residual_nat) that take the
+// rows one at a time: cs_residuals takes a contact's normal and friction rows together, four such pairs in
+// AVX2 lanes where it can (residual_avx2.c), and must add every term in row order. Pool 1's problem (wall
+// rows with a static half among them) at the solve's answer and at start points that hit every clamp case,
+// and with two rows turned into box rows so that the lanes start off a multiple of eight rows.
+static void residual_bits(const cs_lcp* p, const double* lambda, bool lanes_run)
+{
+    double* v = malloc(3 * (size_t)p->body_count * sizeof(double));
+    cs_lcp_velocity(p, lambda, v);
+    double res_lcp, res_nat;
+    cs_residuals(p, v, lambda, &res_lcp, &res_nat);
+    double row_lcp = cs_residual_lcp(p, v, lambda), row_nat = cs_residual_nat(p, v, lambda);
+    assert_memory_equal(&res_lcp, &row_lcp, sizeof res_lcp);
+    assert_memory_equal(&res_nat, &row_nat, sizeof res_nat);
+    if (lanes_run && cs_avx2_residual_cpu())
+    {
+        // (The kernel really takes Pool 1's rows: from row 0, or from row 4 when rows 2, 3 are box rows.)
+        double sum_lcp = 0.0, sum_nat = 0.0;
+        int from = p->kind[2] == CS_ROW_BOX ? 4 : 0;
+        assert_true(cs_avx2_residual_pairs(p, v, lambda, from, &sum_lcp, &sum_nat) > from + p->row_count / 2);
+    }
+    free(v);
+}
+
+static void residuals_are_the_row_by_row_bits(void** state)
+{
+    (void)state;
+    cs_error err;
+    cs_world* w = pool1_after_100_steps();
+    cs_lcp p = {0};
+    assert_int_equal(cs_lcp_copy(&p, cs_world_last_problem(w), &err), CS_OK);
+    const int m = p.row_count;
+    assert_true(m > 64 && p.reg == NULL);
+    double* lambda = calloc((size_t)m, sizeof(double));
+    cs_solver_params params = cs_solver_params_default();
+    cs_solver_work work = {0};
+    assert_int_equal(cs_solve(&p, cs_solver_find("pgs"), &params, &work, lambda, NULL, &err), CS_OK);
+    residual_bits(&p, lambda, true);
+    srand(12);
+    for (int trial = 0; trial < 40; ++trial)
+    {
+        if (trial == 20)
+        {
+            p.kind[2] = p.kind[3] = CS_ROW_BOX; // lanes from row 4 on
+            p.link[3] = -1;
+            p.lo[2] = p.lo[3] = -0.5;
+            p.hi[2] = p.hi[3] = 0.25;
+        }
+        // Start points on every side of the bounds: negative normal impulses, friction inside and beyond
+        // ±μλ, exact zeros, and the answer scaled.
+        for (int i = 0; i < m; ++i)
+        {
+            double r = (double)rand() / RAND_MAX;
+            int pick = rand() % 4;
+            lambda[i] = pick == 0 ? 0.0 : pick == 1 ? (r - 0.3) * 2.0 : lambda[i] * (0.5 + r);
+        }
+        residual_bits(&p, lambda, true);
+    }
+    free(lambda);
+    cs_solver_work_free(&work);
+    cs_lcp_free(&p);
+    cs_world_destroy(w);
+}
+
+// Rows without bodies (an LCP file may have them, v then NULL): four normal/friction pairs the lanes would
+// take, were it not that a missing half reads body 0's slot; the scalar pass never reads v for them.
+static void residuals_of_rows_without_bodies(void** state)
+{
+    (void)state;
+    cs_lcp p = {0};
+    cs_error err;
+    assert_int_equal(cs_lcp_reserve(&p, 0, 8, &err), CS_OK);
+    p.body_count = 0;
+    p.row_count = 8;
+    const double jac[6] = {0};
+    double lambda[8];
+    for (int i = 0; i < 8; ++i)
+    {
+        bool friction = i % 2 == 1;
+        cs_lcp_set_contact_row(&p, i, -1, -1, jac, friction ? 0.0 : 0.1 * (i + 1), friction ? i - 1 : -1, 0.5,
+                               0.0);
+        lambda[i] = friction ? 0.3 : 0.2 * (i - 3);
+    }
+    double res_lcp, res_nat;
+    cs_residuals(&p, NULL, lambda, &res_lcp, &res_nat);
+    double row_lcp = cs_residual_lcp(&p, NULL, lambda), row_nat = cs_residual_nat(&p, NULL, lambda);
+    assert_memory_equal(&res_lcp, &row_lcp, sizeof res_lcp);
+    assert_memory_equal(&res_nat, &row_nat, sizeof res_nat);
+    assert_true(res_nat > 0.0);
+    cs_lcp_free(&p);
+}
+
 // The CLI's --no-simd: the same solution file, byte for byte, from `lcp solve` both ways.
 static void cli_no_simd_gives_the_same_solution(void** state)
 {
@@ -281,6 +382,8 @@ int main(void)
         cmocka_unit_test(big_pool_is_bit_identical_with_and_without_lanes),
         cmocka_unit_test(frozen_problems_from_hard_start_points),
         cmocka_unit_test(cli_no_simd_gives_the_same_solution),
+        cmocka_unit_test(residuals_are_the_row_by_row_bits),
+        cmocka_unit_test(residuals_of_rows_without_bodies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

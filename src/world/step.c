@@ -53,21 +53,27 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
     int candidates = 0;
+    const bool sensors = w->sensor_count > 0;
     for (int b = 0; b < w->body_count; ++b)
     {
-        bool meets = isfinite(w->px[b]) && isfinite(w->py[b]) && w->inv_mass[b] != 0.0 &&
-                     !(w->sensor_count > 0 && (w->body_flags[b] & CS_BODY_SENSOR));
+        // (& on the conditions, no short-circuit: a branch-free pass.)
+        bool meets = isfinite(w->px[b]) & isfinite(w->py[b]) & (w->inv_mass[b] != 0.0) &
+                     !(sensors && (w->body_flags[b] & CS_BODY_SENSOR));
         w->wall_bodies[candidates] = b;
         candidates += meets;
     }
+    const int* wall_bodies = w->wall_bodies;
+    const double *px = w->px, *py = w->py, *radius = w->radius, *reach_of = w->reach;
     for (int k = 0; k < w->wall_count; ++k)
     {
+        // The test reads a copy: the contacts written below cannot alias it, so its fields stay in registers.
         const cs_wall* wall = w->walls + k;
+        const cs_wall test = *wall;
         for (int i = 0; i < candidates; ++i)
         {
-            int b = w->wall_bodies[i];
-            double reach = margin + (w->reach[b] - w->radius[b]);
-            if (cs_wall_beyond(wall, w->px[b], w->py[b], w->radius[b], reach))
+            int b = wall_bodies[i];
+            double reach = margin + (reach_of[b] - radius[b]);
+            if (cs_wall_beyond(&test, px[b], py[b], radius[b], reach))
             {
                 continue; // (most circles: no call)
             }
