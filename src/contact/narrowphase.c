@@ -2,40 +2,6 @@
 
 #include <math.h>
 
-bool cs_collide_circles(int a, int b, double ax, double ay, double ar, double bx, double by, double br,
-                        double margin, cs_contact* c)
-{
-    double dx = bx - ax;
-    double dy = by - ay;
-    double d = sqrt(dx * dx + dy * dy);
-    double gap = d - ar - br;
-    if (!(gap < margin))
-    {
-        return false;
-    }
-    double nx = 0.0, ny = 1.0; // coincident centres: any fixed direction keeps the step deterministic
-    if (d > 0.0)
-    {
-        nx = dx / d;
-        ny = dy / d;
-    }
-    c->key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
-    c->a = a;
-    c->b = b;
-    c->wall = -1;
-    c->nx = nx;
-    c->ny = ny;
-    c->gap = gap;
-    c->px = ax + nx * (ar + 0.5 * gap);
-    c->py = ay + ny * (ar + 0.5 * gap);
-    // Lever arms to the midpoint of the gap or overlap: both reach the same point, so a friction impulse
-    // pair has no net moment about any origin (angular momentum is kept; with the radii as arms the two
-    // points differ by the gap and every friction impulse added gap × impulse).
-    c->ra = ar + 0.5 * gap;
-    c->rb = br + 0.5 * gap;
-    return true;
-}
-
 bool cs_collide_wall(const cs_wall* wall, int wall_index, int b, double bx, double by, double br,
                      double margin, cs_contact* c)
 {

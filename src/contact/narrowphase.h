@@ -8,9 +8,42 @@
 #include "circlesim/wall.h"
 #include "contact/contact.h"
 
-// Fills c for circles a and b; returns false when the gap is not below margin.
-bool cs_collide_circles(int a, int b, double ax, double ay, double ar, double bx, double by, double br,
-                        double margin, cs_contact* c);
+// Fills c for circles a and b; returns false when the gap is not below margin. (Inline: the narrow phase
+// calls it ~570 times a Pool 1 step with eight arguments; out of line the calls cost ~7 M instructions per
+// 1 000 steps.)
+static inline bool cs_collide_circles(int a, int b, double ax, double ay, double ar, double bx, double by,
+                                      double br, double margin, cs_contact* c)
+{
+    double dx = bx - ax;
+    double dy = by - ay;
+    double d = sqrt(dx * dx + dy * dy);
+    double gap = d - ar - br;
+    if (!(gap < margin))
+    {
+        return false;
+    }
+    double nx = 0.0, ny = 1.0; // coincident centres: any fixed direction keeps the step deterministic
+    if (d > 0.0)
+    {
+        nx = dx / d;
+        ny = dy / d;
+    }
+    c->key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
+    c->a = a;
+    c->b = b;
+    c->wall = -1;
+    c->nx = nx;
+    c->ny = ny;
+    c->gap = gap;
+    c->px = ax + nx * (ar + 0.5 * gap);
+    c->py = ay + ny * (ar + 0.5 * gap);
+    // Lever arms to the midpoint of the gap or overlap: both reach the same point, so a friction impulse
+    // pair has no net moment about any origin (angular momentum is kept; with the radii as arms the two
+    // points differ by the gap and every friction impulse added gap × impulse).
+    c->ra = ar + 0.5 * gap;
+    c->rb = br + 0.5 * gap;
+    return true;
+}
 // Whether circles (ax, ay, ar) and (bx, by, br) come within margin: cs_collide_circles's own test (the
 // same operations, so the same answer), for a narrow phase that first counts its contacts.
 static inline bool cs_circles_meet(double ax, double ay, double ar, double bx, double by, double br,
