@@ -397,7 +397,11 @@ cs_status cs_broadphase_update_on(cs_broadphase* bp, const double* px, const dou
     for (int a = 0; a < count; ++a)
     {
         int n = partners(bp, px, py, radius, count, margin, a, bp->candidates);
-        if (n > 0 && !CS_GROW(bp->pairs, bp->pair_capacity, bp->pair_count + n))
+        if (n == 0)
+        {
+            continue; // (the list may have no storage yet: no pointer into it)
+        }
+        if (!CS_GROW(bp->pairs, bp->pair_capacity, bp->pair_count + n))
         {
             return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
         }
