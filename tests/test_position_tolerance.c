@@ -201,6 +201,43 @@ static void snapshot_keeps_the_tolerance(void** state)
     cs_world_destroy(straight);
 }
 
+// position_sweeps counts the split solve's sweeps: 0 where none ran. A circle in free fall has no contacts
+// (no rows, so no sweep under any tolerance), and spook and soft have no split solve even on a pile.
+static void no_rows_no_sweeps(void** state)
+{
+    (void)state;
+    const cs_formulation forms[] = {CS_FORMULATION_SPLIT, CS_FORMULATION_RELAX, CS_FORMULATION_SPOOK,
+                                    CS_FORMULATION_SOFT};
+    const double tolerances[] = {0.0, 1e-8};
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; ++f)
+    {
+        for (size_t t = 0; t < sizeof tolerances / sizeof tolerances[0]; ++t)
+        {
+            cs_world_def def = cs_world_def_default();
+            def.formulation = forms[f];
+            def.position_tolerance = tolerances[t];
+            cs_error err = {CS_OK, ""};
+            cs_world* w = cs_world_create(&def, &err);
+            assert_non_null(w);
+            cs_test_add(w, CS_BODY_DYNAMIC, 0.0, 5.0, 0.2, 1.0);
+            assert_int_equal(cs_world_step(w), CS_OK);
+            assert_int_equal(cs_world_stats(w)->contacts, 0);
+            assert_int_equal(cs_world_stats(w)->position_sweeps, 0);
+            cs_world_destroy(w);
+            cs_world* pile = cs_test_pool_def(60, 13, &def);
+            for (int s = 0; s < 60; ++s)
+            {
+                assert_int_equal(cs_world_step(pile), CS_OK);
+            }
+            const cs_step_stats* st = cs_world_stats(pile);
+            assert_true(st->contacts > 0);
+            bool splits = forms[f] == CS_FORMULATION_SPLIT || forms[f] == CS_FORMULATION_RELAX;
+            assert_true(splits ? st->position_sweeps >= 1 : st->position_sweeps == 0);
+            cs_world_destroy(pile);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +245,7 @@ int main(void)
         cmocka_unit_test(fixed_point_stop_keeps_the_bits),
         cmocka_unit_test(same_stop_with_and_without_lanes_on_any_thread_count),
         cmocka_unit_test(snapshot_keeps_the_tolerance),
+        cmocka_unit_test(no_rows_no_sweeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

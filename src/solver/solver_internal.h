@@ -248,7 +248,7 @@ void cs_pack_records_from_lanes(const cs_solver_work* work);
 // dv_limit > 0: the first sweep is measured, and when no row's update in it changed a body's pseudo-velocity
 // by dv_limit or more (cs_split_moved; an OR over rows, so the same answer on every path) the problem is
 // settled and the solve ends there; otherwise, and for dv_limit = 0, all `iterations` sweeps run (the later
-// ones unmeasured). Returns the sweeps taken: 1 or iterations.
+// ones unmeasured). Returns the sweeps taken: 1 or iterations, 0 for count = 0 (no rows, no sweep).
 int cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
                    const double* b, int iterations, double dv_limit, bool simd, cs_split_work* work,
                    double* lambda, double* v);
