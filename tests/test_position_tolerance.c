@@ -7,6 +7,7 @@
 #include "test_support.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "world/world_internal.h"
 
@@ -177,6 +178,42 @@ static void same_stop_with_and_without_lanes_on_any_thread_count(void** state)
     }
 }
 
+// A snapshot of `w` saved to a file and loaded back, with the text `drop` (when given) cut out of it first.
+static cs_world* save_and_load(const cs_world* w, const char* drop)
+{
+    const char* file = cs_test_temp_path(".json");
+    cs_error err = {CS_OK, ""};
+    assert_int_equal(cs_world_save_state(w, file, &err), CS_OK);
+    static char text[1 << 20];
+    cs_test_read_text(file, text, sizeof text);
+    if (drop != NULL)
+    {
+        char* at = strstr(text, drop);
+        assert_non_null(at);
+        memmove(at, at + strlen(drop), strlen(at + strlen(drop)) + 1);
+    }
+    cs_world* resumed = cs_world_load_state_string(text, file, &err);
+    if (resumed == NULL)
+    {
+        fail_msg("%s", err.message);
+    }
+    return resumed;
+}
+
+// `steps` steps of the straight run and of the one resumed from its snapshot at step `at` end their sweeps
+// at the same steps (sweeps[], from step at + 1) and reach the same state.
+static void assert_resumes_as_straight(cs_world* straight, cs_world* resumed, int steps, int* decided)
+{
+    int a[400], b[400];
+    assert_true(steps <= 400);
+    run_summary s = run(straight, steps, a);
+    run_summary r = run(resumed, steps, b);
+    assert_memory_equal(a, b, (size_t)steps * sizeof(int));
+    assert_int_equal(r.decided, s.decided);
+    assert_true(cs_world_hash(resumed) == cs_world_hash(straight));
+    *decided = r.decided;
+}
+
 // A snapshot keeps the tolerance: the resumed run ends its sweeps where the straight one did.
 static void snapshot_keeps_the_tolerance(void** state)
 {
@@ -198,6 +235,23 @@ static void snapshot_keeps_the_tolerance(void** state)
     assert_true(cs_world_hash(resumed) == cs_world_hash(straight));
     cs_world_destroy(resumed);
     cs_world_destroy(first);
+    cs_world_destroy(straight);
+}
+
+// A snapshot written before position_tolerance existed (version 2 without the key) ran every sweep: it
+// resumes with tolerance 0, not the default, and so as the run it was saved from (which at the default would
+// end steps 501-600 after one sweep).
+static void snapshot_without_the_key_resumes_at_zero(void** state)
+{
+    (void)state;
+    cs_world* straight = pool(221, 13, 0.0, false);
+    run(straight, 500, NULL);
+    cs_world* resumed = save_and_load(straight, "\"position_tolerance\": 0, ");
+    assert_true(cs_world_get_def(resumed)->position_tolerance == 0.0);
+    int decided = 0;
+    assert_resumes_as_straight(straight, resumed, 100, &decided);
+    assert_int_equal(decided, 0);
+    cs_world_destroy(resumed);
     cs_world_destroy(straight);
 }
 
@@ -245,6 +299,7 @@ int main(void)
         cmocka_unit_test(fixed_point_stop_keeps_the_bits),
         cmocka_unit_test(same_stop_with_and_without_lanes_on_any_thread_count),
         cmocka_unit_test(snapshot_keeps_the_tolerance),
+        cmocka_unit_test(snapshot_without_the_key_resumes_at_zero),
         cmocka_unit_test(no_rows_no_sweeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
