@@ -214,27 +214,20 @@ static void assert_resumes_as_straight(cs_world* straight, cs_world* resumed, in
     *decided = r.decided;
 }
 
-// A snapshot keeps the tolerance: the resumed run ends its sweeps where the straight one did.
+// A snapshot keeps the tolerance: saved at step 300, when a settling Pool 1 at 0.3 µm already ends some
+// steps after one sweep, the resumed run ends its sweeps where the straight one does.
 static void snapshot_keeps_the_tolerance(void** state)
 {
     (void)state;
     cs_world* straight = pool(221, 13, 3e-7, false);
-    run(straight, 200, NULL);
-    cs_world* first = pool(221, 13, 3e-7, false);
-    run(first, 100, NULL);
-    const char* file = cs_test_temp_path(".json");
-    cs_error err = {CS_OK, ""};
-    assert_int_equal(cs_world_save_state(first, file, &err), CS_OK);
-    cs_world* resumed = cs_world_load_state(file, &err);
-    if (resumed == NULL)
-    {
-        fail_msg("%s", err.message);
-    }
+    run(straight, 300, NULL);
+    cs_world* resumed = save_and_load(straight, NULL);
     assert_true(cs_world_get_def(resumed)->position_tolerance == 3e-7);
-    run(resumed, 100, NULL);
-    assert_true(cs_world_hash(resumed) == cs_world_hash(straight));
+    int decided = 0;
+    assert_resumes_as_straight(straight, resumed, 100, &decided);
+    print_message("steps 301-400 at 3e-7 m: %d ended after one sweep with some impulse\n", decided);
+    assert_true(decided > 0); // the tolerance acted in the resumed steps
     cs_world_destroy(resumed);
-    cs_world_destroy(first);
     cs_world_destroy(straight);
 }
 
