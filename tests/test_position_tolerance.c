@@ -146,10 +146,12 @@ static uint64_t run_variant(int count, int columns, double tolerance, bool frict
 // frictionless, normal quads), on its own schedule (a pool of 3 000: over 6 000 split rows), one row at a
 // time (no lanes), and on the helper thread (3 000: over 40 000 row updates). Each case's tolerance is one
 // at which its run has steps the measure ends with some λ > 0 (the frictionless pile and the big pool are
-// still moving at the end: 0.1 and 1 mm).
+// still moving at the end: 0.1 and 1 mm). Without AVX2 the lanes fall back to the scalar sweeps, so lanes
+// against scalar compares nothing there: the threads are compared, and the test reports itself skipped.
 static void same_stop_with_and_without_lanes_on_any_thread_count(void** state)
 {
     (void)state;
+    bool lanes = cs_solver_simd_available();
     const struct
     {
         int count, columns, steps;
@@ -169,12 +171,18 @@ static void same_stop_with_and_without_lanes_on_any_thread_count(void** state)
         print_message("case %zu: %d of %d steps ended after one sweep with some impulse; hash %016llx\n", c,
                       decided[0], steps, (unsigned long long)hash[0]);
         assert_true(decided[0] > 0); // the measure decided, not only fixed points
-        for (int v = 1; v < 3; ++v)
+        for (int v = lanes ? 1 : 2; v < 3; ++v)
         {
             assert_true(hash[v] == hash[0]);
             assert_int_equal(decided[v], decided[0]);
             assert_memory_equal(sweeps[v], sweeps[0], (size_t)steps * sizeof(int));
         }
+    }
+    if (!lanes)
+    {
+        print_message(
+            "no AVX2 on this CPU: vector lanes against scalar sweeps not compared (threads were)\n");
+        skip();
     }
 }
 
