@@ -96,12 +96,8 @@ static void contacts_are_what_makes_it_exact(void** state)
     cs_error err = {CS_OK, ""};
     assert_int_equal(cs_world_save_state(first, path, &err), CS_OK);
     // Cut the contacts array out of the file.
-    FILE* f = fopen(path, "r");
-    assert_non_null(f);
     static char text[1 << 20];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
+    cs_test_read_text(path, text, sizeof text);
     char* contacts = strstr(text, "\"contacts\": [");
     char* joints = strstr(text, "\n  \"joints\": [");
     assert_non_null(contacts);

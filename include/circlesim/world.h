@@ -73,7 +73,10 @@ extern "C"
         double baumgarte;             // β of the split-impulse position correction; default 0.2
         double max_correction;        // cap on one step's position correction; default 0.2 m
         int position_iterations;      // PGS sweeps of the split-impulse position problem; default 20
-        double position_tolerance;    // one sweep if it moves no body this far (m; 0: off); default 1e-8
+        double position_tolerance;    // one sweep when no single contact's update in the first moves a
+                                      // body this far (m; 0: off; default 1e-8). spook and soft ignore it
+                                      // (no split solve, position_sweeps 0), as position_iterations for
+                                      // contacts; the joints' position loop always runs position_iterations
         double restitution_threshold; // restitution applies above this approach speed; default 1 m/s
         double hit_event_threshold;   // contact events: a begin this fast is also a hit; default 1 m/s
         bool frictionless;            // no friction rows at all (the paper's Table 1)

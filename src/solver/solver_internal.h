@@ -192,10 +192,11 @@ typedef struct cs_split_row
 _Static_assert(sizeof(cs_split_row) == 80, "a split row is 80 bytes");
 
 // The split solve's convergence measure (cs_solve_split): whether a row update by d = λ_new − λ_old, with
-// M⁻¹Jᵀ halves ma and mb, changed one of its bodies' pseudo-velocities by sqrt(limit2) or more (or gave NaN):
+// M⁻¹Jᵀ halves ma and mb, changed one of its bodies' pseudo-velocities by sqrt(limit2) or more:
 //     max(|ma·d|², |mb·d|²) >= limit2,
 // in the operations the AVX2 kernels do by lane (max as maxpd, the test as _CMP_NLT_UQ), so every path
-// finds the same answer for the same λ.
+// finds the same answer for the same λ. A NaN counts as moved when both halves are NaN (as a NaN d makes
+// them) or b's is; a NaN in a's half alone does not (maxpd passes its second operand when either is NaN).
 static inline bool cs_split_moved(cs_v2 ma, cs_v2 mb, double d, double limit2)
 {
     cs_v2 da = ma * d, db = mb * d;
@@ -248,7 +249,7 @@ void cs_pack_records_from_lanes(const cs_solver_work* work);
 // dv_limit > 0: the first sweep is measured, and when no row's update in it changed a body's pseudo-velocity
 // by dv_limit or more (cs_split_moved; an OR over rows, so the same answer on every path) the problem is
 // settled and the solve ends there; otherwise, and for dv_limit = 0, all `iterations` sweeps run (the later
-// ones unmeasured). Returns the sweeps taken: 1 or iterations.
+// ones unmeasured). Returns the sweeps taken: 1 or iterations, 0 for count = 0 (no rows, no sweep).
 int cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
                    const double* b, int iterations, double dv_limit, bool simd, cs_split_work* work,
                    double* lambda, double* v);

@@ -266,6 +266,10 @@ int cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stri
 {
     const cs_packed_row* rows = cs_packed_rows(solved);
     memset(v, 0, 3 * ((size_t)bodies + 1) * sizeof(double));
+    if (count == 0)
+    {
+        return 0; // nothing to solve: no sweep (cs_step_stats.position_sweeps 0)
+    }
     // (A limit whose square underflows to 0 measures nothing: every sweep runs, as for 0.)
     double limit2 = dv_limit * dv_limit;
     split_path path = choose_path(solved, simd, first, stride, count);

@@ -31,7 +31,7 @@ extern const cs_limit cs_limit_friction;
 // World settings.
 extern const cs_limit cs_limit_gravity; // each component
 extern const cs_limit cs_limit_time_step;
-extern const cs_limit cs_limit_length; // speculative_margin, linear_slop, max_correction
+extern const cs_limit cs_limit_length; // speculative_margin, linear_slop, max_correction, position_tolerance
 extern const cs_limit cs_limit_restitution_threshold;
 // Solver settings.
 extern const cs_limit cs_limit_alpha;

@@ -283,6 +283,10 @@ static bool read_snapshot(cs_scene_loader* l, const cs_jval* r)
     const cs_jctx* c = &l->c;
     uint64_t step = 0;
     cs_world_def def = cs_world_def_default();
+    // A key added after version 2 reads, when absent, as what the snapshots written without it ran with (as
+    // a joint without the spring keys is rigid): position_tolerance 0, every position sweep, so an older
+    // snapshot still resumes bit for bit.
+    def.position_tolerance = 0.0;
     if (!read_header(l, r, &step, &def))
     {
         return false;

@@ -356,7 +356,9 @@ static cs_status solve(cs_world* w, step_run* r, cs_error* err)
     {
         return st;
     }
-    // SPOOK corrects positions with the velocity solve's impulses: no split solve.
+    // SPOOK corrects positions with the velocity solve's impulses: no split solve. The helper's threshold
+    // counts all position_iterations sweeps, though a settled pile under position_tolerance takes ~1/20 of
+    // them: harmless, as the helper runs the split solve beside the velocity solve, not after it.
     bool split = cs_formulation_splits(w->def.formulation);
     bool parallel = split && (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
                     cs_workers_post(cs_world_workers(w), split_task, job);

@@ -46,6 +46,24 @@ const char* cs_test_write_temp(const char* suffix, const char* text)
     return path;
 }
 
+size_t cs_test_read_text(const char* path, char* text, size_t size)
+{
+    FILE* f = fopen(path, "rb");
+    if (f == NULL)
+    {
+        fail_msg("%s: cannot open", path);
+    }
+    size_t length = fread(text, 1, size - 1, f);
+    bool whole = length < size - 1 && feof(f);
+    fclose(f);
+    if (!whole)
+    {
+        fail_msg("%s: cannot read, or larger than %zu bytes", path, size - 1);
+    }
+    text[length] = '\0';
+    return length;
+}
+
 int cs_test_run(const char* command, char* out, size_t out_size)
 {
     char full[8192];

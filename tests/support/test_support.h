@@ -47,6 +47,9 @@ const char* cs_test_source_path(const char* relative);
 const char* cs_test_temp_path(const char* suffix);
 // Writes text to a fresh temporary file and returns its path.
 const char* cs_test_write_temp(const char* suffix, const char* text);
+// Reads the whole file at path into text (size bytes, NUL-terminated); fails the test when it cannot be read
+// or does not fit. Returns its length.
+size_t cs_test_read_text(const char* path, char* text, size_t size);
 // Runs a shell command, captures stdout+stderr into out (truncated), returns the exit status.
 int cs_test_run(const char* command, char* out, size_t out_size);
 // A pool of `count` circles (r 0.21 m, 2 kg) in rows of `columns` in a three-walled box: the Pool 1 layout
