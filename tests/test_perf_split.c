@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/solver_internal.h"
+#include "solver/split.h"
 
 enum
 {

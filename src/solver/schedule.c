@@ -6,7 +6,7 @@
 
 #include "core/array.h"
 #include "solver/simd.h"
-#include "solver/solver_internal.h"
+#include "solver/split.h"
 
 // True when no body appears twice among the halves a[0..3], b[0..3], the zero slot aside: a static half
 // adds M⁻¹Jᵀ·Δλ = 0 to the zero slot, so lanes may share it. That holds while impulses are finite: once a

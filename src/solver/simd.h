@@ -12,6 +12,8 @@
 
 #include "solver/solver_internal.h"
 
+struct cs_split_work; // split.h's workspace, named only (split.c includes this file: no include circle)
+
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #define CS_SIMD_X86 1
 #else
@@ -145,11 +147,11 @@ void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_
 // One PGS sweep of the split problem along work->items: quads (λ at lambda + first) in lanes, other items
 // through rows(rows_arg, …). limit2 > 0: returns whether any row's update moved (cs_split_moved, the same
 // operations by lane); limit2 = 0: measures nothing and returns true.
-bool cs_avx2_sweep_split(const cs_split_work* work, double limit2, double* lambda, double* v,
+bool cs_avx2_sweep_split(const struct cs_split_work* work, double limit2, double* lambda, double* v,
                          cs_split_rows_fn rows, const void* rows_arg);
 // The same along the velocity schedule of `solved` (cs_split_lanes): quads from the velocity quads' normal
 // rows with their bias and λ from work->quad_lanes (by lane), the other split rows through rows(rows_arg, …).
-bool cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const cs_split_work* work,
+bool cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const struct cs_split_work* work,
                             double limit2, double* lambda, double* v, cs_split_rows_fn rows,
                             const void* rows_arg);
 #endif

@@ -7,6 +7,7 @@
 //     x < lo ? lo : x            = max(lo, x)      (maxpd returns its second operand unless first > second)
 //     x > hi ? hi : x            = min(hi, x)
 #include "solver/simd.h"
+#include "solver/split.h"
 
 #if CS_SIMD_X86
 

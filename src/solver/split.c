@@ -6,7 +6,7 @@
 
 #include "core/array.h"
 #include "solver/simd.h"
-#include "solver/solver_internal.h"
+#include "solver/split.h"
 
 // Which way cs_solve_split goes: on the velocity problem's own vector schedule when the split rows are all
 // of its rows (stride 1) or all of its normal rows (stride 2, pairs), else on a schedule of its own when the

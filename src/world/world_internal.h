@@ -9,7 +9,7 @@
 #include "contact/contact_rows.h"
 #include "contact/impact.h"
 #include "core/workers.h"
-#include "solver/solver_internal.h"
+#include "solver/split.h"
 #include "world/event_state.h"
 
 // The split-impulse position solve of a step (cs_solve_split's arguments): it depends on the velocity
