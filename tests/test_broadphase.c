@@ -150,13 +150,136 @@ static void extreme_extents_end_and_match(void** state)
     check_against_brute_force(tx, ty, tr, 4, 0.0);
 }
 
+// The grid of an update checked against the definition, computed here on one thread: each body's cell from
+// the grid's origin and cell size (-1 out or large; large = more than 4x the mean radius of the bodies that
+// take part), the box of the grid bodies, and the bodies sorted by (cell, id). A chunk of a pass skipped or
+// combined out of order leaves a body in the wrong cell, a stale place or a wrong box.
+static void check_grid(const cs_broadphase* bp, const double* px, const double* py, const double* r,
+                       const uint8_t* active, int n, double margin)
+{
+    double sum_r = 0.0;
+    int finite = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        if (isfinite(px[i]) && isfinite(py[i]) && active[i])
+        {
+            sum_r += r[i];
+            finite += 1;
+        }
+    }
+    double large_r = 4.0 * sum_r / finite;
+    double lo_x = INFINITY, lo_y = INFINITY, max_r = 0.0;
+    int large = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        if (!(isfinite(px[i]) && isfinite(py[i]) && active[i]))
+        {
+            assert_int_equal(bp->cell_of[i], -1);
+        }
+        else if (r[i] > large_r)
+        {
+            assert_int_equal(bp->cell_of[i], -1);
+            assert_true(large < bp->large_count);
+            assert_int_equal(bp->large[large++], i); // in body order
+        }
+        else
+        {
+            lo_x = fmin(lo_x, px[i]);
+            lo_y = fmin(lo_y, py[i]);
+            max_r = fmax(max_r, r[i]);
+        }
+    }
+    assert_int_equal(bp->large_count, large);
+    assert_true(bp->origin_x == lo_x && bp->origin_y == lo_y);
+    assert_true(bp->cell_size >= 2.0 * max_r + margin);
+    int cells = bp->cells_x * bp->cells_y;
+    int* count = calloc((size_t)cells + 1, sizeof *count);
+    for (int i = 0; i < n; ++i)
+    {
+        if (bp->cell_of[i] < 0)
+        {
+            continue;
+        }
+        int cx = (int)((0.5 * px[i] - 0.5 * lo_x) / (0.5 * bp->cell_size));
+        int cy = (int)((0.5 * py[i] - 0.5 * lo_y) / (0.5 * bp->cell_size));
+        cx = cx < bp->cells_x ? cx : bp->cells_x - 1;
+        cy = cy < bp->cells_y ? cy : bp->cells_y - 1;
+        assert_int_equal(bp->cell_of[i], cy * bp->cells_x + cx);
+        count[bp->cell_of[i] + 1] += 1;
+    }
+    for (int c = 0; c < cells; ++c)
+    {
+        count[c + 1] += count[c];
+        assert_int_equal(bp->cell_start[c], count[c]);
+    }
+    assert_int_equal(bp->cell_start[cells], count[cells]);
+    for (int i = 0; i < n; ++i) // ids ascend within a cell: body i goes to its cell's next place
+    {
+        int c = bp->cell_of[i];
+        if (c >= 0)
+        {
+            int k = count[c]++;
+            assert_int_equal(bp->sorted[k], i);
+            assert_true(bp->sorted_xyr[3 * k] == px[i] && bp->sorted_xyr[3 * k + 1] == py[i] &&
+                        bp->sorted_xyr[3 * k + 2] == r[i]);
+        }
+    }
+    free(count);
+}
+
+// The grid built in chunks on 1 (no pool), 2, 3 and 4 threads, twice into the same broad phase (the
+// second update must overwrite every chunk's results): the definition's grid every time.
+static void grid_on_any_thread_count(void** state)
+{
+    (void)state;
+    enum
+    {
+        N = 3 * CS_BROADPHASE_CHUNK + 500 // (three full chunks and a part)
+    };
+    static double px[N], py[N], r[N];
+    static uint8_t active[N];
+    for (int threads = 1; threads <= 4; ++threads)
+    {
+        cs_workers* pool = threads > 1 ? cs_workers_create(threads) : NULL;
+        assert_true(threads == 1 || pool != NULL);
+        cs_broadphase bp;
+        memset(&bp, 0, sizeof bp);
+        bp.active = active;
+        for (int round = 0; round < 2; ++round)
+        {
+            // Each chunk its own mean radius, and two bodies 3 % either side of the large radius: a chunk
+            // of the mean skipped or counted twice moves the bound past one of them.
+            double sum_r = 0.0;
+            for (int i = 0; i < N; ++i)
+            {
+                r[i] = uniform(0.05, 0.15) * (1 + i / CS_BROADPHASE_CHUNK);
+                px[i] = uniform(-20.0, 20.0) + round;
+                py[i] = uniform(0.0, 30.0);
+                active[i] = i % 97 != 5;
+                sum_r += active[i] ? r[i] : 0.0;
+            }
+            double large_r = 4.0 * sum_r / (N - N / 97);
+            r[10] = 0.97 * large_r;
+            r[20] = 1.03 * large_r;
+            r[N - 3] = 5.0; // large, in the last chunk
+            r[1500] = 4.0;  // large, in the second
+            px[2222] = NAN;
+            cs_error err;
+            assert_int_equal(cs_broadphase_update_on(&bp, px, py, r, N, 0.02, pool, &err), CS_OK);
+            check_grid(&bp, px, py, r, active, N, 0.02);
+        }
+        cs_broadphase_free(&bp);
+        cs_workers_destroy(pool);
+    }
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_pile_matches_brute_force), cmocka_unit_test(large_and_far_bodies),
         cmocka_unit_test(non_finite_bodies_take_no_part),  cmocka_unit_test(margin_is_respected),
-        cmocka_unit_test(extreme_extents_end_and_match),
+        cmocka_unit_test(extreme_extents_end_and_match),   cmocka_unit_test(grid_on_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

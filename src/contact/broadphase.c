@@ -1,4 +1,4 @@
-// Uniform grid rebuilt each step with a counting sort.
+// Uniform grid rebuilt each step with a counting sort (broadphase_grid.c), then the pairs from it.
 //
 // The cell is at least the largest "ordinary" diameter plus the margin, so a circle only meets circles
 // whose centres lie in its own or the eight neighbouring cells. Circles much larger than the typical one
@@ -31,6 +31,8 @@ void cs_broadphase_free(cs_broadphase* bp)
     free(bp->chunk_first);
     free(bp->chunk_count);
     free(bp->chunk_at);
+    free(bp->place_of);
+    free(bp->grid_chunks);
     memset(bp, 0, sizeof *bp);
 }
 
@@ -41,12 +43,6 @@ static bool pair_touches(const double* px, const double* py, const double* radiu
     double dy = py[b] - py[a];
     double reach = radius[a] + radius[b] + margin;
     return dx * dx + dy * dy < reach * reach;
-}
-
-// A body with a finite position that is not switched off by bp->active.
-static inline bool takes_part(const cs_broadphase* bp, const double* px, const double* py, int i)
-{
-    return isfinite(px[i]) && isfinite(py[i]) && (bp->active == NULL || bp->active[i]);
 }
 
 static void sort_ints(int* v, int n)
@@ -65,150 +61,6 @@ static void sort_ints(int* v, int n)
     }
 }
 
-// The grid: the cell size, each body's cell (-1: large or not taking part), the bodies sorted by cell.
-static cs_status build_grid(cs_broadphase* bp, const double* px, const double* py, const double* radius,
-                            int count, double margin, cs_error* err)
-{
-    bp->pair_count = 0;
-    bp->large_count = 0;
-    if (count > bp->body_capacity)
-    {
-        int cap = cs_grow_capacity(bp->body_capacity, count);
-        if (!CS_RESIZE(bp->cell_of, cap) || !CS_RESIZE(bp->sorted, cap) || !CS_RESIZE(bp->large, cap) ||
-            !CS_RESIZE(bp->candidates, cap) || !CS_RESIZE(bp->sorted_xyr, 3 * cap))
-        {
-            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
-        }
-        bp->body_capacity = cap;
-    }
-    if (count == 0)
-    {
-        return CS_OK;
-    }
-
-    // Typical size: mean radius over finite bodies. "Large" = more than 4x the mean.
-    double sum_r = 0.0;
-    int finite = 0;
-    for (int i = 0; i < count; ++i)
-    {
-        if (takes_part(bp, px, py, i))
-        {
-            sum_r += radius[i];
-            finite += 1;
-        }
-    }
-    double large_radius = finite > 0 ? 4.0 * sum_r / finite : 0.0;
-    double max_r = 0.0;
-    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    for (int i = 0; i < count; ++i)
-    {
-        bp->cell_of[i] = -1;
-        if (!takes_part(bp, px, py, i))
-        {
-            continue;
-        }
-        if (radius[i] > large_radius && finite > 1)
-        {
-            bp->large[bp->large_count++] = i;
-            continue;
-        }
-        // (Comparisons, not fmin/fmax: those are library calls without -ffinite-math, and every value
-        // here is finite.)
-        bp->cell_of[i] = 0;
-        max_r = radius[i] > max_r ? radius[i] : max_r;
-        lo_x = px[i] < lo_x ? px[i] : lo_x;
-        lo_y = py[i] < lo_y ? py[i] : lo_y;
-        hi_x = px[i] > hi_x ? px[i] : hi_x;
-        hi_y = py[i] > hi_y ? py[i] : hi_y;
-    }
-
-    int grid_count = 0;
-    int cells_x = 1, cells_y = 1;
-    double cell = 2.0 * max_r + margin;
-    // Extents are taken as halves (hi/2 - lo/2 never overflows), so bodies at -1e308 and +1e308, finite
-    // but 2e308 apart, still give a finite grid.
-    double half_x = 0.5 * hi_x - 0.5 * lo_x;
-    double half_y = 0.5 * hi_y - 0.5 * lo_y;
-    if (lo_x <= hi_x)
-    {
-        if (!(cell > 0.0) || !isfinite(cell))
-        {
-            cell = 1.0;
-        }
-        double max_cells = 4.0 * count + 16.0;
-        for (;;)
-        {
-            double nx = floor(half_x / (0.5 * cell)) + 1.0;
-            double ny = floor(half_y / (0.5 * cell)) + 1.0;
-            if (nx * ny <= max_cells)
-            {
-                cells_x = (int)nx;
-                cells_y = (int)ny;
-                break;
-            }
-            double grown = cell * sqrt(nx * ny / max_cells) * 1.01;
-            // A tiny cell over a huge extent overflows the count: jump to a cell of the whole extent
-            // (at most 3 x 3 cells), which always fits, so the loop ends.
-            cell = isfinite(grown) && grown > cell ? grown : (half_x > half_y ? half_x : half_y);
-        }
-    }
-    int cells = cells_x * cells_y;
-    if (cells + 1 > bp->cell_capacity)
-    {
-        if (!CS_GROW(bp->cell_start, bp->cell_capacity, cells + 1))
-        {
-            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
-        }
-    }
-    bp->cell_size = cell;
-    bp->cells_x = cells_x;
-    bp->cells_y = cells_y;
-    bp->origin_x = lo_x;
-    bp->origin_y = lo_y;
-
-    // Counting sort by cell.
-    memset(bp->cell_start, 0, (size_t)(cells + 1) * sizeof(int));
-    for (int i = 0; i < count; ++i)
-    {
-        if (bp->cell_of[i] < 0)
-        {
-            continue;
-        }
-        int cx = (int)((0.5 * px[i] - 0.5 * lo_x) / (0.5 * cell));
-        int cy = (int)((0.5 * py[i] - 0.5 * lo_y) / (0.5 * cell));
-        cx = cx < 0 ? 0 : (cx >= cells_x ? cells_x - 1 : cx);
-        cy = cy < 0 ? 0 : (cy >= cells_y ? cells_y - 1 : cy);
-        int c = cy * cells_x + cx;
-        bp->cell_of[i] = c;
-        bp->cell_start[c + 1] += 1;
-        grid_count += 1;
-    }
-    for (int c = 0; c < cells; ++c)
-    {
-        bp->cell_start[c + 1] += bp->cell_start[c];
-    }
-    // Place bodies from the back of each cell, in descending id order, so ids ascend within a cell.
-    // Afterwards cell_start[c + 1] holds the start of cell c; shift by one to get the usual layout.
-    for (int i = count - 1; i >= 0; --i)
-    {
-        int c = bp->cell_of[i];
-        if (c >= 0)
-        {
-            int k = --bp->cell_start[c + 1];
-            bp->sorted[k] = i;
-            bp->sorted_xyr[3 * k] = px[i];
-            bp->sorted_xyr[3 * k + 1] = py[i];
-            bp->sorted_xyr[3 * k + 2] = radius[i];
-        }
-    }
-    for (int c = 0; c < cells; ++c)
-    {
-        bp->cell_start[c] = bp->cell_start[c + 1];
-    }
-    bp->cell_start[cells] = grid_count;
-    return CS_OK;
-}
-
 // Body a's partners b > a, sorted, into candidates; returns how many. (Inlined into the two loops over the
 // bodies: a call a body cost ~25 of its ~300 instructions in Pool 1.)
 static inline __attribute__((always_inline)) int partners(const cs_broadphase* bp, const double* px,
@@ -221,7 +73,7 @@ static inline __attribute__((always_inline)) int partners(const cs_broadphase* b
     bool a_large = false;
     if (ca < 0)
     {
-        if (!takes_part(bp, px, py, a))
+        if (!cs_broadphase_takes_part(bp, px, py, a))
         {
             return 0;
         }
@@ -231,7 +83,7 @@ static inline __attribute__((always_inline)) int partners(const cs_broadphase* b
     {
         for (int b = a + 1; b < count; ++b)
         {
-            if (takes_part(bp, px, py, b) && pair_touches(px, py, radius, a, b, margin))
+            if (cs_broadphase_takes_part(bp, px, py, b) && pair_touches(px, py, radius, a, b, margin))
             {
                 candidates[n++] = b;
             }
@@ -383,7 +235,8 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
 cs_status cs_broadphase_update_on(cs_broadphase* bp, const double* px, const double* py, const double* radius,
                                   int count, double margin, cs_workers* pool, cs_error* err)
 {
-    cs_status st = build_grid(bp, px, py, radius, count, margin, err);
+    cs_status st =
+        cs_broadphase_build_grid(bp, px, py, radius, count, margin, pool, err); // broadphase_grid.c
     if (st != CS_OK || count == 0)
     {
         return st;
