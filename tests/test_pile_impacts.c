@@ -131,6 +131,68 @@ static void shift_closes_no_contact(void** state)
     }
 }
 
+// The same pair many times over, weak and strong in turn, on 1 (no pool), 2 and 3 threads: the shift's
+// scans of every contact run in chunks of 1 024 contacts, and a chunk skipped leaves its weak pairs
+// unshifted or its strong pairs unclamped (15 cm deep).
+static void shift_on_threads_closes_no_contact(void** state)
+{
+    (void)state;
+    enum
+    {
+        PAIRS = 3000 // (three chunks of contacts and a part)
+    };
+    static double px[2 * PAIRS], py[2 * PAIRS], angle[2 * PAIRS], radius[2 * PAIRS], inv_mass[2 * PAIRS],
+        inv_inertia[2 * PAIRS], v[6 * PAIRS], offset[6 * PAIRS];
+    static cs_contact c[PAIRS];
+    static int scratch[2 * PAIRS];
+    for (int threads = 1; threads <= 3; ++threads)
+    {
+        for (int k = 0; k < PAIRS; ++k)
+        {
+            for (int side = 0; side < 2; ++side)
+            {
+                int i = 2 * k + side;
+                px[i] = 10.0 * k;
+                py[i] = side == 0 ? 0.0 : 0.45;
+                angle[i] = 0.0;
+                radius[i] = 0.2;
+                inv_mass[i] = 1.0;
+                inv_inertia[i] = 50.0;
+                offset[3 * i] = offset[3 * i + 1] = 0.0;
+                offset[3 * i + 2] = 1.0;
+            }
+            c[k] = (cs_contact){.key = (uint64_t)k + 1,
+                                .a = 2 * k,
+                                .b = 2 * k + 1,
+                                .wall = -1,
+                                .ny = 1.0,
+                                .gap = 0.05,
+                                .ra = 0.2,
+                                .rb = 0.2,
+                                .normal_impulse = k % 2 ? 10.0 : 1.0,
+                                .impact_time = 0.01,
+                                .bounce = true};
+        }
+        cs_impact_bodies bodies = {px, py, inv_mass, inv_inertia, v, v, offset, radius, NULL, true};
+        cs_workers* pool = threads > 1 ? cs_workers_create(threads) : NULL;
+        cs_contact_impact_shift_on(c, PAIRS, &bodies, true, scratch, px, py, angle, pool);
+        cs_workers_destroy(pool);
+        for (int k = 0; k < PAIRS; ++k)
+        {
+            double gap = py[2 * k + 1] - py[2 * k] - 0.4;
+            if (k % 2)
+            {
+                assert_true(gap >= -1e-9 && gap < 1e-6);
+            }
+            else
+            {
+                assert_near(py[2 * k], 0.01, 1e-15);
+                assert_near(py[2 * k + 1], 0.44, 1e-15);
+            }
+        }
+    }
+}
+
 static void pool1_collapse_split(void** state)
 {
     (void)state;
@@ -150,6 +212,7 @@ int main(void)
         cmocka_unit_test(pool1_collapse_relax),
         cmocka_unit_test(pool1_collapse_at_the_old_models_level),
         cmocka_unit_test(shift_closes_no_contact),
+        cmocka_unit_test(shift_on_threads_closes_no_contact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

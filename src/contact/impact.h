@@ -7,6 +7,7 @@
 #include "circlesim/wall.h"
 #include "contact/contact.h"
 #include "contact/impact_reach.h"
+#include "core/workers.h"
 
 // The bodies' state at the start of the step, as the contact code reads it.
 typedef struct cs_impact_bodies
@@ -89,5 +90,9 @@ static inline bool cs_impact_held(const double* offset, int body)
 // scratch: 2 per contact (the lists of the shifted contacts and of those the clamp visits again).
 void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                              bool frictionless, int* scratch, double* px, double* py, double* angle);
+// The same with its scans of every contact in chunks on pool's threads (NULL: this thread): the same bits.
+void cs_contact_impact_shift_on(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                                bool frictionless, int* scratch, double* px, double* py, double* angle,
+                                cs_workers* pool);
 
 #endif

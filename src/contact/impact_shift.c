@@ -5,6 +5,7 @@
 #include "contact/narrowphase.h"
 
 #include <math.h>
+#include <stddef.h>
 
 static inline bool shifted(const cs_contact* c)
 {
@@ -81,31 +82,17 @@ static bool clamp_contact(const cs_contact* c, const cs_impact_bodies* bd, const
 // resort (no shift for the bodies of a contact still too deep after CS_CLAMP_SWEEPS) ends it.
 #define CS_CLAMP_SWEEPS 8
 
-// The first sweep visits every contact and keeps in `near` those with a body the shift moves: a contact
-// whose bodies do not move when its turn comes never will (shares only shrink), so the later sweeps visit
-// those alone. Returns near's count.
-static int clamp_first(const cs_contact* contacts, int count, const cs_impact_bodies* bd, const double* px,
-                       const double* py, int* near, bool* again)
-{
-    const double* o = bd->offset;
-    int n = 0;
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = contacts + k;
-        if (moves(o, c->b) || (c->a >= 0 && moves(o, c->a)))
-        {
-            near[n++] = k;
-            *again = clamp_contact(c, bd, px, py) || *again;
-        }
-    }
-    return n;
-}
-
-static void clamp_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bd, const double* px,
-                        const double* py, int* near)
+// The sweeps visit only the contacts with a body the shift moves (`near`, n of them): a contact whose
+// bodies do not move before the first sweep never will (shares only shrink), and one whose bodies stop
+// moving makes clamp_contact return at once. They are found in chunks on the pool (filter_contacts).
+static void clamp_shift(const cs_contact* contacts, int n, const cs_impact_bodies* bd, const double* px,
+                        const double* py, const int* near)
 {
     bool again = false;
-    int n = clamp_first(contacts, count, bd, px, py, near, &again);
+    for (int i = 0; i < n; ++i)
+    {
+        again = clamp_contact(contacts + near[i], bd, px, py) || again;
+    }
     for (int sweep = 1; again; ++sweep)
     {
         again = false;
@@ -151,17 +138,69 @@ static void whole_shifts(const cs_contact* contacts, const int* list, int n, con
     }
 }
 
+// The contacts a predicate keeps, in order, found in chunks of CS_SHIFT_CHUNK contacts on the pool: each
+// chunk writes its contacts to its own part of `ids` (then a -1 if it kept fewer than its size); the parts
+// are then closed up on the caller, at the cost of a copy of the kept ones.
+#define CS_SHIFT_CHUNK 1024
+
+typedef struct filter_job
+{
+    const cs_contact* contacts;
+    int count;
+    const double* offset; // NULL: keep the shifted contacts; else those with a body the shift moves
+    int* ids;
+} filter_job;
+
+static void filter_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const filter_job* j = ctx;
+    const double* o = j->offset;
+    int first = chunk * CS_SHIFT_CHUNK;
+    int end = first + CS_SHIFT_CHUNK < j->count ? first + CS_SHIFT_CHUNK : j->count;
+    int n = first;
+    for (int k = first; k < end; ++k)
+    {
+        const cs_contact* c = j->contacts + k;
+        j->ids[n] = k;
+        n += o == NULL ? shifted(c) : (moves(o, c->b) || (c->a >= 0 && moves(o, c->a)));
+    }
+    if (n < end)
+    {
+        j->ids[n] = -1;
+    }
+}
+
+static int filter_contacts(const cs_contact* contacts, int count, const double* offset, int* ids,
+                           cs_workers* pool)
+{
+    filter_job j = {contacts, count, offset, ids};
+    cs_workers_for(pool, (count + CS_SHIFT_CHUNK - 1) / CS_SHIFT_CHUNK, filter_chunk, &j);
+    int n = 0;
+    for (int first = 0; first < count; first += CS_SHIFT_CHUNK)
+    {
+        int end = first + CS_SHIFT_CHUNK < count ? first + CS_SHIFT_CHUNK : count;
+        for (int k = first; k < end && ids[k] >= 0; ++k)
+        {
+            ids[n++] = ids[k];
+        }
+    }
+    return n;
+}
+
 void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
                              bool frictionless, int* scratch, double* px, double* py, double* angle)
 {
+    cs_contact_impact_shift_on(contacts, count, bodies, frictionless, scratch, px, py, angle, NULL);
+}
+
+void cs_contact_impact_shift_on(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                                bool frictionless, int* scratch, double* px, double* py, double* angle,
+                                cs_workers* pool)
+{
     // The shifted contacts; only their bodies have a shift (a body of several contacts moves once).
     int* list = scratch;
-    int n = 0;
-    for (int k = 0; k < count; ++k)
-    {
-        list[n] = k;
-        n += shifted(contacts + k) ? 1 : 0;
-    }
+    int n = filter_contacts(contacts, count, NULL, list, pool);
     if (n == 0)
     {
         return;
@@ -179,7 +218,9 @@ void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_imp
     whole_shifts(contacts, list, n, bodies, frictionless);
     if (bodies->clamp)
     {
-        clamp_shift(contacts, count, bodies, px, py, scratch + count);
+        int* near = scratch + count;
+        int near_count = filter_contacts(contacts, count, o, near, pool);
+        clamp_shift(contacts, near_count, bodies, px, py, near);
     }
     // The shares of the shifts, and the same shares of the angles' shifts.
     for (int i = 0; i < n && !frictionless; ++i)
