@@ -235,6 +235,44 @@ static void continuous_setting(void** state)
     assert_non_null(strstr(err.message, "ccd.json:1:"));
 }
 
+// Many struck balls at once, a row each (1 m apart), against one half-plane, on 1, 2 and 3 threads: the
+// sweeps run in chunks of 1 024 bodies on the world's workers, and a chunk skipped lets its balls through.
+static void many_struck_on_threads(void** state)
+{
+    (void)state;
+    enum
+    {
+        ROWS = 1600 // (3 200 bodies: three chunks and a part)
+    };
+    for (int threads = 0; threads <= 3; ++threads) // (0: one thread with continuous collision off)
+    {
+        cs_world* w = no_gravity();
+        cs_world_enable_continuous(w, threads > 0);
+        assert_true(cs_world_set_threads(w, threads > 0 ? threads : 1));
+        cs_error err;
+        assert_int_equal(cs_world_add_half_plane(w, (cs_vec2){3, 0}, (cs_vec2){-1, 0}, 0.1, 0.0, &err), 0);
+        for (int k = 0; k < ROWS; ++k)
+        {
+            int paddle = cs_test_add(w, CS_BODY_KINEMATIC, 0.0, k, 0.2, 0.0);
+            assert_true(cs_world_set_body_velocity(w, paddle, (cs_vec2){300.0, 0.0}, 0.0));
+            cs_circle_def c = cs_circle_def_default();
+            c.position = (cs_vec2){0.5, k};
+            c.radius = 0.05;
+            c.mass = 0.1;
+            c.restitution = 0.2;
+            assert_true(cs_world_add_circle(w, &c, &err) == 2 * k + 1);
+        }
+        assert_int_equal(cs_world_step(w), CS_OK);
+        for (int k = 0; k < ROWS; ++k)
+        {
+            cs_body_state b = cs_world_body(w, 2 * k + 1);
+            assert_true(b.velocity.x > 200.0); // struck this step
+            assert_true(threads > 0 ? b.position.x <= 3.0 - 0.05 + 1e-9 : b.position.x > 3.0 + 0.05);
+        }
+        cs_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     cs_test_init();
@@ -246,6 +284,7 @@ int main(void)
         cmocka_unit_test(struck_through_walls),
         cmocka_unit_test(struck_bullet_through_resting_circle),
         cmocka_unit_test(continuous_setting),
+        cmocka_unit_test(many_struck_on_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

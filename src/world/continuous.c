@@ -149,26 +149,31 @@ static bool continuous_active(const cs_world* w)
     return w->def.enable_continuous && (w->nondynamic_count > 0 || w->bullet_count > 0 || w->wall_count > 0);
 }
 
+// The start positions of a chunk of bodies.
+static void begin_range(void* ctx, int first, int end)
+{
+    cs_world* w = ctx;
+    size_t bytes = (size_t)(end - first) * sizeof(double);
+    memcpy(w->start_x + first, w->px + first, bytes);
+    memcpy(w->start_y + first, w->py + first, bytes);
+}
+
 void cs_continuous_begin(cs_world* w)
 {
     if (continuous_active(w))
     {
-        memcpy(w->start_x, w->px, (size_t)w->body_count * sizeof(double));
-        memcpy(w->start_y, w->py, (size_t)w->body_count * sizeof(double));
+        cs_stage_for_range(w, w->body_count, begin_range, w); // step_stages.c
     }
 }
 
-// The path is start → end of the step as it happened (a circle that bounced at a contact instant went
-// there and back: its straight chord is what is swept, not a line along its final velocity).
-void cs_continuous(cs_world* w)
+// The sweeps of a chunk of bodies. A circle that is no bullet sweeps against static circles alone, which no
+// sweep moves, and moves only itself: chunks of them are independent (the same bits on any thread count).
+// A bullet sweeps against every circle, some of them moved by earlier sweeps: with bullets the bodies go
+// through in id order on one thread.
+static void sweep_range(void* ctx, int first, int end)
 {
-    // query_slack bounds every body's move this step (step.c): when no circle can have moved a quarter of
-    // the smallest radius, none is swept (a settled pool pays only the copy of the start positions).
-    if (!continuous_active(w) || w->query_slack <= 0.25 * w->min_radius)
-    {
-        return;
-    }
-    for (int i = 0; i < w->body_count; ++i)
+    cs_world* w = ctx;
+    for (int i = first; i < end; ++i)
     {
         if (w->inv_mass[i] == 0.0 || (w->body_flags[i] & CS_BODY_SENSOR))
         {
@@ -198,5 +203,25 @@ void cs_continuous(cs_world* w)
             w->px[i] = s.from.x + s.t * dx;
             w->py[i] = s.from.y + s.t * dy;
         }
+    }
+}
+
+// The path is start → end of the step as it happened (a circle that bounced at a contact instant went
+// there and back: its straight chord is what is swept, not a line along its final velocity).
+void cs_continuous(cs_world* w)
+{
+    // query_slack bounds every body's move this step (step.c): when no circle can have moved a quarter of
+    // the smallest radius, none is swept (a settled pool pays only the copy of the start positions).
+    if (!continuous_active(w) || w->query_slack <= 0.25 * w->min_radius)
+    {
+        return;
+    }
+    if (w->bullet_count > 0)
+    {
+        sweep_range(w, 0, w->body_count);
+    }
+    else
+    {
+        cs_stage_for_range(w, w->body_count, sweep_range, w); // step_stages.c
     }
 }
