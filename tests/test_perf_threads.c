@@ -27,6 +27,34 @@ static uint64_t run(cs_world* w, int threads, int steps, double* position_second
     return cs_world_hash(w);
 }
 
+// The step's stats, summed in chunks on the workers, against the sums here on one thread (a chunk skipped
+// or counted twice is off by a thousandth of the pool, not by rounding).
+static void check_stats(const cs_world* w)
+{
+    double ke = 0.0, max_pen = 0.0, sum_pen = 0.0;
+    int touching = 0;
+    for (int i = 0; i < w->body_count; ++i)
+    {
+        if (w->inv_mass[i] != 0.0)
+        {
+            const double* v = w->v + 3 * i;
+            ke += 0.5 * w->mass[i] * (v[0] * v[0] + v[1] * v[1]) + 0.5 * v[2] * v[2] / w->inv_inertia[i];
+        }
+    }
+    for (int k = 0; k < w->contacts.count; ++k)
+    {
+        double g = w->contacts.items[k].gap;
+        max_pen = g < 0.0 && -g > max_pen ? -g : max_pen;
+        sum_pen += g < 0.0 ? -g : 0.0;
+        touching += g < 0.0;
+    }
+    const cs_step_stats* s = cs_world_stats(w);
+    assert_true(ke > 0.0 && touching > CS_STAGE_CHUNK);
+    assert_near(s->kinetic_energy, ke, 1e-12 * ke);
+    assert_true(s->max_penetration == max_pen);
+    assert_near(s->mean_penetration, sum_pen / touching, 1e-12 * max_pen);
+}
+
 static void big_pool_same_bits_on_any_thread_count(void** state)
 {
     (void)state;
@@ -38,6 +66,7 @@ static void big_pool_same_bits_on_any_thread_count(void** state)
         w[t] = cs_test_pool(3000, 55);
         hash[t] = run(w[t], t + 1, 120, &seconds[t]);
         assert_true(seconds[t] > 0.0); // every run measured the position solve
+        check_stats(w[t]);
     }
     // Every stage split: more than one chunk of bodies, pairs and contacts, and the position solve big
     // enough to be handed over (step.c CS_PARALLEL_SPLIT_MIN).
@@ -119,6 +148,43 @@ static void thread_count_changes_and_idle_workers_sleep(void** state)
     cs_world_destroy(c);
 }
 
+// cs_stage_parts: every chunk once, its part in its slot, in chunk order, on 1 to 4 threads.
+static void index_part(void* ctx, int first, int end, double* part)
+{
+    (void)ctx;
+    part[0] = first;
+    part[1] = end;
+    part[2] = 0.0;
+    for (int i = first; i < end; ++i)
+    {
+        part[2] += i;
+    }
+}
+
+static void parts_in_chunk_order(void** state)
+{
+    (void)state;
+    const int n = 3 * CS_STAGE_CHUNK + 77;
+    for (int threads = 1; threads <= 4; ++threads)
+    {
+        cs_world* w = cs_test_pool(100, 1);
+        assert_true(cs_world_set_threads(w, threads));
+        assert_int_equal(cs_world_step(w), CS_OK); // (starts the workers)
+        assert_true(cs_stage_chunk_reserve(w, cs_stage_chunks(n)));
+        const double* parts = cs_stage_parts(w, n, 3, index_part, NULL);
+        double sum = 0.0;
+        for (int c = 0; c < cs_stage_chunks(n); ++c)
+        {
+            int first, end;
+            cs_stage_range(c, n, &first, &end);
+            assert_true(parts[3 * c] == first && parts[3 * c + 1] == end);
+            sum += parts[3 * c + 2];
+        }
+        assert_true(sum == 0.5 * n * (n - 1.0));
+        cs_world_destroy(w);
+    }
+}
+
 static void one_to_eight_threads(void** state)
 {
     (void)state;
@@ -146,6 +212,7 @@ int main(void)
         cmocka_unit_test(pool1_same_bits_on_any_thread_count),
         cmocka_unit_test(thread_count_changes_and_idle_workers_sleep),
         cmocka_unit_test(one_to_eight_threads),
+        cmocka_unit_test(parts_in_chunk_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

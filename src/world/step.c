@@ -206,6 +206,10 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
     {
         return st;
     }
+    if (!cs_stage_chunk_reserve(w, cs_stage_chunks(w->contacts.count))) // (the per-contact sums)
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
     cs_stage_warm_start(w); // contact_stages.c
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
@@ -386,6 +390,23 @@ static cs_status solve(cs_world* w, step_run* r, cs_error* err)
     return CS_OK;
 }
 
+// A chunk of contacts' part of the bound on the impact shifts: Σ s*·(|λn| + |λt|)·max(1/m).
+static void shift_part(void* ctx, int first, int end, double* part)
+{
+    const cs_world* w = ctx;
+    double shift = 0.0;
+    for (int k = first; k < end; ++k)
+    {
+        const cs_contact* c = w->contacts.items + k;
+        if (c->impact_time > 0.0 && c->normal_impulse > 0.0)
+        {
+            double inv_m = cs_max(c->a >= 0 ? w->inv_mass[c->a] : 0.0, w->inv_mass[c->b]);
+            shift += c->impact_time * (c->normal_impulse + fabs(c->friction_impulse)) * inv_m;
+        }
+    }
+    part[0] = shift;
+}
+
 // 7. Restitution at the contact instant (impact.h), then symplectic Euler: positions move with the new
 // velocity plus the pseudo-velocity, and go back by s*·M⁻¹Jᵀλ for contacts whose impulse acted at s* > 0.
 // Returns a bound on how far any body moved: the queries look that far beyond the broad phase's grid
@@ -407,20 +428,55 @@ static double integrate(cs_world* w, step_run* r)
     {
         cs_relax_split(w, order); // relax.c: the split impulses taken back at the new normals
     }
+    const double* parts = cs_stage_parts(w, w->contacts.count, 1, shift_part, w); // (in chunk order)
     double shift = 0.0;
-    for (int k = 0; k < w->contacts.count; ++k)
+    for (int c = 0; c < cs_stage_chunks(w->contacts.count); ++c)
     {
-        const cs_contact* c = w->contacts.items + k;
-        if (c->impact_time > 0.0 && c->normal_impulse > 0.0)
-        {
-            double inv_m = cs_max(c->a >= 0 ? w->inv_mass[c->a] : 0.0, w->inv_mass[c->b]);
-            shift += c->impact_time * (c->normal_impulse + fabs(c->friction_impulse)) * inv_m;
-        }
+        shift += parts[c];
     }
     return sqrt(move2) + shift;
 }
 
-// 8. Stats.
+// A chunk of contacts' penetrations: the deepest, their sum, how many touch.
+static void penetration_part(void* ctx, int first, int end, double* part)
+{
+    const cs_world* w = ctx;
+    double max_pen = 0.0, sum_pen = 0.0;
+    int touching = 0;
+    for (int k = first; k < end; ++k)
+    {
+        double g = w->contacts.items[k].gap;
+        if (g < 0.0)
+        {
+            max_pen = cs_max(max_pen, -g);
+            sum_pen += -g;
+            touching += 1;
+        }
+    }
+    part[0] = max_pen;
+    part[1] = sum_pen;
+    part[2] = touching;
+}
+
+// A chunk of bodies' kinetic energy (a static or kinematic circle's motion is given, not energy of the
+// system).
+static void energy_part(void* ctx, int first, int end, double* part)
+{
+    const cs_world* w = ctx;
+    double ke = 0.0;
+    for (int i = first; i < end; ++i)
+    {
+        if (w->inv_mass[i] == 0.0)
+        {
+            continue;
+        }
+        double vx = w->v[3 * i], vy = w->v[3 * i + 1], om = w->v[3 * i + 2];
+        ke += 0.5 * w->mass[i] * (vx * vx + vy * vy) + 0.5 * om * om / w->inv_inertia[i];
+    }
+    part[0] = ke;
+}
+
+// 8. Stats (the sums over chunks, in chunk order: the same bits on any thread count).
 static void record_stats(cs_world* w, const cs_solver_stats* vstats, const cs_split_job* job,
                          const double t[4])
 {
@@ -435,29 +491,21 @@ static void record_stats(cs_world* w, const cs_solver_stats* vstats, const cs_sp
     s->res_lcp = vstats->res_lcp;
     s->res_nat = vstats->res_nat;
     s->solve_stop = (int)vstats->stop;
-    double max_pen = 0.0, sum_pen = 0.0;
-    int touching = 0;
-    for (int k = 0; k < w->contacts.count; ++k)
+    double max_pen = 0.0, sum_pen = 0.0, touching = 0.0;
+    const double* pen = cs_stage_parts(w, w->contacts.count, 3, penetration_part, w);
+    for (int c = 0; c < cs_stage_chunks(w->contacts.count); ++c)
     {
-        double g = w->contacts.items[k].gap;
-        if (g < 0.0)
-        {
-            max_pen = cs_max(max_pen, -g);
-            sum_pen += -g;
-            touching += 1;
-        }
+        max_pen = cs_max(max_pen, pen[3 * c]);
+        sum_pen += pen[3 * c + 1];
+        touching += pen[3 * c + 2];
     }
     s->max_penetration = max_pen;
-    s->mean_penetration = touching > 0 ? sum_pen / touching : 0.0;
+    s->mean_penetration = touching > 0.0 ? sum_pen / touching : 0.0;
     double ke = 0.0;
-    for (int i = 0; i < n; ++i)
+    const double* energy = cs_stage_parts(w, n, 1, energy_part, w);
+    for (int c = 0; c < cs_stage_chunks(n); ++c)
     {
-        if (w->inv_mass[i] == 0.0)
-        {
-            continue; // a static or kinematic circle's motion is given, not energy of the system
-        }
-        double vx = w->v[3 * i], vy = w->v[3 * i + 1], om = w->v[3 * i + 2];
-        ke += 0.5 * w->mass[i] * (vx * vx + vy * vy) + 0.5 * om * om / w->inv_inertia[i];
+        ke += energy[c];
     }
     s->kinetic_energy = ke;
     s->broadphase_seconds = t[1] - t[0];

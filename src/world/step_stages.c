@@ -58,7 +58,32 @@ cs_workers* cs_world_workers(cs_world* w)
 bool cs_stage_chunk_reserve(cs_world* w, int chunks)
 {
     return CS_GROW(w->chunk_ints, w->chunk_ints_capacity, 2 * chunks + 1) &&
-           CS_GROW(w->chunk_doubles, w->chunk_doubles_capacity, chunks + 1);
+           CS_GROW(w->chunk_doubles, w->chunk_doubles_capacity, CS_STAGE_PART_WIDTH * chunks + 1);
+}
+
+// The trampoline from a chunk index to its range and its part (cs_stage_parts).
+typedef struct parts_job
+{
+    cs_part_fn fn;
+    void* ctx;
+    int n, width;
+    double* parts;
+} parts_job;
+
+static void part_chunk(void* job, int chunk, int thread)
+{
+    (void)thread;
+    const parts_job* j = job;
+    int first, end;
+    cs_stage_range(chunk, j->n, &first, &end);
+    j->fn(j->ctx, first, end, j->parts + (size_t)chunk * (size_t)j->width);
+}
+
+const double* cs_stage_parts(cs_world* w, int n, int width, cs_part_fn fn, void* ctx)
+{
+    parts_job j = {fn, ctx, n, width, w->chunk_doubles};
+    cs_workers_for(cs_world_workers(w), cs_stage_chunks(n), part_chunk, &j);
+    return w->chunk_doubles;
 }
 
 // 1. External forces: v* = v + h M⁻¹ f; the velocity before them is kept (the contact instant needs both).

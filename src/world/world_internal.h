@@ -188,8 +188,16 @@ void cs_stage_range(int chunk, int n, int* first, int* end); // chunk's [first, 
 // neither their index (no per-chunk result) nor their thread.
 typedef void (*cs_range_fn)(void* ctx, int first, int end);
 void cs_stage_for_range(cs_world* w, int n, cs_range_fn fn, void* ctx);
-// Room for per-chunk results (w->chunk_ints: 2·chunks + 1, w->chunk_doubles: chunks); false: out of memory.
+// Room for per-chunk results (w->chunk_ints: 2·chunks + 1, w->chunk_doubles: CS_STAGE_PART_WIDTH·chunks + 1);
+// false: out of memory.
 bool cs_stage_chunk_reserve(cs_world* w, int chunks);
+// A reduction over [0, n) in those chunks: fn(ctx, first, end, part) writes its chunk's `width` numbers
+// (width ≤ CS_STAGE_PART_WIDTH) to part; returns the chunks' parts, one after another in chunk order, for
+// the caller to combine in that order (sums then have the same bits on any thread count). Chunk results
+// reserved for cs_stage_chunks(n).
+#define CS_STAGE_PART_WIDTH 3
+typedef void (*cs_part_fn)(void* ctx, int first, int end, double* part);
+const double* cs_stage_parts(cs_world* w, int n, int width, cs_part_fn fn, void* ctx);
 // The world's workers; NULL: one thread, run on this one.
 cs_workers* cs_world_workers(cs_world* w);
 void cs_stage_forces(cs_world* w);                                          // v_pre = v; v += h M⁻¹ f
