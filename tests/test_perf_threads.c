@@ -148,6 +148,49 @@ static void thread_count_changes_and_idle_workers_sleep(void** state)
     cs_world_destroy(c);
 }
 
+// The walls' contacts on the workers ((wall, chunk of bodies) tasks, their runs closed up) against one
+// thread's single pass: 3 000 circles in a row on a floor under a ceiling, so that every task finds
+// contacts (a task skipped or a run out of place changes the list).
+static void wall_contacts_on_any_thread_count(void** state)
+{
+    (void)state;
+    enum
+    {
+        N = 3000
+    };
+    cs_contact_info first[2 * N];
+    for (int threads = 1; threads <= 3; ++threads)
+    {
+        cs_world_def def = cs_world_def_default();
+        cs_error err;
+        cs_world* w = cs_world_create(&def, &err);
+        assert_non_null(w);
+        assert_true(cs_world_set_threads(w, threads));
+        assert_int_equal(cs_world_add_half_plane(w, (cs_vec2){0, 0}, (cs_vec2){0, 1}, 0.5, 0.0, &err), 0);
+        assert_int_equal(cs_world_add_half_plane(w, (cs_vec2){0, 0.21}, (cs_vec2){0, -1}, 0.5, 0.0, &err), 1);
+        for (int i = 0; i < N; ++i)
+        {
+            cs_test_add(w, CS_BODY_DYNAMIC, 0.3 * i, 0.1, 0.1, 1.0);
+        }
+        assert_int_equal(cs_world_step(w), CS_OK);
+        assert_int_equal(cs_world_contact_count(w), 2 * N); // each circle on the floor and near the ceiling
+        for (int k = 0; k < 2 * N; ++k)
+        {
+            cs_contact_info c = cs_world_contact(w, k);
+            if (threads == 1)
+            {
+                first[k] = c;
+            }
+            const cs_contact_info* f = first + k; // (field by field: the struct has padding)
+            assert_true(c.body_a == f->body_a && c.body_b == f->body_b && c.wall == f->wall &&
+                        c.point.x == f->point.x && c.point.y == f->point.y && c.normal.x == f->normal.x &&
+                        c.normal.y == f->normal.y && c.gap == f->gap &&
+                        c.normal_impulse == f->normal_impulse && c.friction_impulse == f->friction_impulse);
+        }
+        cs_world_destroy(w);
+    }
+}
+
 // cs_stage_parts: every chunk once, its part in its slot, in chunk order, on 1 to 4 threads.
 static void index_part(void* ctx, int first, int end, double* part)
 {
@@ -213,6 +256,7 @@ int main(void)
         cmocka_unit_test(thread_count_changes_and_idle_workers_sleep),
         cmocka_unit_test(one_to_eight_threads),
         cmocka_unit_test(parts_in_chunk_order),
+        cmocka_unit_test(wall_contacts_on_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,6 +84,18 @@ static void pairs_fill(void* ctx, int chunk, int thread)
     }
 }
 
+int cs_stage_runs(cs_world* w, int* counts, int tasks)
+{
+    int end = w->contacts.count;
+    for (int t = 0; t < tasks; ++t)
+    {
+        int n = counts[t];
+        counts[t] = end;
+        end += n;
+    }
+    return CS_GROW(w->contacts.items, w->contacts.capacity, end) ? end : -1;
+}
+
 // One thread: every pair tested once, its contact filled in place at the list's end (kept by counting it).
 static cs_status pairs_in_one_pass(const pairs_job* j, cs_error* err)
 {
@@ -137,14 +149,8 @@ cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err)
         return pairs_in_one_pass(&j, err); // (the marking pass would only cost: ~1 % of a step)
     }
     cs_workers_for(pool, chunks, pairs_mark, &j);
-    int total = w->contacts.count;
-    for (int c = 0; c < chunks; ++c)
-    {
-        int n = j.counts[c];
-        j.counts[c] = total;
-        total += n;
-    }
-    if (!CS_GROW(w->contacts.items, w->contacts.capacity, total))
+    int total = cs_stage_runs(w, j.counts, chunks);
+    if (total < 0)
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }

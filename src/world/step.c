@@ -8,7 +8,6 @@
 #include "contact/contact_order.h"
 #include "contact/contact_rows.h"
 #include "contact/impact.h"
-#include "contact/narrowphase.h"
 #include "core/array.h"
 #include "world/world_internal.h"
 
@@ -18,79 +17,12 @@ static inline double cs_max(double x, double y)
     return x > y ? x : y;
 }
 
-// The list's next free entry, for the narrow phase to fill in place (a contact is 160 bytes: filling a local
-// and copying it in cost ~15 M instructions per 1 000 steps of Pool 1); NULL when out of memory. A filled
-// entry is kept by counting it (list->count += 1); one that is not stays free for the next test.
-static inline cs_contact* next_contact(cs_contact_list* list)
-{
-    if (!CS_GROW(list->items, list->capacity, list->count + 1))
-    {
-        return NULL;
-    }
-    return list->items + list->count;
-}
-
-// The narrow phase: the broad phase's circle pairs (contact_stages.c, split over the workers), then the
-// walls.
+// The narrow phase: the broad phase's circle pairs, then the walls (contact_stages.c, split over the
+// workers).
 static cs_status find_contacts(cs_world* w, cs_error* err)
 {
-    double margin = w->def.speculative_margin;
-    cs_contact_list* list = &w->contacts;
     cs_status st = cs_stage_pair_contacts(w, err);
-    if (st != CS_OK)
-    {
-        return st;
-    }
-    // Walls are few: each is tested against every circle that may meet one, O(N·W), keys stay sorted
-    // (wall-major). Which circles those are is the same for every wall: found once (static, kinematic and
-    // removed circles, inv_mass 0, do not meet walls; sensors meet nothing).
-    if (w->wall_count == 0)
-    {
-        return CS_OK;
-    }
-    if (!CS_GROW(w->wall_bodies, w->wall_bodies_capacity, w->body_count))
-    {
-        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
-    }
-    int candidates = 0;
-    const bool sensors = w->sensor_count > 0;
-    for (int b = 0; b < w->body_count; ++b)
-    {
-        // (& on the conditions, no short-circuit: a branch-free pass.)
-        bool meets = isfinite(w->px[b]) & isfinite(w->py[b]) & (w->inv_mass[b] != 0.0) &
-                     !(sensors && (w->body_flags[b] & CS_BODY_SENSOR));
-        w->wall_bodies[candidates] = b;
-        candidates += meets;
-    }
-    const int* wall_bodies = w->wall_bodies;
-    const double *px = w->px, *py = w->py, *radius = w->radius, *reach_of = w->reach;
-    for (int k = 0; k < w->wall_count; ++k)
-    {
-        // The test reads a copy: the contacts written below cannot alias it, so its fields stay in registers.
-        const cs_wall* wall = w->walls + k;
-        const cs_wall test = *wall;
-        for (int i = 0; i < candidates; ++i)
-        {
-            int b = wall_bodies[i];
-            double reach = margin + (reach_of[b] - radius[b]);
-            if (cs_wall_beyond(&test, px[b], py[b], radius[b], reach))
-            {
-                continue; // (most circles: no call)
-            }
-            cs_contact* c = next_contact(list);
-            if (c == NULL)
-            {
-                return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
-            }
-            if (cs_collide_wall(wall, k, b, w->px[b], w->py[b], w->radius[b], reach, c))
-            {
-                c->friction = sqrt(wall->friction * w->friction[b]);
-                c->restitution = cs_max(wall->restitution, w->restitution[b]);
-                list->count += 1;
-            }
-        }
-    }
-    return CS_OK;
+    return st != CS_OK ? st : cs_stage_wall_contacts(w, err);
 }
 
 static cs_status fill_bodies(cs_lcp* p, cs_world* w, cs_error* err)

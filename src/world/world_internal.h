@@ -208,6 +208,11 @@ void cs_stage_copy_velocities(cs_world* w, double* to, const double* from); // 3
 double cs_stage_integrate(cs_world* w, const double* pseudo);
 // Contacts of the broad phase's pairs appended to w->contacts, in pair order.
 cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err);
+// Each task's run of the contact list from its count (counts[t] becomes its first entry, after the list's
+// entries), in task order, and room in the list for them all; returns the runs' end, or -1 (out of memory).
+int cs_stage_runs(cs_world* w, int* counts, int tasks);
+// Then the walls' contacts, wall-major, bodies ascending (wall_contacts.c).
+cs_status cs_stage_wall_contacts(cs_world* w, cs_error* err);
 void cs_stage_warm_start(cs_world* w); // w->contacts' impulses from w->previous
 // Every contact's instant (impact.h), then the bodies the timed contacts hold.
 void cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_restitution_params* params);

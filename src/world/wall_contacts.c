@@ -1,0 +1,180 @@
+// The walls' contacts, after the circle pairs' (cs_stage_wall_contacts; docs/PERFORMANCE.md "Threads").
+//
+// Walls are few: each is tested against every circle that may meet one, O(N·W), and the contacts go to the
+// list wall-major, bodies ascending (keys sorted). Which circles may meet a wall is the same for every wall
+// (static, kinematic and removed circles, inv_mass 0, do not meet walls; sensors meet nothing).
+//
+// On one thread, or with one chunk of bodies, one pass fills the list in place. On the workers the tasks
+// are (wall, chunk of CS_STAGE_CHUNK bodies) pairs in wall-major order: each counts the circles its wall's
+// box test lets through, the counts give each task a run of the list, each task fills its run with the
+// contacts it finds, and the runs are closed up in task order: the same list as one pass's.
+#include <math.h>
+#include <string.h>
+
+#include "contact/narrowphase.h"
+#include "core/array.h"
+#include "world/world_internal.h"
+
+// max of two finite numbers; fmax is a library call without -ffinite-math-only.
+static inline double cs_max(double x, double y)
+{
+    return x > y ? x : y;
+}
+
+// Whether body b may meet a wall (& on the conditions, no short-circuit: a branch-free test).
+static inline bool meets_walls(const cs_world* w, bool sensors, int b)
+{
+    return isfinite(w->px[b]) & isfinite(w->py[b]) & (w->inv_mass[b] != 0.0) &
+           !(sensors && (w->body_flags[b] & CS_BODY_SENSOR));
+}
+
+// How far beyond touching body b may be and still get a contact: the margin plus its travel this step.
+static inline double wall_reach(const cs_world* w, int b)
+{
+    return w->def.speculative_margin + (w->reach[b] - w->radius[b]);
+}
+
+// Fills c for body b and wall k; false when they do not touch within the reach.
+static inline bool wall_contact(const cs_world* w, int k, int b, cs_contact* c)
+{
+    const cs_wall* wall = w->walls + k;
+    if (!cs_collide_wall(wall, k, b, w->px[b], w->py[b], w->radius[b], wall_reach(w, b), c))
+    {
+        return false;
+    }
+    c->friction = sqrt(wall->friction * w->friction[b]);
+    c->restitution = cs_max(wall->restitution, w->restitution[b]);
+    return true;
+}
+
+// One pass on this thread: the circles that may meet a wall found once, then each wall against them.
+static cs_status walls_in_one_pass(cs_world* w, cs_error* err)
+{
+    cs_contact_list* list = &w->contacts;
+    if (!CS_GROW(w->wall_bodies, w->wall_bodies_capacity, w->body_count))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    int candidates = 0;
+    const bool sensors = w->sensor_count > 0;
+    for (int b = 0; b < w->body_count; ++b)
+    {
+        w->wall_bodies[candidates] = b;
+        candidates += meets_walls(w, sensors, b);
+    }
+    const int* wall_bodies = w->wall_bodies;
+    const double *px = w->px, *py = w->py, *radius = w->radius;
+    for (int k = 0; k < w->wall_count; ++k)
+    {
+        // The test reads a copy: the contacts written below cannot alias it, so its fields stay in registers.
+        const cs_wall test = w->walls[k];
+        for (int i = 0; i < candidates; ++i)
+        {
+            int b = wall_bodies[i];
+            if (cs_wall_beyond(&test, px[b], py[b], radius[b], wall_reach(w, b)))
+            {
+                continue; // (most circles: no call)
+            }
+            // The list's next free entry, filled in place (a contact is 160 bytes: filling a local and
+            // copying it in cost ~15 M instructions per 1 000 steps of Pool 1); kept by counting it.
+            if (!CS_GROW(list->items, list->capacity, list->count + 1))
+            {
+                return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+            }
+            list->count += wall_contact(w, k, b, list->items + list->count);
+        }
+    }
+    return CS_OK;
+}
+
+typedef struct walls_job
+{
+    cs_world* w;
+    int chunks;    // chunks of bodies
+    bool sensors;  // whether any body is a sensor
+    int* near;     // per task: circles past the box test; then the task's first entry in the list
+    int* contacts; // per task: the contacts it found
+} walls_job;
+
+// The task's wall, and its chunk's bodies [*first, *end).
+static int task_range(const walls_job* j, int task, int* first, int* end)
+{
+    cs_stage_range(task % j->chunks, j->w->body_count, first, end);
+    return task / j->chunks;
+}
+
+static inline bool near_wall(const walls_job* j, const cs_wall* test, int b)
+{
+    const cs_world* w = j->w;
+    return meets_walls(w, j->sensors, b) &&
+           !cs_wall_beyond(test, w->px[b], w->py[b], w->radius[b], wall_reach(w, b));
+}
+
+static void walls_count(void* ctx, int task, int thread)
+{
+    (void)thread;
+    const walls_job* j = ctx;
+    int first, end;
+    const cs_wall test = j->w->walls[task_range(j, task, &first, &end)];
+    int near = 0;
+    for (int b = first; b < end; ++b)
+    {
+        near += near_wall(j, &test, b);
+    }
+    j->near[task] = near;
+}
+
+static void walls_fill(void* ctx, int task, int thread)
+{
+    (void)thread;
+    const walls_job* j = ctx;
+    int first, end;
+    const int k = task_range(j, task, &first, &end);
+    const cs_wall test = j->w->walls[k];
+    cs_contact* run = j->w->contacts.items + j->near[task];
+    int found = 0;
+    for (int b = first; b < end; ++b)
+    {
+        if (near_wall(j, &test, b))
+        {
+            found += wall_contact(j->w, k, b, run + found);
+        }
+    }
+    j->contacts[task] = found;
+}
+
+cs_status cs_stage_wall_contacts(cs_world* w, cs_error* err)
+{
+    if (w->wall_count == 0)
+    {
+        return CS_OK;
+    }
+    const int chunks = cs_stage_chunks(w->body_count);
+    const int tasks = w->wall_count * chunks;
+    cs_workers* pool = cs_world_workers(w);
+    if (pool == NULL || chunks <= 1)
+    {
+        return walls_in_one_pass(w, err);
+    }
+    if (!cs_stage_chunk_reserve(w, tasks))
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    walls_job j = {w, chunks, w->sensor_count > 0, w->chunk_ints, w->chunk_ints + tasks};
+    cs_workers_for(pool, tasks, walls_count, &j);
+    if (cs_stage_runs(w, j.near, tasks) < 0)
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+    }
+    cs_workers_for(pool, tasks, walls_fill, &j);
+    cs_contact* items = w->contacts.items;
+    for (int t = 0; t < tasks; ++t) // (in place: a run only moves down)
+    {
+        if (j.near[t] != w->contacts.count)
+        {
+            memmove(items + w->contacts.count, items + j.near[t], (size_t)j.contacts[t] * sizeof(cs_contact));
+        }
+        w->contacts.count += j.contacts[t];
+    }
+    return CS_OK;
+}
