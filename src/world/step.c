@@ -32,11 +32,8 @@ static cs_status fill_bodies(cs_lcp* p, cs_world* w, cs_error* err)
     {
         return st;
     }
-    int n = w->body_count;
-    p->body_count = n;
-    memcpy(p->inv_mass, w->inv_mass, (size_t)n * sizeof(double));
-    memcpy(p->inv_inertia, w->inv_inertia, (size_t)n * sizeof(double));
-    cs_stage_copy_velocities(w, p->v, w->v);
+    p->body_count = w->body_count;
+    cs_stage_problem_bodies(w); // step_stages.c
     return CS_OK;
 }
 

@@ -148,6 +148,22 @@ void cs_stage_copy_velocities(cs_world* w, double* to, const double* from)
     cs_stage_for_range(w, w->body_count, copy_range, &j);
 }
 
+// The velocity problem's bodies: inverse masses and inertias, and v*.
+static void bodies_range(void* ctx, int first, int end)
+{
+    cs_world* w = ctx;
+    cs_lcp* p = &w->velocity_problem;
+    size_t n = (size_t)(end - first);
+    memcpy(p->inv_mass + first, w->inv_mass + first, n * sizeof(double));
+    memcpy(p->inv_inertia + first, w->inv_inertia + first, n * sizeof(double));
+    memcpy(p->v + 3 * first, w->v + 3 * first, 3 * n * sizeof(double));
+}
+
+void cs_stage_problem_bodies(cs_world* w)
+{
+    cs_stage_for_range(w, w->body_count, bodies_range, w);
+}
+
 // Symplectic Euler: positions move with the new velocity plus the pseudo-velocity (NULL: none). Each
 // chunk's largest squared move goes to its slot of `move2`.
 typedef struct integrate_job
