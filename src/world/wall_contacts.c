@@ -4,10 +4,10 @@
 // list wall-major, bodies ascending (keys sorted). Which circles may meet a wall is the same for every wall
 // (static, kinematic and removed circles, inv_mass 0, do not meet walls; sensors meet nothing).
 //
-// On one thread, or with one chunk of bodies, one pass fills the list in place. On the workers the tasks
-// are (wall, chunk of CS_STAGE_CHUNK bodies) pairs in wall-major order: each counts the circles its wall's
-// box test lets through, the counts give each task a run of the list, each task fills its run with the
-// contacts it finds, and the runs are closed up in task order: the same list as one pass's.
+// On one thread, or with one chunk of bodies, one pass fills the list in place. On the workers each chunk of
+// CS_STAGE_CHUNK bodies lists, for each wall, the circles its box test lets through (a (wall, chunk) task's
+// circles); their counts give each task, in wall-major order, a run of the list; each task fills its run
+// with the contacts it finds, and the runs are closed up in task order: the same list as one pass's.
 #include <math.h>
 #include <string.h>
 
@@ -91,54 +91,57 @@ typedef struct walls_job
 {
     cs_world* w;
     int chunks;    // chunks of bodies
-    bool sensors;  // whether any body is a sensor
-    int* near;     // per task: circles past the box test; then the task's first entry in the list
+    int* ids;      // [walls × bodies]: wall k's circles past the box test, chunk c's from k·bodies + first
+    int* near;     // per (wall, chunk) task, wall-major: how many; then the task's first entry in the list
     int* contacts; // per task: the contacts it found
 } walls_job;
 
-// The task's wall, and its chunk's bodies [*first, *end).
-static int task_range(const walls_job* j, int task, int* first, int* end)
-{
-    cs_stage_range(task % j->chunks, j->w->body_count, first, end);
-    return task / j->chunks;
-}
-
-static inline bool near_wall(const walls_job* j, const cs_wall* test, int b)
-{
-    const cs_world* w = j->w;
-    return meets_walls(w, j->sensors, b) &&
-           !cs_wall_beyond(test, w->px[b], w->py[b], w->radius[b], wall_reach(w, b));
-}
-
-static void walls_count(void* ctx, int task, int thread)
+// A chunk of bodies: the circles that may meet a wall, then for each wall those its box test lets through.
+static void walls_near(void* ctx, int chunk, int thread)
 {
     (void)thread;
     const walls_job* j = ctx;
+    const cs_world* w = j->w;
     int first, end;
-    const cs_wall test = j->w->walls[task_range(j, task, &first, &end)];
-    int near = 0;
+    cs_stage_range(chunk, w->body_count, &first, &end);
+    int candidates[CS_STAGE_CHUNK];
+    int count = 0;
+    const bool sensors = w->sensor_count > 0;
     for (int b = first; b < end; ++b)
     {
-        near += near_wall(j, &test, b);
+        candidates[count] = b;
+        count += meets_walls(w, sensors, b);
     }
-    j->near[task] = near;
+    const double *px = w->px, *py = w->py, *radius = w->radius;
+    for (int k = 0; k < w->wall_count; ++k)
+    {
+        const cs_wall test = w->walls[k];
+        int* ids = j->ids + (size_t)k * (size_t)w->body_count + first;
+        int near = 0;
+        for (int i = 0; i < count; ++i)
+        {
+            int b = candidates[i];
+            ids[near] = b;
+            near += !cs_wall_beyond(&test, px[b], py[b], radius[b], wall_reach(w, b));
+        }
+        j->near[k * j->chunks + chunk] = near;
+    }
 }
 
+// A (wall, chunk) task: its circles' contacts into its run of the list.
 static void walls_fill(void* ctx, int task, int thread)
 {
     (void)thread;
     const walls_job* j = ctx;
+    const int k = task / j->chunks;
     int first, end;
-    const int k = task_range(j, task, &first, &end);
-    const cs_wall test = j->w->walls[k];
+    cs_stage_range(task % j->chunks, j->w->body_count, &first, &end);
+    const int* ids = j->ids + (size_t)k * (size_t)j->w->body_count + first;
     cs_contact* run = j->w->contacts.items + j->near[task];
     int found = 0;
-    for (int b = first; b < end; ++b)
+    for (int i = 0, n = j->contacts[task]; i < n; ++i)
     {
-        if (near_wall(j, &test, b))
-        {
-            found += wall_contact(j->w, k, b, run + found);
-        }
+        found += wall_contact(j->w, k, ids[i], run + found);
     }
     j->contacts[task] = found;
 }
@@ -156,12 +159,14 @@ cs_status cs_stage_wall_contacts(cs_world* w, cs_error* err)
     {
         return walls_in_one_pass(w, err);
     }
-    if (!cs_stage_chunk_reserve(w, tasks))
+    if (!cs_stage_chunk_reserve(w, tasks) ||
+        !CS_GROW(w->wall_bodies, w->wall_bodies_capacity, w->wall_count * w->body_count))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    walls_job j = {w, chunks, w->sensor_count > 0, w->chunk_ints, w->chunk_ints + tasks};
-    cs_workers_for(pool, tasks, walls_count, &j);
+    walls_job j = {w, chunks, w->wall_bodies, w->chunk_ints, w->chunk_ints + tasks};
+    cs_workers_for(pool, chunks, walls_near, &j);
+    memcpy(j.contacts, j.near, (size_t)tasks * sizeof(int)); // (each task's circles, for walls_fill)
     if (cs_stage_runs(w, j.near, tasks) < 0)
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
