@@ -8,7 +8,9 @@
 // CS_STAGE_CHUNK bodies lists, for each wall, the circles its box test lets through (a (wall, chunk) task's
 // circles); their counts give each task, in wall-major order, a run of the list; each task fills its run
 // with the contacts it finds, and the runs are closed up in task order: the same list as one pass's.
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "contact/narrowphase.h"
@@ -155,7 +157,8 @@ cs_status cs_stage_wall_contacts(cs_world* w, cs_error* err)
     const int chunks = cs_stage_chunks(w->body_count);
     const int tasks = w->wall_count * chunks;
     cs_workers* pool = cs_world_workers(w);
-    if (pool == NULL || chunks <= 1)
+    // (One list of circles per wall: past INT_MAX entries in all, one pass.)
+    if (pool == NULL || chunks <= 1 || (int64_t)w->wall_count * w->body_count > INT_MAX)
     {
         return walls_in_one_pass(w, err);
     }
