@@ -169,6 +169,10 @@ static void chunk_copy(void* ctx, int chunk, int thread)
     (void)thread;
     cs_broadphase* bp = ctx;
     const cs_broadphase_lane* lane = bp->lanes + bp->chunk_lane[chunk];
+    if (bp->chunk_count[chunk] == 0)
+    {
+        return; // (a world without pairs may have no list storage yet: no pointer into it)
+    }
     memcpy(bp->pairs + bp->chunk_at[chunk], lane->pairs + bp->chunk_first[chunk],
            (size_t)bp->chunk_count[chunk] * sizeof(cs_pair));
 }
