@@ -9,6 +9,7 @@
 #include "contact/contact_rows.h"
 #include "contact/impact.h"
 #include "contact/narrowphase.h"
+#include "contact/restitution_pack.h"
 #include "core/array.h"
 #include "world/world_internal.h"
 
@@ -136,7 +137,7 @@ static void step_empty(cs_world* w, double t_start)
     cs_step_stats* s = &w->stats;
     s->step += 1;
     s->time = (double)s->step * w->def.time_step;
-    s->bodies = s->contacts = s->rows = s->iterations = s->position_sweeps = 0;
+    s->bodies = s->contacts = s->rows = s->iterations = s->position_sweeps = s->restitution_sweeps = 0;
     s->res_lcp = s->res_nat = s->max_penetration = s->mean_penetration = s->kinetic_energy = 0.0;
     s->broadphase_seconds = s->narrowphase_seconds = s->solver_seconds = s->position_seconds = 0.0;
     s->step_seconds = cs_seconds() - t_start;
@@ -161,9 +162,10 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
 
 static cs_restitution_params restitution_params(const cs_world* w)
 {
-    cs_restitution_params p = {w->def.time_step,    w->def.restitution_threshold,
-                               w->def.linear_slop,  w->def.solver_params.iterations,
-                               w->def.frictionless, hypot(w->def.gravity.x, w->def.gravity.y)};
+    cs_restitution_params p = {w->def.time_step,          w->def.restitution_threshold,
+                               w->def.linear_slop,        w->def.solver_params.iterations,
+                               w->def.frictionless,       hypot(w->def.gravity.x, w->def.gravity.y),
+                               w->restitution_every_sweep};
     return p;
 }
 
@@ -253,7 +255,7 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
         int cap = cs_grow_capacity(w->position_capacity, count);
         if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap) ||
             !CS_RESIZE(w->reach_roots, 2 * cap) || !CS_RESIZE(w->reach_list, 2 * cap) ||
-            !CS_RESIZE(w->reach_spare, 2 * cap))
+            !CS_RESIZE(w->reach_spare, 2 * cap) || !CS_RESIZE(w->reach_rows, cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
         }
@@ -396,7 +398,9 @@ static double integrate(cs_world* w, step_run* r)
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
     cs_impact_reach reach = impact_reach(w);
-    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, w->v);
+    cs_pass_pack pack = {.rows = w->reach_rows, .bodies = w->reach_bodies, .claimed = w->reach_claimed};
+    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, &pack, w->v);
+    w->stats.restitution_sweeps = pack.sweeps;
     join_residuals(w, r); // (the stages below want every thread)
     // (SPOOK has no pseudo-velocity: its correction is in v.)
     const double* vp_pseudo = cs_formulation_splits(w->def.formulation) ? w->pseudo_v : NULL;
