@@ -394,10 +394,18 @@ static bool sweep_and_grow(pass* p, int count, const double* v, bool links_only)
 // (tests): no early exit.
 static void sweeps(pass* p, int count, const double* v, int iterations, bool every_sweep)
 {
-    for (int it = 0; it < iterations + CS_LINK_SWEEPS; ++it)
+    for (int it = 0; it < iterations; ++it)
     {
         p->pack->sweeps += 1;
-        if (!sweep_and_grow(p, count, v, it >= iterations) && !every_sweep)
+        if (!sweep_and_grow(p, count, v, false) && !every_sweep)
+        {
+            return;
+        }
+    }
+    for (int it = 0; it < CS_LINK_SWEEPS; ++it)
+    {
+        p->pack->sweeps += 1;
+        if (!sweep_and_grow(p, count, v, true) && !every_sweep)
         {
             return;
         }
