@@ -102,11 +102,12 @@ struct cs_world
     double* position_bias;    // per contact
     double* position_lambda;  // per contact
     cs_split_work split_work; // the split solve's compact rows and schedule
-    int position_capacity;    // (also of reach_roots, reach_list, reach_spare, reach_rows)
+    int position_capacity;    // (also of the reach_ per-contact arrays)
     int* reach_roots;         // 2 per contact: the restitution pass's components (contact/impact_reach.h)
     int* reach_list;          // 2 per contact: its list
     int* reach_spare;
     struct cs_pass_row* reach_rows; // per contact: the pass's compact contact records (restitution_pack.h)
+    uint8_t* reach_listed;          // per contact: in the pass's list
     bool restitution_every_sweep;   // tests only: the pass without its early exit (cs_restitution_params)
     double* pseudo_v;               // 3 per body + the zero slot: the position problem's velocities
     int pseudo_v_capacity;
