@@ -1,6 +1,6 @@
 // The restitution pass's compact records (restitution_pack.c; docs/PERFORMANCE.md "The restitution pass on
 // compact records"): what its sweeps read and write of a contact (104 bytes, where a cs_contact holds 160 in
-// three cache lines) and of a body (its velocity beside its masses and offsets: one cache line), copied in
+// three cache lines) and of a body (its velocity beside its masses and offsets: 64 bytes), copied in
 // when a contact joins the pass's list and written back when the pass ends. The fields a pending or bouncing
 // contact alone reads (closing, restitution, rebound, target) stay in its cs_contact.
 #ifndef CS_RESTITUTION_PACK_H

@@ -196,6 +196,13 @@ static cs_impact_reach impact_reach(const cs_world* w)
     return r;
 }
 
+// The restitution pass's compact records (per contact: build_rows; per body: world.c).
+static cs_pass_pack pass_pack(const cs_world* w)
+{
+    cs_pass_pack p = {.rows = w->reach_rows, .bodies = w->reach_bodies, .claimed = w->reach_claimed};
+    return p;
+}
+
 // 3. Narrow phase into a fresh list (last step's list is kept for the warm start), the contact instant of
 // each contact, and the order the sweeps take them in (*order: NULL for key order).
 static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
@@ -400,7 +407,7 @@ static double integrate(cs_world* w, step_run* r)
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
     cs_impact_reach reach = impact_reach(w);
-    cs_pass_pack pack = {.rows = w->reach_rows, .bodies = w->reach_bodies, .claimed = w->reach_claimed};
+    cs_pass_pack pack = pass_pack(w);
     cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, &pack, w->v);
     w->stats.restitution_sweeps = pack.sweeps;
     join_residuals(w, r); // (the stages below want every thread)
