@@ -171,6 +171,8 @@ extern "C"
         int position_sweeps;     // its sweeps taken (<= position_iterations; 0 when no split solve ran)
         double step_seconds;
         int solve_stop; // why the velocity solve stopped: a cs_solve_stop (solver.h), cs_solve_stop_name
+        int restitution_sweeps; // the restitution pass's sweeps, the links' included (0: no pass ran; it ends
+                                // early after a sweep that changed nothing, contact/restitution.c)
     } cs_step_stats;
 
     // The phases of a step, in order, for cs_health.

@@ -64,7 +64,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rpar = restitution_params(w);
     cs_impact_reach reach = impact_reach(w);
-    cs_contact_restitution(w->contacts.items, m, &bodies, &rpar, &reach, w->v);
+    cs_pass_pack pack = pass_pack(w);
+    cs_contact_restitution(w->contacts.items, m, &bodies, &rpar, &reach, &pack, w->v);
     loads = realloc(loads, (size_t)n * sizeof *loads);
     memset(loads, 0, (size_t)n * sizeof *loads);
     for (int k = 0; k < m; ++k)

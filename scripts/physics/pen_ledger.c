@@ -58,7 +58,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
     cs_impact_reach reach = impact_reach(w);
-    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, w->v);
+    cs_pass_pack pack = pass_pack(w);
+    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, &pack, w->v);
     for (int k = 0; k < w->contacts.count; ++k)
     {
         const cs_contact* c = w->contacts.items + k;

@@ -37,10 +37,16 @@ static double first_root(double gap, double u0, double a, double h)
     return best <= h ? best : -1.0;
 }
 
+// Where a separated contact acts if it acts at s*: its normal and lever arms then (a wall contact's stay).
+typedef struct instant
+{
+    double nx, ny, ra, rb;
+} instant;
+
 // Two circles: the relative motion over the step is a straight line (both feel the same gravity), with the
 // mean of the two relative velocities (exact for a constant relative force). Returns s* and turns the
-// contact's normal to the line of centres at that instant; -1 when they do not meet this step.
-static double circles_meet(cs_contact* c, const cs_impact_bodies* bd, double h)
+// normal (at) to the line of centres at that instant; -1 when they do not meet this step.
+static double circles_meet(const cs_contact* c, const cs_impact_bodies* bd, double h, instant* at)
 {
     int a = c->a, b = c->b;
     double dx = bd->px[b] - bd->px[a], dy = bd->py[b] - bd->py[a];
@@ -61,12 +67,11 @@ static double circles_meet(cs_contact* c, const cs_impact_bodies* bd, double h)
     }
     double ex = dx + s * wx, ey = dy + s * wy;
     double d = sqrt(ex * ex + ey * ey);
-    c->nx = ex / d;
-    c->ny = ey / d;
+    at->nx = ex / d;
+    at->ny = ey / d;
     // They touch then: the arms are the radii.
-    double ra = c->ra - 0.5 * c->gap, rb = c->rb - 0.5 * c->gap;
-    c->ra = ra;
-    c->rb = rb;
+    at->ra = c->ra - 0.5 * c->gap;
+    at->rb = c->rb - 0.5 * c->gap;
     return s;
 }
 
@@ -93,12 +98,12 @@ static double row_bias(const cs_contact* c, const cs_impact_bodies* bd, double h
 }
 
 // s* of a separated contact that was not supported last step: when the free motion closes it during this
-// step, or −1 (circle pairs also turn their normal to the instant).
-static double impact_time(cs_contact* c, const cs_impact_bodies* bd, double h)
+// step, or −1 (circle pairs also turn their normal to the instant, in at).
+static double impact_time(const cs_contact* c, const cs_impact_bodies* bd, double h, instant* at)
 {
     if (c->a >= 0)
     {
-        return circles_meet(c, bd, h);
+        return circles_meet(c, bd, h, at);
     }
     double vn_pre = normal_velocity(c, bd->v_pre, c->nx, c->ny);
     double acc = (normal_velocity(c, bd->v_star, c->nx, c->ny) - vn_pre) / h;
@@ -149,19 +154,23 @@ static void touching(cs_contact* c, const cs_impact_bodies* bd, double h, double
 // closes (circle pairs: the normal then, in `at`).
 static void separated(cs_contact* c, const cs_impact_bodies* bd, double h, double threshold)
 {
-    cs_contact at = *c;
-    double s = impact_time(&at, bd, h);
+    instant at = {c->nx, c->ny, c->ra, c->rb}; // (not a copy of the whole contact: 160 bytes each)
+    double s = impact_time(c, bd, h, &at);
     double u = 0.0, acc = 0.0;
     bool bounce = false;
     if (s > 0.0)
     {
-        double vn_pre = normal_velocity(&at, bd->v_pre, at.nx, at.ny);
-        acc = (normal_velocity(&at, bd->v_star, at.nx, at.ny) - vn_pre) / h;
+        double vn_pre = normal_velocity(c, bd->v_pre, at.nx, at.ny);
+        acc = (normal_velocity(c, bd->v_star, at.nx, at.ny) - vn_pre) / h;
         u = vn_pre + acc * (s + 0.5 * h); // the approach speed at the instant
         bounce = c->restitution > 0.0 && u < -threshold;
         if (bounce || c->a < 0)
         {
-            *c = at; // it acts at s*, along the normal then
+            // It acts at s*, along the normal then.
+            c->nx = at.nx;
+            c->ny = at.ny;
+            c->ra = at.ra;
+            c->rb = at.rb;
         }
         else
         {

@@ -33,7 +33,8 @@ typedef struct cs_restitution_params
     double linear_slop; // slop/h: a velocity change below it carries no load (the pass)
     int iterations;     // Gauss-Seidel sweeps
     bool frictionless;
-    double gravity; // |g|: an approach slower than max(slop/h, |g| h) is resting, not an impact
+    double gravity;   // |g|: an approach slower than max(slop/h, |g| h) is resting, not an impact
+    bool every_sweep; // no early exit: every sweep runs (tests/test_restitution_pack.c, the same bits)
 } cs_restitution_params;
 
 // Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during
@@ -68,10 +69,13 @@ void cs_contact_impacts_held(const cs_contact* contacts, int count, int body_cou
 // >= −bias), so a bounce cannot push a body through a neighbour; friction is re-solved within the grown
 // cones; then two sweeps over the resting links alone take back the approach the replay's last collisions
 // left in them. Updates v and the
-// contacts' impulses (reach: the workspace, sized for the bodies and the contacts); returns the number of
-// contacts that bounced. docs/PHYSICS.md "Collisions within a step" derives it.
+// contacts' impulses (reach and pack: the workspace, sized for the bodies and the contacts;
+// restitution_pack.h: the sweeps' compact records); returns the number of contacts that bounced.
+// docs/PHYSICS.md "Collisions within a step" derives it.
+struct cs_pass_pack;
 int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                           const cs_restitution_params* params, cs_impact_reach* reach, double* v);
+                           const cs_restitution_params* params, cs_impact_reach* reach,
+                           struct cs_pass_pack* pack, double* v);
 
 // The approach speed above which a contact bounces: the world's threshold, at least the resting tolerance
 // max(slop/h, |g| h).

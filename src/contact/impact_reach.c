@@ -4,6 +4,8 @@
 
 #include "core/union_find.h"
 
+#include <string.h>
+
 static inline bool dynamic(const double* inv_mass, int body)
 {
     return body >= 0 && inv_mass[body] > 0.0;
@@ -51,6 +53,7 @@ void cs_reach_begin(cs_impact_reach* r, const cs_contact* contacts, int count, c
         r->roots[2 * k] = da ? cs_uf_find(r->parent, c->a) : -1;
         r->roots[2 * k + 1] = db || !da ? cs_uf_find(r->parent, c->b) : -1;
     }
+    memset(r->listed, 0, (size_t)count);
     r->count = 0;
     r->grown = false;
 }
@@ -76,8 +79,7 @@ void cs_reach_link(cs_impact_reach* r, int k)
 
 void cs_reach_rebuild(cs_impact_reach* r, int count)
 {
-    const int* old = r->list;
-    int old_count = r->count, n = 0, fresh = 0, j = 0;
+    int n = 0, fresh = 0;
     int* built = r->spare;
     for (int k = 0; k < count; ++k)
     {
@@ -86,12 +88,9 @@ void cs_reach_rebuild(cs_impact_reach* r, int count)
         {
             continue;
         }
-        while (j < old_count && (old[j] >> 1) < k)
+        if (!r->listed[k]) // (a component once reached stays: the list only grows)
         {
-            ++j;
-        }
-        if (!(j < old_count && (old[j] >> 1) == k))
-        {
+            r->listed[k] = 1;
             built[count + fresh++] = k; // (after the list: it holds count entries at most)
         }
         bool edge = ra >= 0 && rb >= 0 && ra != rb;

@@ -20,14 +20,15 @@
 #define CS_REACH_LIVE    2u // its offset belongs to this pass (zeroed when its first contact joined the list)
 
 // The pass's workspace, grown by the world (no allocation in the step): per body parent and flags; per
-// contact roots, list and spare.
+// contact roots, list, spare and listed.
 typedef struct cs_impact_reach
 {
-    int* parent;    // per body: union-find over the links (a root is its component's lowest body)
-    uint8_t* flags; // per body: reached (on a root), live (its offset belongs to this pass)
-    int* roots;     // 2 per contact: the components of its bodies a and b (-1: not a dynamic body)
-    int* list;      // 2 per contact: the contacts the pass sweeps, key order (entries above), then `fresh`
-    int* spare;     // 2 per contact: the list's next build
+    int* parent;     // per body: union-find over the links (a root is its component's lowest body)
+    uint8_t* flags;  // per body: reached (on a root), live (its offset belongs to this pass)
+    int* roots;      // 2 per contact: the components of its bodies a and b (-1: not a dynamic body)
+    int* list;       // 2 per contact: the contacts the pass sweeps, key order (entries above), then `fresh`
+    int* spare;      // 2 per contact: the list's next build
+    uint8_t* listed; // per contact: in the list (a rebuild finds the contacts that join by it)
     int count;
     const int* fresh; // the contacts that joined the list at its last build (the pass releases them)
     int fresh_count;

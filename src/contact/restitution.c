@@ -6,72 +6,98 @@
 
 #include "contact/impact_reach.h"
 #include "contact/impact_velocity.h"
+#include "contact/restitution_pack.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
-// The friction direction t = (−n_y, n_x) and the row's angular entries (DESIGN.md convention).
-static inline double tangent_velocity(const cs_contact* c, const double* v)
+// The friction direction t = (−n_y, n_x) and the row's angular entries (DESIGN.md convention). A wall
+// half (a = −1) contributes nothing (the same bits as dot3's 0.0: x − 0.0 is x).
+static inline double tangent_velocity(const cs_pass_row* c, const cs_pass_body* bodies)
 {
     double tx = -c->ny, ty = c->nx;
-    double vt = dot3(v, c->b, tx, ty) - dot3(v, c->a, tx, ty) - c->rb * v[3 * c->b + 2];
+    const double* vb = bodies[c->b].v;
+    double vt = tx * vb[0] + ty * vb[1];
     if (c->a >= 0)
     {
-        vt -= c->ra * v[3 * c->a + 2];
+        const double* va = bodies[c->a].v;
+        vt -= tx * va[0] + ty * va[1];
+        vt -= c->rb * vb[2];
+        vt -= c->ra * va[2];
+        return vt;
     }
-    return vt;
+    return vt - c->rb * vb[2];
 }
 
-// v += M⁻¹Jᵀ (dn, dt) for the contact's normal and friction rows; scale multiplies the result (the shift
-// uses it on positions). Inlined into its three callers: the call cost ~18 of its ~60 instructions.
-static inline __attribute__((always_inline)) void apply_impulse(const cs_contact* c,
-                                                                const cs_impact_bodies* bd, double dn,
-                                                                double dt, double* x, double* y, double* w,
-                                                                int stride)
+// Relative normal velocity of b with respect to a along the row's normal.
+static inline double row_normal_velocity(const cs_pass_row* c, const cs_pass_body* bodies)
+{
+    const double* vb = bodies[c->b].v;
+    double vn = c->nx * vb[0] + c->ny * vb[1];
+    if (c->a >= 0)
+    {
+        const double* va = bodies[c->a].v;
+        vn -= c->nx * va[0] + c->ny * va[1];
+    }
+    return vn;
+}
+
+// v += M⁻¹Jᵀ (dn, dt) for the contact's normal and friction rows. Inlined into its three callers: the call
+// cost ~18 of its ~60 instructions.
+static inline __attribute__((always_inline)) void apply_impulse(const cs_pass_row* c, cs_pass_body* bodies,
+                                                                double dn, double dt)
 {
     double tx = -c->ny, ty = c->nx;
     double jx = c->nx * dn + tx * dt, jy = c->ny * dn + ty * dt;
-    int b = c->b;
-    x[stride * b] += bd->inv_mass[b] * jx;
-    y[stride * b] += bd->inv_mass[b] * jy;
-    w[stride * b] -= bd->inv_inertia[b] * c->rb * dt;
+    cs_pass_body* b = bodies + c->b;
+    b->v[0] += b->inv_mass * jx;
+    b->v[1] += b->inv_mass * jy;
+    b->v[2] -= b->inv_inertia * c->rb * dt;
     if (c->a >= 0)
     {
-        int a = c->a;
-        x[stride * a] -= bd->inv_mass[a] * jx;
-        y[stride * a] -= bd->inv_mass[a] * jy;
-        w[stride * a] -= bd->inv_inertia[a] * c->ra * dt;
+        cs_pass_body* a = bodies + c->a;
+        a->v[0] -= a->inv_mass * jx;
+        a->v[1] -= a->inv_mass * jy;
+        a->v[2] -= a->inv_inertia * c->ra * dt;
     }
 }
 
 // The restitution pass: the bodies, the step, and each body's position offset so far, o = −Σ s M⁻¹JᵀΔλ
 // over the impulses that act from s > 0, so that after its last collision a body is at x₀ + o + t v at
-// time t into the step (the impact shift, accumulated as the pass goes).
+// time t into the step (the impact shift, accumulated as the pass goes). The sweeps work on the compact
+// records (restitution_pack.h): the listed contacts' rows and the claimed bodies' velocities, masses and
+// offsets.
 typedef struct pass
 {
     const cs_impact_bodies* bd;
     cs_impact_reach* reach; // the contacts it visits, and per component the bounces' budget
+    cs_pass_pack* pack;
+    cs_contact* contacts; // the fields only a pending or bouncing contact reads (closing, restitution, ...)
     double h;
     double threshold;
     double resting;  // slop/h: a velocity change below it is no load
     double absorbed; // kinetic energy the ordinary rows took in this pass (the bounces' budget)
     bool frictionless;
-    double* offset; // 3 per body (impact.h)
+    bool stirred; // this sweep did something besides an update that changed no bit (sweep's early exit)
 } pass;
 
 // o −= s M⁻¹Jᵀ(dn, dt), linear part (held bodies: none, as in the shift).
-static void offset_add(const pass* p, const cs_contact* c, double s, double dn, double dt)
+static void offset_add(const pass* p, const cs_pass_row* c, double s, double dn, double dt)
 {
     double tx = -c->ny, ty = c->nx;
     double jx = s * (c->nx * dn + tx * dt), jy = s * (c->ny * dn + ty * dt);
-    if (!cs_impact_held(p->offset, c->b))
+    cs_pass_body* b = p->pack->bodies + c->b;
+    if (b->share != 0.0)
     {
-        p->offset[3 * c->b] -= p->bd->inv_mass[c->b] * jx;
-        p->offset[3 * c->b + 1] -= p->bd->inv_mass[c->b] * jy;
+        b->offset[0] -= b->inv_mass * jx;
+        b->offset[1] -= b->inv_mass * jy;
     }
-    if (c->a >= 0 && !cs_impact_held(p->offset, c->a))
+    if (c->a >= 0 && p->pack->bodies[c->a].share != 0.0)
     {
-        p->offset[3 * c->a] += p->bd->inv_mass[c->a] * jx;
-        p->offset[3 * c->a + 1] += p->bd->inv_mass[c->a] * jy;
+        cs_pass_body* a = p->pack->bodies + c->a;
+        a->offset[0] += a->inv_mass * jx;
+        a->offset[1] += a->inv_mass * jy;
     }
 }
 
@@ -80,13 +106,15 @@ static void offset_add(const pass* p, const cs_contact* c, double s, double dn, 
 // undisturbed bounce meets at its s* exactly; one whose bodies a collision earlier in the step sped up or
 // turned meets when they really do). A chained contact collides elastically only when faster than the
 // threshold (else it is plastic, an ordinary row from then on). False: no collision (yet).
-static bool first_collision(const pass* p, cs_contact* c, double vn)
+static bool first_collision(pass* p, cs_pass_row* c, cs_contact* cold, double vn)
 {
-    const double* o = p->offset;
-    double closing = c->closing + c->nx * o[3 * c->b] + c->ny * o[3 * c->b + 1];
+    const cs_pass_body* bodies = p->pack->bodies;
+    const double* ob = bodies[c->b].offset;
+    double closing = cold->closing + c->nx * ob[0] + c->ny * ob[1];
     if (c->a >= 0)
     {
-        closing -= c->nx * o[3 * c->a] + c->ny * o[3 * c->a + 1];
+        const double* oa = bodies[c->a].offset;
+        closing -= c->nx * oa[0] + c->ny * oa[1];
     }
     // (A chained contact also needs vn < −bias: a glancing pair that passes by at its free motion
     // approaches along n as fast as its bias allows, and the straight line misses.)
@@ -94,6 +122,7 @@ static bool first_collision(const pass* p, cs_contact* c, double vn)
     {
         return false;
     }
+    p->stirred = true;
     if (c->impact_time != 0.0) // (a touching contact acts from the step's start)
     {
         c->impact_time = closing > 0.0 ? closing / -vn : 0.0;
@@ -103,7 +132,7 @@ static bool first_collision(const pass* p, cs_contact* c, double vn)
     if (!c->bounce)
     {
         c->bounce = -vn > p->threshold;
-        c->rebound = 0.0; // ρ: the forces' share over a fraction of the step is left out
+        cold->rebound = 0.0; // ρ: the forces' share over a fraction of the step is left out
     }
     return true;
 }
@@ -117,13 +146,14 @@ static double work(double dl, double vn, double inv_a)
 // A collision from the approach vn: the contact leaves with max(0, ρ − e vn), its target from then on.
 // It changes the kinetic energy by Δλ (1 − e) vn / 2 <= 0 (without forces: ρ = 0), so a sequence of them
 // never gains energy.
-static double collide(cs_contact* c, double* vn, double inv_a)
+static double collide(pass* p, const cs_pass_row* c, cs_contact* cold, double* vn)
 {
-    double out = c->bounce ? c->rebound - c->restitution * *vn : 0.0;
+    p->stirred = true;
+    double out = c->bounce ? cold->rebound - cold->restitution * *vn : 0.0;
     out = out > 0.0 ? out : 0.0;
-    double dl = (out - *vn) * inv_a;
+    double dl = (out - *vn) * c->inv_a;
     *vn = out;
-    c->target = out;
+    cold->target = out;
     return dl;
 }
 
@@ -132,18 +162,20 @@ static double collide(cs_contact* c, double* vn, double inv_a)
 // bodies back no more kinetic energy than those links (ordinary rows) took so far in this pass: a bounce
 // whose approach a later collision in the step took away (a chain) is not bounced again. It only pushes
 // (what a collision gave is never taken back); approaching again, it collides again.
-static double bounce_update(pass* p, cs_contact* c, double vn, double inv_a)
+static double bounce_update(pass* p, const cs_pass_row* c, cs_contact* cold, double vn)
 {
+    double inv_a = c->inv_a;
     double lambda = c->normal_impulse;
     if (vn < 0.0)
     {
-        lambda += collide(c, &vn, inv_a);
+        lambda += collide(p, c, cold, &vn);
     }
-    double dl = (c->target - vn) * inv_a;
+    double dl = (cold->target - vn) * inv_a;
     if (!(dl > 0.0))
     {
         return lambda; // a collision only pushes
     }
+    p->stirred = true; // (it reads and lowers the budget, which other contacts may have raised)
     double dw = work(dl, vn, inv_a);
     if (dw > p->absorbed)
     {
@@ -156,81 +188,113 @@ static double bounce_update(pass* p, cs_contact* c, double vn, double inv_a)
     return lambda + dl;
 }
 
-// The normal impulse of one contact after its turn in a sweep (vn: its normal velocity now, inv_a =
-// 1/A_nn). A pending contact collides when its gap closes; a bouncing one as bounce_update says; any other
-// keeps its row's condition vn >= −bias on the total impulse (it may give back what the solve did), and the
-// energy it takes is the budget of the bounces' targets.
-static double normal_update(pass* p, cs_contact* c, double vn, double inv_a)
+// The normal impulse of one contact after its turn in a sweep (vn: its normal velocity now). A pending
+// contact collides when its gap closes; a bouncing one as bounce_update says; any other keeps its row's
+// condition vn >= −bias on the total impulse (it may give back what the solve did), and the energy it
+// takes is the budget of the bounces' targets.
+static double normal_update(pass* p, cs_pass_row* c, int k, double vn)
 {
     double old = c->normal_impulse;
     if (c->pending)
     {
-        return first_collision(p, c, vn) ? old + collide(c, &vn, inv_a) : old;
+        cs_contact* cold = p->contacts + k;
+        return first_collision(p, c, cold, vn) ? old + collide(p, c, cold, &vn) : old;
     }
     if (c->bounce)
     {
-        return bounce_update(p, c, vn, inv_a);
+        return bounce_update(p, c, p->contacts + k, vn);
     }
-    double next = old - (vn + c->bias) * inv_a;
+    double next = old - (vn + c->bias) * c->inv_a;
     next = next > 0.0 ? next : 0.0;
-    p->absorbed -= next > old ? work(next - old, vn, inv_a) : 0.0;
+    if (next > old) // (absorbed − 0.0 would be absorbed, bit for bit)
+    {
+        p->absorbed -= work(next - old, vn, c->inv_a);
+    }
     return next;
 }
 
-// A contact's turn in a sweep: its normal row, then friction re-solved within the cone of the new normal
-// impulse. Returns whether it changed an impulse.
-static bool update(pass* p, cs_contact* c, double* v)
+static inline uint64_t bits(double x)
 {
-    const cs_impact_bodies* bd = p->bd;
-    double ima = c->a >= 0 ? bd->inv_mass[c->a] : 0.0;
-    double iia = c->a >= 0 ? bd->inv_inertia[c->a] : 0.0;
-    double imb = bd->inv_mass[c->b], iib = bd->inv_inertia[c->b];
-    // Normal row: A_nn = m_a⁻¹ + m_b⁻¹ (no angular terms for circles).
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+// Whether a friction apply that changed nothing may still change a bit: M⁻¹Jᵀ(0, 0) adds zeros, which turn
+// a velocity of −0 into +0.
+static inline bool zero_velocity(const cs_pass_row* c, const cs_pass_body* bodies)
+{
+    const double* vb = bodies[c->b].v;
+    bool zero = vb[0] == 0.0 || vb[1] == 0.0 || vb[2] == 0.0;
+    if (c->a >= 0)
+    {
+        const double* va = bodies[c->a].v;
+        zero = zero || va[0] == 0.0 || va[1] == 0.0 || va[2] == 0.0;
+    }
+    return zero;
+}
+
+// Contact k's turn in a sweep: its normal row, then friction re-solved within the cone of the new normal
+// impulse. Returns whether it changed an impulse; sets p->stirred when it changed any bit of the pass's
+// state (an impulse's, a velocity's, a contact's state or the budget).
+static bool update(pass* p, cs_pass_row* c, int k)
+{
+    cs_pass_body* bodies = p->pack->bodies;
     double old = c->normal_impulse;
-    double next = normal_update(p, c, normal_velocity(c, v, c->nx, c->ny), 1.0 / (ima + imb));
+    double next = normal_update(p, c, k, row_normal_velocity(c, bodies));
     c->normal_impulse = next;
     if (next != old)
     {
-        apply_impulse(c, bd, next - old, 0.0, v, v + 1, v + 2, 3);
+        apply_impulse(c, bodies, next - old, 0.0);
     }
     double f_old = c->friction_impulse, f = f_old;
     if (!p->frictionless && (next > 0.0 || c->friction_impulse != 0.0))
     {
-        double att = ima + imb + iia * c->ra * c->ra + iib * c->rb * c->rb;
         double limit = c->friction * next;
-        f = f_old - tangent_velocity(c, v) / att;
+        f = f_old - tangent_velocity(c, bodies) / c->att;
         f = f < -limit ? -limit : (f > limit ? limit : f);
         c->friction_impulse = f;
-        apply_impulse(c, bd, 0.0, f - f_old, v, v + 1, v + 2, 3);
+        if (!p->stirred && f == f_old && zero_velocity(c, bodies))
+        {
+            p->stirred = true;
+        }
+        apply_impulse(c, bodies, 0.0, f - f_old);
     }
     if (c->impact_time > 0.0)
     {
         offset_add(p, c, c->impact_time, next - old, f - f_old);
     }
+    // (Stirred by bits: NaN impulses that compare unequal but kept their bits leave the next sweep the same
+    // state; the change returned only decides the edge link, and a list that grows stirs.)
+    p->stirred |= ((bits(next) ^ bits(old)) | (bits(f) ^ bits(f_old))) != 0;
     return next != old || f != f_old;
 }
 
 // One Gauss-Seidel sweep over the reached contacts (key order): a bounce may send a body into any
 // neighbour, loaded or not. An edge contact that acts brings its other component in (from the next sweep
-// on). links_only: the resting links alone (CS_LINK_SWEEPS).
-static void sweep(pass* p, cs_contact* contacts, double* v, bool links_only)
+// on). links_only: the resting links alone (CS_LINK_SWEEPS). Returns whether it changed any bit of the
+// pass's state (p->stirred).
+static bool sweep(pass* p, bool links_only)
 {
     cs_impact_reach* r = p->reach;
     const int* list = r->list; // (fixed within a sweep: a grown list is built after it)
+    cs_pass_row* rows = p->pack->rows;
     int n = r->count;
+    p->stirred = false;
     for (int i = 0; i < n; ++i)
     {
         int entry = list[i];
-        cs_contact* c = contacts + (entry >> 1);
+        cs_pass_row* c = rows + (entry >> 1);
         if (links_only && (c->pending || c->bounce))
         {
             continue;
         }
-        if (update(p, c, v) && (entry & CS_REACH_EDGE) != 0)
+        if (update(p, c, entry >> 1) && (entry & CS_REACH_EDGE) != 0)
         {
             cs_reach_link(r, entry >> 1);
         }
     }
+    return p->stirred || r->grown;
 }
 
 // Whether a contact's solve impulse goes back at the start of the pass. A bouncing one's always: the solve
@@ -238,41 +302,48 @@ static void sweep(pass* p, cs_contact* contacts, double* v, bool links_only)
 // is replayed from the approach. A pending one's only when it is no load, its own impulse changing its
 // normal velocity by less than the resting tolerance (slop/h: a row at its limit with a rounding-error λ);
 // one that carries load (a pile's) is an ordinary row from then on.
-static bool released(const pass* p, cs_contact* c)
+static bool released(const pass* p, cs_pass_row* c)
 {
     if (c->bounce || !(c->pending && c->normal_impulse > 0.0))
     {
         return c->bounce;
     }
-    double ima = c->a >= 0 ? p->bd->inv_mass[c->a] : 0.0;
-    c->pending = (ima + p->bd->inv_mass[c->b]) * c->normal_impulse < p->resting;
+    const cs_pass_body* bodies = p->pack->bodies;
+    double ima = c->a >= 0 ? bodies[c->a].inv_mass : 0.0;
+    c->pending = (ima + bodies[c->b].inv_mass) * c->normal_impulse < p->resting;
     return c->pending;
 }
 
-// The replay starts from the approach: the released contacts' solve impulses go back; the offsets start
-// from the impulses left that act from s > 0. For the contacts that joined the list (reach->fresh): all of
-// them at the start, a grown component's after the sweep that brought it in.
-static void release(const pass* p, cs_contact* contacts, double* v)
+// The replay starts from the approach: the contacts that joined the list (reach->fresh: all of them at the
+// start, a grown component's after the sweep that brought it in) get their records (their bodies' first:
+// claimed, with their offsets from 0), the released ones' solve impulses go back, and the offsets start
+// from the impulses left that act from s > 0.
+static void release(pass* p, const double* v)
 {
     cs_impact_reach* r = p->reach;
+    cs_pass_pack* pack = p->pack;
     for (int i = 0; i < r->fresh_count; ++i)
     {
-        const cs_contact* c = contacts + r->fresh[i];
+        const cs_contact* c = p->contacts + r->fresh[i];
         if (cs_reach_claim(r, c->b))
         {
-            p->offset[3 * c->b] = p->offset[3 * c->b + 1] = 0.0;
+            cs_pack_claim(pack, p->bd, v, c->b);
         }
         if (c->a >= 0 && cs_reach_claim(r, c->a))
         {
-            p->offset[3 * c->a] = p->offset[3 * c->a + 1] = 0.0;
+            cs_pack_claim(pack, p->bd, v, c->a);
         }
     }
     for (int i = 0; i < r->fresh_count; ++i)
     {
-        cs_contact* c = contacts + r->fresh[i];
+        cs_pack_row(pack, p->contacts, r->fresh[i]);
+    }
+    for (int i = 0; i < r->fresh_count; ++i)
+    {
+        cs_pass_row* c = pack->rows + r->fresh[i];
         if (released(p, c))
         {
-            apply_impulse(c, p->bd, -c->normal_impulse, 0.0, v, v + 1, v + 2, 3);
+            apply_impulse(c, pack->bodies, -c->normal_impulse, 0.0);
             c->normal_impulse = 0.0;
         }
         if (c->impact_time > 0.0)
@@ -303,29 +374,59 @@ static bool seeds(const pass* p, const cs_contact* c, const double* v)
     return vn < -c->bias && -vn > p->threshold;
 }
 
-// A sweep, and the components it brought in (their contacts released, as at the start).
-static void sweep_and_grow(pass* p, cs_contact* contacts, int count, double* v, bool links_only)
+// A sweep, and the components it brought in (their contacts released, as at the start). Returns whether it
+// changed any bit of the pass's state.
+static bool sweep_and_grow(pass* p, int count, const double* v, bool links_only)
 {
-    sweep(p, contacts, v, links_only);
+    bool stirred = sweep(p, links_only);
     if (p->reach->grown)
     {
         cs_reach_rebuild(p->reach, count);
-        release(p, contacts, v);
+        release(p, v);
+    }
+    return stirred;
+}
+
+// The sweeps. A sweep that changed no bit (no impulse, velocity, offset, contact state or budget: p->stirred,
+// and nothing grew) leaves the next one the same state to start from, so it would change nothing either:
+// the pass ends there (docs/PERFORMANCE.md "The restitution pass on compact records" has the argument, and
+// how often it ends early). The links' sweeps visit a subset of the same rows in the same order. every_sweep
+// (tests): no early exit.
+static void sweeps(pass* p, int count, const double* v, int iterations, bool every_sweep)
+{
+    for (int it = 0; it < iterations; ++it)
+    {
+        p->pack->sweeps += 1;
+        if (!sweep_and_grow(p, count, v, false) && !every_sweep)
+        {
+            return;
+        }
+    }
+    for (int it = 0; it < CS_LINK_SWEEPS; ++it)
+    {
+        p->pack->sweeps += 1;
+        if (!sweep_and_grow(p, count, v, true) && !every_sweep)
+        {
+            return;
+        }
     }
 }
 
 int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                           const cs_restitution_params* params, cs_impact_reach* reach, double* v)
+                           const cs_restitution_params* params, cs_impact_reach* reach, cs_pass_pack* pack,
+                           double* v)
 {
     pass p = {.bd = bodies,
               .reach = reach,
+              .pack = pack,
+              .contacts = contacts,
               .h = params->time_step,
               .threshold = cs_bounce_threshold(params),
               .resting = params->linear_slop / params->time_step,
               .absorbed = 0.0,
-              .frictionless = params->frictionless,
-              .offset = bodies->offset};
+              .frictionless = params->frictionless};
     bool begun = false;
+    pack->sweeps = 0;
     for (int k = 0; k < count; ++k)
     {
         if (seeds(&p, contacts + k, v))
@@ -342,20 +443,15 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
     {
         return 0;
     }
+    pack->claimed_count = 0;
     cs_reach_rebuild(reach, count);
-    release(&p, contacts, v);
-    for (int it = 0; it < (params->iterations > 0 ? params->iterations : 1); ++it)
-    {
-        sweep_and_grow(&p, contacts, count, v, false);
-    }
-    for (int it = 0; it < CS_LINK_SWEEPS; ++it)
-    {
-        sweep_and_grow(&p, contacts, count, v, true);
-    }
+    release(&p, v);
+    sweeps(&p, count, v, params->iterations > 0 ? params->iterations : 1, params->every_sweep);
+    cs_pack_write_back(pack, reach->list, reach->count, contacts, bodies, v);
     int bounced = 0;
     for (int i = 0; i < reach->count; ++i)
     {
-        const cs_contact* c = contacts + (reach->list[i] >> 1);
+        const cs_pass_row* c = pack->rows + (reach->list[i] >> 1);
         bounced += c->bounce && c->normal_impulse > 0.0 ? 1 : 0;
     }
     return bounced;

@@ -93,7 +93,7 @@ bool cs_sleep_idle_step(cs_world* w)
     s->step += 1;
     s->time = (double)s->step * w->def.time_step;
     s->bodies = w->alive_count;
-    s->contacts = s->rows = s->iterations = s->position_sweeps = 0;
+    s->contacts = s->rows = s->iterations = s->position_sweeps = s->restitution_sweeps = 0;
     s->res_lcp = s->res_nat = s->max_penetration = s->mean_penetration = s->kinetic_energy = 0.0;
     s->broadphase_seconds = s->narrowphase_seconds = s->solver_seconds = s->position_seconds = 0.0;
     cs_event_state* e = &w->events;

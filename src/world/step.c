@@ -8,6 +8,7 @@
 #include "contact/contact_order.h"
 #include "contact/contact_rows.h"
 #include "contact/impact.h"
+#include "contact/restitution_pack.h"
 #include "core/array.h"
 #include "world/world_internal.h"
 
@@ -65,7 +66,7 @@ static void step_empty(cs_world* w, double t_start)
     cs_step_stats* s = &w->stats;
     s->step += 1;
     s->time = (double)s->step * w->def.time_step;
-    s->bodies = s->contacts = s->rows = s->iterations = s->position_sweeps = 0;
+    s->bodies = s->contacts = s->rows = s->iterations = s->position_sweeps = s->restitution_sweeps = 0;
     s->res_lcp = s->res_nat = s->max_penetration = s->mean_penetration = s->kinetic_energy = 0.0;
     s->broadphase_seconds = s->narrowphase_seconds = s->solver_seconds = s->position_seconds = 0.0;
     s->step_seconds = cs_seconds() - t_start;
@@ -90,9 +91,10 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
 
 static cs_restitution_params restitution_params(const cs_world* w)
 {
-    cs_restitution_params p = {w->def.time_step,    w->def.restitution_threshold,
-                               w->def.linear_slop,  w->def.solver_params.iterations,
-                               w->def.frictionless, hypot(w->def.gravity.x, w->def.gravity.y)};
+    cs_restitution_params p = {w->def.time_step,          w->def.restitution_threshold,
+                               w->def.linear_slop,        w->def.solver_params.iterations,
+                               w->def.frictionless,       hypot(w->def.gravity.x, w->def.gravity.y),
+                               w->restitution_every_sweep};
     return p;
 }
 
@@ -118,8 +120,16 @@ static cs_impact_reach impact_reach(const cs_world* w)
                          .flags = w->reach_flags,
                          .roots = w->reach_roots,
                          .list = w->reach_list,
-                         .spare = w->reach_spare};
+                         .spare = w->reach_spare,
+                         .listed = w->reach_listed};
     return r;
+}
+
+// The restitution pass's compact records (per contact: build_rows; per body: world.c).
+static cs_pass_pack pass_pack(const cs_world* w)
+{
+    cs_pass_pack p = {.rows = w->reach_rows, .bodies = w->reach_bodies, .claimed = w->reach_claimed};
+    return p;
 }
 
 // 3. Narrow phase into a fresh list (last step's list is kept for the warm start), the contact instant of
@@ -186,7 +196,8 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
         int cap = cs_grow_capacity(w->position_capacity, count);
         if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap) ||
             !CS_RESIZE(w->reach_roots, 2 * cap) || !CS_RESIZE(w->reach_list, 2 * cap) ||
-            !CS_RESIZE(w->reach_spare, 2 * cap))
+            !CS_RESIZE(w->reach_spare, 2 * cap) || !CS_RESIZE(w->reach_rows, cap) ||
+            !CS_RESIZE(w->reach_listed, cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
         }
@@ -346,7 +357,9 @@ static double integrate(cs_world* w, step_run* r)
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
     cs_impact_reach reach = impact_reach(w);
-    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, w->v);
+    cs_pass_pack pack = pass_pack(w);
+    cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, &pack, w->v);
+    w->stats.restitution_sweeps = pack.sweeps;
     join_residuals(w, r); // (the stages below want every thread)
     // (SPOOK has no pseudo-velocity: its correction is in v.)
     const double* vp_pseudo = cs_formulation_splits(w->def.formulation) ? w->pseudo_v : NULL;

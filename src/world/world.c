@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contact/restitution_pack.h"
 #include "core/array.h"
 #include "world/limits.h"
 #include "world/world_internal.h"
@@ -182,6 +183,10 @@ void cs_world_destroy(cs_world* w)
     free(w->reach_roots);
     free(w->reach_list);
     free(w->reach_spare);
+    free(w->reach_rows);
+    free(w->reach_listed);
+    free(w->reach_bodies);
+    free(w->reach_claimed);
     free(w->pair_hits);
     free(w->chunk_ints);
     free(w->chunk_doubles);
@@ -207,7 +212,8 @@ bool cs_world_reserve_bodies(cs_world* w, int needed)
               CS_RESIZE(w->asleep, cap) && CS_RESIZE(w->sleep_time, cap) && CS_RESIZE(w->island_next, cap) &&
               CS_RESIZE(w->island_parent, cap) && CS_RESIZE(w->island_rest, cap) &&
               CS_RESIZE(w->impact_offset, 3 * cap) && CS_RESIZE(w->reach_parent, cap) &&
-              CS_RESIZE(w->reach_flags, cap);
+              CS_RESIZE(w->reach_flags, cap) && CS_RESIZE(w->reach_bodies, cap) &&
+              CS_RESIZE(w->reach_claimed, cap);
     if (ok)
     {
         w->body_capacity = cap;

@@ -71,6 +71,8 @@ struct cs_world
     double* impact_offset; // 3 per body: the pass's and the shift's scratch (contact/impact.h)
     int* reach_parent;     // per body: the restitution pass's components (contact/impact_reach.h)
     uint8_t* reach_flags;  // per body
+    struct cs_pass_body* reach_bodies; // per body: the pass's compact body records (restitution_pack.h)
+    int* reach_claimed;                // per body: the bodies it claimed
     double* start_x; // positions before integration: the paths continuous collision sweeps (continuous.c)
     double* start_y;
     double min_radius; // the smallest radius added since the world last had no body (removals may leave it
@@ -100,11 +102,14 @@ struct cs_world
     double* position_bias;    // per contact
     double* position_lambda;  // per contact
     cs_split_work split_work; // the split solve's compact rows and schedule
-    int position_capacity;    // (also of reach_roots, reach_list and reach_spare)
+    int position_capacity;    // (also of the reach_ per-contact arrays)
     int* reach_roots;         // 2 per contact: the restitution pass's components (contact/impact_reach.h)
     int* reach_list;          // 2 per contact: its list
     int* reach_spare;
-    double* pseudo_v; // 3 per body + the zero slot: the position problem's velocities
+    struct cs_pass_row* reach_rows; // per contact: the pass's compact contact records (restitution_pack.h)
+    uint8_t* reach_listed;          // per contact: in the pass's list
+    bool restitution_every_sweep;   // tests only: the pass without its early exit (cs_restitution_params)
+    double* pseudo_v;               // 3 per body + the zero slot: the position problem's velocities
     int pseudo_v_capacity;
     // The soft formulation's relax solve (relax.c): the contacts re-measured after integration, its rows, λ.
     cs_contact_list relax_contacts;
