@@ -216,10 +216,11 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     }
     __m256d f = _mm256_min_pd(limit, _mm256_max_pd(lo, f_y));
     __m256d df = SUB(f, f_old);
-    // M⁻¹J_f,aᵀ = (−nmay, nmax) (+0 for a static half), M⁻¹J_f,bᵀ = (−nmby, nmbx).
-    vax = ADD(vax, MUL(pair_a_half(fixed, nmay), df));
+    // M⁻¹J_f,aᵀ = (−nmay, nmax), M⁻¹J_f,bᵀ = (−nmby, nmbx): v + (−m)·d is v − m·d bit for bit. (A static
+    // half's +0·d, added to its zero slot's +0, is +0 either way.)
+    vax = SUB(vax, MUL(nmay, df));
     vay = ADD(vay, MUL(nmax, df));
-    vbx = ADD(vbx, MUL(_mm256_xor_pd(nmby, sign), df));
+    vbx = SUB(vbx, MUL(nmby, df));
     vby = ADD(vby, MUL(nmbx, df));
     wb = ADD(wb, MUL(LD(q->fmwb), df));
     wa = ADD(wa, MUL(LD(q->fmwa), df));
