@@ -15,23 +15,20 @@ static inline double neg_unless(double x, bool fixed)
     return fixed ? 0.0 : -x;
 }
 
-// The records of pair k of quad q, rows `row` (normal) and row + 1, each number as cs_pair_quad says it
-// follows from the lanes. A normal row's angular fields are not in the lanes: they are 0 here, and no reader
-// of a linear row's record looks at them.
-void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n)
+// The record of pair k's normal row, from the lanes as cs_pair_quad says. A normal row's angular fields are
+// not in the lanes: they are 0 here, and no reader of a linear row's record looks at them.
+void cs_pair_normal_from_lane(const cs_pair_quad* q, int k, cs_packed_row* n)
 {
     const cs_v2 zero = {0.0, 0.0};
     int l = cs_pair_lane(k);
-    cs_packed_row* f = n + 1;
-    double nmax = q->nmax[l], nmay = q->nmay[l], nbx = q->nbx[l], nby = q->nby[l];
-    double fbx = q->fbx[l], fby = q->fby[l], nmbx = q->nmbx[l], nmby = q->nmby[l];
-    cs_v2 ma = cs_v2_set(nmax, nmay);
+    double nbx = q->nbx[l], nby = q->nby[l];
+    cs_v2 ma = cs_v2_set(q->nmax[l], q->nmay[l]);
     bool fixed = (((cs_u2)ma)[0] | ((cs_u2)ma)[1]) == 0; // a static half
     *n = (cs_packed_row){.ja = cs_v2_set(neg_unless(nbx, fixed), neg_unless(nby, fixed)),
                          .jb = cs_v2_set(nbx, nby),
                          .jw = zero,
                          .ma = ma,
-                         .mb = cs_v2_set(nmbx, nmby),
+                         .mb = cs_v2_set(q->nmbx[l], q->nmby[l]),
                          .mw = zero,
                          .bias = q->nbias[l],
                          .mu = q->coupling[l],
@@ -39,18 +36,28 @@ void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n)
                          .b = q->b[l],
                          .link = -1,
                          .kind = CS_PACK_NORMAL_ROW | CS_PACK_PAIR};
-    *f = (cs_packed_row){.ja = cs_v2_set(neg_unless(fbx, fixed), neg_unless(fby, fixed)),
-                         .jb = cs_v2_set(fbx, fby),
-                         .jw = lane_xy(q->fwb, q->fwa, l),
-                         .ma = cs_v2_set(neg_unless(nmay, fixed), nmax),
-                         .mb = cs_v2_set(-nmby, nmbx),
-                         .mw = lane_xy(q->fmwb, q->fmwa, l),
-                         .bias = q->fbias[l],
-                         .mu = q->mu[l],
-                         .a = q->a[l],
-                         .b = q->b[l],
-                         .link = row,
-                         .kind = CS_PACK_FRICTION_ROW};
+}
+
+// The records of pair k of quad q, rows `row` (normal) and row + 1, each number as cs_pair_quad says it
+// follows from the lanes.
+void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n)
+{
+    cs_pair_normal_from_lane(q, k, n);
+    int l = cs_pair_lane(k);
+    double fbx = q->fbx[l], fby = q->fby[l], nmax = n->ma[0], nmay = n->ma[1];
+    bool fixed = (((cs_u2)n->ma)[0] | ((cs_u2)n->ma)[1]) == 0;
+    n[1] = (cs_packed_row){.ja = cs_v2_set(neg_unless(fbx, fixed), neg_unless(fby, fixed)),
+                           .jb = cs_v2_set(fbx, fby),
+                           .jw = lane_xy(q->fwb, q->fwa, l),
+                           .ma = cs_v2_set(neg_unless(nmay, fixed), nmax),
+                           .mb = cs_v2_set(-n->mb[1], n->mb[0]),
+                           .mw = lane_xy(q->fmwb, q->fmwa, l),
+                           .bias = q->fbias[l],
+                           .mu = q->mu[l],
+                           .a = q->a[l],
+                           .b = q->b[l],
+                           .link = row,
+                           .kind = CS_PACK_FRICTION_ROW};
 }
 
 void cs_pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n, const cs_packed_row* f)

@@ -100,6 +100,7 @@ static inline int cs_pair_lane(int k)
 // l of normal quad q, from the lanes (a linear row's angular fields, not in the lanes, are 0); and pair k of
 // q from the records of its normal row n and friction row f (which cs_pair_compact_rows accepted).
 void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n);
+void cs_pair_normal_from_lane(const cs_pair_quad* q, int k, cs_packed_row* n); // the normal row's alone
 void cs_pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n, const cs_packed_row* f);
 void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r);
 
