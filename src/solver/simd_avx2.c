@@ -52,9 +52,13 @@ static inline CS_AVX2 __m256d amgs_y(__m256d* x, __m256d old, __m256d step, __m2
 // Four circle normal rows side by side: J/A_ii (ja, jb) and M⁻¹Jᵀ (ma, mb) by lane as x/y vectors, b/A_ii,
 // λ, and the halves' body slots; the rule's state for rows first .. first + 3 (AMGS). The step is
 // cs_halves_sum_xy then cs_halves_step's sum: (bias + (jbx·vbx + jby·vby)) + (jax·vax + jay·vay).
+// A pair quad's normal rows (pair_a): no jax, jay; the a half's products are the b half's with −v_a, +0 where
+// `fixed` (a static half), as in pair_quad.
 typedef struct normal_lanes
 {
-    __m256d jax, jay, jbx, jby, max, may, mbx, mby;
+    const double *jax, *jay, *jbx, *jby, *max, *may, *mbx, *mby;
+    bool pair_a;
+    __m256d fixed;
 } normal_lanes;
 
 static inline __attribute__((always_inline)) CS_AVX2 void
@@ -67,8 +71,18 @@ normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, norm
     __m256d vax, vay, vbx, vby;
     gather_xy(v, sa, &vax, &vay);
     gather_xy(v, sb, &vbx, &vby);
-    __m256d pb = ADD(MUL(r.jbx, vbx), MUL(r.jby, vby));
-    __m256d pa = ADD(MUL(r.jax, vax), MUL(r.jay, vay));
+    __m256d pb = ADD(MUL(LD(r.jbx), vbx), MUL(LD(r.jby), vby));
+    __m256d pa;
+    if (r.pair_a)
+    {
+        const __m256d sign = _mm256_set1_pd(-0.0);
+        __m256d nvax = _mm256_xor_pd(vax, sign), nvay = _mm256_xor_pd(vay, sign);
+        pa = _mm256_andnot_pd(r.fixed, ADD(MUL(LD(r.jbx), nvax), MUL(LD(r.jby), nvay)));
+    }
+    else
+    {
+        pa = ADD(MUL(LD(r.jax), vax), MUL(LD(r.jay), vay));
+    }
     __m256d step = ADD(ADD(LD(bias), pb), pa);
     __m256d old = _mm256_loadu_pd(lambda);
     __m256d y;
@@ -91,33 +105,38 @@ normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, norm
     __m256d next = _mm256_max_pd(_mm256_setzero_pd(), y); // y < 0 ? 0 : y
     __m256d d = SUB(next, old);
     _mm256_storeu_pd(lambda, next);
-    vax = ADD(vax, MUL(r.max, d));
-    vay = ADD(vay, MUL(r.may, d));
-    vbx = ADD(vbx, MUL(r.mbx, d));
-    vby = ADD(vby, MUL(r.mby, d));
+    vax = ADD(vax, MUL(LD(r.max), d));
+    vay = ADD(vay, MUL(LD(r.may), d));
+    vbx = ADD(vbx, MUL(LD(r.mbx), d));
+    vby = ADD(vby, MUL(LD(r.mby), d));
     scatter_xy(v, sa, vax, vay);
     scatter_xy(v, sb, vbx, vby);
 }
 
 static inline CS_AVX2 normal_lanes normal_fields(const cs_normal_quad* q)
 {
-    normal_lanes r = {LD(q->jax), LD(q->jay), LD(q->jbx), LD(q->jby),
-                      LD(q->max), LD(q->may), LD(q->mbx), LD(q->mby)};
+    normal_lanes r = {.jax = q->jax,
+                      .jay = q->jay,
+                      .jbx = q->jbx,
+                      .jby = q->jby,
+                      .max = q->max,
+                      .may = q->may,
+                      .mbx = q->mbx,
+                      .mby = q->mby};
     return r;
 }
 
-// The normal row of each pair of a pair quad: its a half from its b half (cs_pair_quad).
-static inline CS_AVX2 normal_lanes pair_normal_fields(const cs_pair_quad* q, __m256d fixed)
+// The normal row of each pair of a pair quad (cs_pair_quad: its a half from its b half).
+static inline CS_AVX2 normal_lanes pair_normal_fields(const cs_pair_quad* q)
 {
-    __m256d nbx = LD(q->nbx), nby = LD(q->nby);
-    normal_lanes r = {pair_a_half(fixed, nbx),
-                      pair_a_half(fixed, nby),
-                      nbx,
-                      nby,
-                      LD(q->nmax),
-                      LD(q->nmay),
-                      LD(q->nmbx),
-                      LD(q->nmby)};
+    normal_lanes r = {.jbx = q->nbx,
+                      .jby = q->nby,
+                      .max = q->nmax,
+                      .may = q->nmay,
+                      .mbx = q->nmbx,
+                      .mby = q->nmby,
+                      .pair_a = true,
+                      .fixed = pair_static_a(LD(q->nmax), LD(q->nmay))};
     return r;
 }
 
@@ -308,8 +327,8 @@ static inline __attribute__((always_inline)) CS_AVX2 __m256d split_quad(bool mea
         return _mm256_setzero_pd();
     }
     __m256d d = SUB(_mm256_loadu_pd(lambda), old);
-    __m256d dax = MUL(r.max, d), day = MUL(r.may, d);
-    __m256d dbx = MUL(r.mbx, d), dby = MUL(r.mby, d);
+    __m256d dax = MUL(LD(r.max), d), day = MUL(LD(r.may), d);
+    __m256d dbx = MUL(LD(r.mbx), d), dby = MUL(LD(r.mby), d);
     __m256d ma2 = ADD(MUL(dax, dax), MUL(day, day));
     __m256d mb2 = ADD(MUL(dbx, dbx), MUL(dby, dby));
     return _mm256_cmp_pd(_mm256_max_pd(ma2, mb2), limit2, _CMP_NLT_UQ); // (max: ma2 > mb2 ? ma2 : mb2)
@@ -375,9 +394,8 @@ sweep_split_on(const cs_solver_work* solved, int stride, bool measure, const cs_
             case CS_SPLIT_FROM_PAIRS:
             {
                 const cs_pair_quad* q = pairs + it->quad;
-                __m256d fixed = pair_static_a(LD(q->nmax), LD(q->nmay));
-                moved = _mm256_or_pd(moved, split_quad(measure, lim, pair_normal_fields(q, fixed), lanes,
-                                                       q->a, q->b, lanes + CS_LANES, v));
+                moved = _mm256_or_pd(moved, split_quad(measure, lim, pair_normal_fields(q), lanes, q->a, q->b,
+                                                       lanes + CS_LANES, v));
                 break;
             }
             case CS_SPLIT_FROM_NORMALS:
