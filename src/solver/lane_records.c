@@ -9,26 +9,19 @@ static inline cs_v2 lane_xy(const double* x, const double* y, int l)
     return cs_v2_set(x[l], y[l]);
 }
 
-// −x for a present a half, +0 for a static one: an a-half number of a pair from its b-half one.
-static inline double neg_unless(double x, bool fixed)
-{
-    return fixed ? 0.0 : -x;
-}
-
-// The record of pair k's normal row, from the lanes as cs_pair_quad says. A normal row's angular fields are
-// not in the lanes: they are 0 here, and no reader of a linear row's record looks at them.
-void cs_pair_normal_from_lane(const cs_pair_quad* q, int k, cs_packed_row* n)
+// The records of pair k of quad q, rows `row` (normal) and row + 1, each number as cs_pair_quad says it
+// follows from the lanes. A normal row's angular fields are not in the lanes: they are 0 here, and no reader
+// of a linear row's record looks at them.
+void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n)
 {
     const cs_v2 zero = {0.0, 0.0};
     int l = cs_pair_lane(k);
-    double nbx = q->nbx[l], nby = q->nby[l];
-    cs_v2 ma = cs_v2_set(q->nmax[l], q->nmay[l]);
-    bool fixed = (((cs_u2)ma)[0] | ((cs_u2)ma)[1]) == 0; // a static half
-    *n = (cs_packed_row){.ja = cs_v2_set(neg_unless(nbx, fixed), neg_unless(nby, fixed)),
-                         .jb = cs_v2_set(nbx, nby),
+    cs_pair_normal r = cs_pair_lane_normal(q, l);
+    *n = (cs_packed_row){.ja = r.ja,
+                         .jb = r.jb,
                          .jw = zero,
-                         .ma = ma,
-                         .mb = cs_v2_set(q->nmbx[l], q->nmby[l]),
+                         .ma = r.ma,
+                         .mb = r.mb,
                          .mw = zero,
                          .bias = q->nbias[l],
                          .mu = q->coupling[l],
@@ -36,21 +29,12 @@ void cs_pair_normal_from_lane(const cs_pair_quad* q, int k, cs_packed_row* n)
                          .b = q->b[l],
                          .link = -1,
                          .kind = CS_PACK_NORMAL_ROW | CS_PACK_PAIR};
-}
-
-// The records of pair k of quad q, rows `row` (normal) and row + 1, each number as cs_pair_quad says it
-// follows from the lanes.
-void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n)
-{
-    cs_pair_normal_from_lane(q, k, n);
-    int l = cs_pair_lane(k);
-    double fbx = q->fbx[l], fby = q->fby[l], nmax = n->ma[0], nmay = n->ma[1];
-    bool fixed = (((cs_u2)n->ma)[0] | ((cs_u2)n->ma)[1]) == 0;
-    n[1] = (cs_packed_row){.ja = cs_v2_set(neg_unless(fbx, fixed), neg_unless(fby, fixed)),
-                           .jb = cs_v2_set(fbx, fby),
+    cs_v2 fjb = cs_v2_set(q->fbx[l], q->fby[l]);
+    n[1] = (cs_packed_row){.ja = r.fixed ? zero : -fjb,
+                           .jb = fjb,
                            .jw = lane_xy(q->fwb, q->fwa, l),
-                           .ma = cs_v2_set(neg_unless(nmay, fixed), nmax),
-                           .mb = cs_v2_set(-n->mb[1], n->mb[0]),
+                           .ma = cs_v2_set(r.fixed ? 0.0 : -r.ma[1], r.ma[0]),
+                           .mb = cs_v2_set(-r.mb[1], r.mb[0]),
                            .mw = lane_xy(q->fmwb, q->fmwa, l),
                            .bias = q->fbias[l],
                            .mu = q->mu[l],

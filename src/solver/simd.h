@@ -69,6 +69,8 @@ typedef struct cs_pair_quad
     double fbias[CS_LANES], mu[CS_LANES];
 } cs_pair_quad;
 
+_Static_assert(sizeof(cs_pair_quad) == 136 * CS_LANES, "136 bytes a contact (docs/PERFORMANCE.md)");
+
 // Whether a pair's normal row (J/A: nja, njb; M⁻¹Jᵀ: nma, nmb) and friction row (fja, fjb, fma, fmb) have
 // the structure of cs_pair_quad, bit for bit: then its lanes give back every number (cs_pair_from_lane).
 static inline bool cs_pair_compact(cs_v2 nja, cs_v2 njb, cs_v2 nma, cs_v2 nmb, cs_v2 fja, cs_v2 fjb,
@@ -82,6 +84,24 @@ static inline bool cs_pair_compact(cs_v2 nja, cs_v2 njb, cs_v2 nma, cs_v2 nmb, c
     cs_u2 diff = ((cs_u2)nja ^ (((cs_u2)njb ^ sign) & keep)) | ((cs_u2)fja ^ (((cs_u2)fjb ^ sign) & keep)) |
                  ((cs_u2)fma ^ (fma_of & keep)) | ((cs_u2)fmb ^ fmb_of);
     return (diff[0] | diff[1]) == 0;
+}
+
+// The normal row of the pair in lane l of q, as cs_pair_quad says it follows from the lanes: J/A_nn of its
+// halves (ja, jb) and their M⁻¹Jᵀ (ma, mb); fixed: the a half is static.
+typedef struct cs_pair_normal
+{
+    cs_v2 ja, jb, ma, mb;
+    bool fixed;
+} cs_pair_normal;
+
+static inline cs_pair_normal cs_pair_lane_normal(const cs_pair_quad* q, int l)
+{
+    const cs_v2 zero = {0.0, 0.0};
+    cs_v2 jb = cs_v2_set(q->nbx[l], q->nby[l]), ma = cs_v2_set(q->nmax[l], q->nmay[l]);
+    cs_u2 bits = (cs_u2)ma;
+    bool fixed = (bits[0] | bits[1]) == 0;
+    cs_pair_normal n = {fixed ? zero : -jb, jb, ma, cs_v2_set(q->nmbx[l], q->nmby[l]), fixed};
+    return n;
 }
 
 static inline bool cs_pair_compact_rows(const cs_packed_row* n, const cs_packed_row* f)
@@ -100,7 +120,6 @@ static inline int cs_pair_lane(int k)
 // l of normal quad q, from the lanes (a linear row's angular fields, not in the lanes, are 0); and pair k of
 // q from the records of its normal row n and friction row f (which cs_pair_compact_rows accepted).
 void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n);
-void cs_pair_normal_from_lane(const cs_pair_quad* q, int k, cs_packed_row* n); // the normal row's alone
 void cs_pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n, const cs_packed_row* f);
 void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r);
 

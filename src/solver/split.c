@@ -185,9 +185,10 @@ static void compact_row(const cs_packed_row* p, double bias_k, double inv_diag, 
 }
 
 // The world's split rows (first 0, stride 2: every even row, the normal rows of a problem of pairs, up to the
-// last row of the schedule) after cs_pack_lanes compacted as from their records, the rows in quads straight
-// from the lanes (cs_pair_normal_from_lane, cs_normal_from_lane: the records cs_pack_records_from_lanes would
-// write, 256 bytes a pair, without writing them). False, with nothing done, for any other split problem.
+// last row of the schedule) after cs_pack_lanes compacted as from their records, those in quads straight
+// from the lanes (cs_pair_lane_normal, cs_normal_from_lane: the numbers of the records that
+// cs_pack_records_from_lanes would write, 256 bytes a pair, without writing them). False for any other split
+// problem, or a pair quad off an even row: the caller then compacts every row from its record.
 static bool compact_from_lanes(const cs_solver_work* solved, int first, int stride, int count,
                                const double* b, cs_split_row* split, double* lambda)
 {
@@ -205,20 +206,35 @@ static bool compact_from_lanes(const cs_solver_work* solved, int first, int stri
     for (int t = 0; t < n; ++t)
     {
         const cs_sweep_item* it = items + t;
+        if (it->quad >= 0 && it->count == 2 * CS_LANES)
+        {
+            const cs_pair_quad* q = pairs + it->quad;
+            if (it->first % 2 != 0)
+            {
+                return false;
+            }
+            for (int u = 0; u < CS_LANES; ++u) // pair u: split row first / 2 + u
+            {
+                int k = it->first / 2 + u, l = cs_pair_lane(u);
+                cs_pair_normal p = cs_pair_lane_normal(q, l);
+                split[k] = (cs_split_row){.ja = p.ja,
+                                          .jb = p.jb,
+                                          .ma = p.ma,
+                                          .mb = p.mb,
+                                          .bias = b[k] * inv_diag[2 * k], // as compact_row
+                                          .a = q->a[l],
+                                          .b = q->b[l]};
+                lambda[k] = 0.0;
+            }
+            continue;
+        }
         for (int i = (it->first + 1) & ~1; i < it->first + it->count; i += 2) // even rows: split row i / 2
         {
             cs_packed_row lane_row;
             const cs_packed_row* r = rows + i;
             if (it->quad >= 0)
             {
-                if (it->count == 2 * CS_LANES)
-                {
-                    cs_pair_normal_from_lane(pairs + it->quad, (i - it->first) / 2, &lane_row);
-                }
-                else
-                {
-                    cs_normal_from_lane(normals + it->quad, i - it->first, &lane_row);
-                }
+                cs_normal_from_lane(normals + it->quad, i - it->first, &lane_row);
                 r = &lane_row;
             }
             compact_row(r, b[i / 2], inv_diag[i], split + i / 2);
