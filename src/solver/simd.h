@@ -76,11 +76,11 @@ _Static_assert(sizeof(cs_pair_quad) == 136 * CS_LANES, "136 bytes a contact (doc
 static inline bool cs_pair_compact(cs_v2 nja, cs_v2 njb, cs_v2 nma, cs_v2 nmb, cs_v2 fja, cs_v2 fjb,
                                    cs_v2 fma, cs_v2 fmb)
 {
-    const cs_u2 sign = {1ull << 63, 1ull << 63}, zero = {0, 0};
+    const cs_u2 sign = {1ull << 63, 1ull << 63}, flip = {1ull << 63, 0}, zero = {0, 0};
     cs_u2 ma = (cs_u2)nma, mb = (cs_u2)nmb;
     cs_u2 keep = (ma[0] | ma[1]) == 0 ? zero : ~zero; // zero for a static half
-    cs_u2 fma_of = (cs_u2){ma[1], ma[0]} ^ (cs_u2) { sign[0], 0 };
-    cs_u2 fmb_of = (cs_u2){mb[1], mb[0]} ^ (cs_u2) { sign[0], 0 };
+    cs_u2 fma_of = (cs_u2){ma[1], ma[0]} ^ flip;      // (−y, x)
+    cs_u2 fmb_of = (cs_u2){mb[1], mb[0]} ^ flip;
     cs_u2 diff = ((cs_u2)nja ^ (((cs_u2)njb ^ sign) & keep)) | ((cs_u2)fja ^ (((cs_u2)fjb ^ sign) & keep)) |
                  ((cs_u2)fma ^ (fma_of & keep)) | ((cs_u2)fmb ^ fmb_of);
     return (diff[0] | diff[1]) == 0;
