@@ -227,7 +227,8 @@ static inline __attribute__((always_inline)) void place_other(lanes_pass* L, int
 // bodies' masses loaded once, no row-kind dispatch, the values from registers into the pending pair quad's
 // lanes. It computes every number as cs_pack_row and cs_pack_pair do, in the same operations, and proves what
 // they prove. False, with nothing written, when the two rows are not such a pair or not one the lanes take (a
-// linear friction row, an empty row, μ < 0): cs_pack_row then packs them.
+// linear friction row, an empty row, μ < 0, rows without the pair quad's structure: cs_pair_compact):
+// cs_pack_row then packs them.
 static inline __attribute__((always_inline)) bool
 pack_contact(const cs_lcp* p, const double* start, double* lambda, int i, lanes_pass* L, cs_pack_proof* proof)
 {
