@@ -13,6 +13,7 @@
 #define CLI CS_BINARY_DIR "/circlesim-cli"
 #include "solver/residual_avx2.h"
 #include "solver/solver_internal.h"
+#include "solver/split.h"
 
 // Pool 1 after 100 steps: a settled pile's problem, wall rows among its pairs.
 static cs_world* pool1_after_100_steps(void)
@@ -248,6 +249,117 @@ static void frozen_problems_from_hard_start_points(void** state)
     frozen_problem_from_hard_start_points(true);
 }
 
+// The pair quads hold 16 of a pair's 28 numbers (simd.h, cs_pair_quad) and take only pairs whose other
+// numbers follow from those bit for bit (cs_pair_compact); any other pair is swept one row at a time. Pool
+// 1's problem (wall pairs with a static half among them) with every 16th contact's friction row no longer
+// the normal turned a quarter (its M⁻¹J_f,bᵀ is not (−nmby, nmbx)) and every 16th a half no longer −J_n,b:
+// those pairs stay out of the lanes, the others go in, and every method with lanes gives the scalar sweep's
+// bits, the split solve on the velocity quads too. With p.reg (all 0) the rows take the records' path
+// (cs_pack_row, then cs_pair_compact_rows); pssor and pgs-sm build their schedule from records
+// (cs_schedule_rows).
+static void solve_both_ways(const cs_lcp* p, const char* solver, const bool* broken)
+{
+    cs_error err;
+    int m = p->row_count, count = m / 2;
+    double* lambda[2];
+    double* split_lambda[2];
+    double* split_v[2];
+    double* b = malloc((size_t)count * sizeof(double));
+    for (int k = 0; k < count; ++k)
+    {
+        b[k] = p->bias[2 * k];
+    }
+    cs_solver_work work[2] = {{0}, {0}};
+    cs_split_work split[2] = {{0}, {0}};
+    for (int simd = 0; simd < 2; ++simd)
+    {
+        cs_solver_params params = cs_solver_params_default();
+        params.simd = simd == 1;
+        lambda[simd] = calloc((size_t)m, sizeof(double));
+        assert_int_equal(cs_solve(p, cs_solver_find(solver), &params, &work[simd], lambda[simd], NULL, &err),
+                         CS_OK);
+        split_lambda[simd] = calloc((size_t)count, sizeof(double));
+        split_v[simd] = calloc(3 * ((size_t)p->body_count + 1), sizeof(double));
+        assert_int_equal(cs_split_work_reserve(&split[simd], &work[simd], simd == 1, 0, 2, count, &err),
+                         CS_OK);
+        cs_solve_split(&work[simd], p->body_count, 0, 2, count, b, 10, 0.0, simd == 1, &split[simd],
+                       split_lambda[simd], split_v[simd]);
+    }
+    int pairs_in_lanes = 0;
+    const cs_sweep_item* items = work[1].schedule;
+    for (int k = 0; k < work[1].schedule_count; ++k)
+    {
+        for (int u = 0; items[k].quad >= 0 && items[k].count == 2 * CS_LANES && u < CS_LANES; ++u)
+        {
+            int contact = items[k].first / 2 + u;
+            if (broken[contact])
+            {
+                fail_msg("%s: contact %d has no compact lanes but went in a pair quad", solver, contact);
+            }
+            pairs_in_lanes += 1;
+        }
+    }
+    print_message("# %s%s: %d of %d pairs in lanes\n", solver, p->reg != NULL ? " (records' path)" : "",
+                  pairs_in_lanes, count);
+    if (cs_solver_simd_available())
+    {
+        assert_true(pairs_in_lanes > count / 4);
+    }
+    assert_memory_equal(lambda[0], lambda[1], (size_t)m * sizeof(double));
+    assert_memory_equal(work[0].v, work[1].v, 3 * (size_t)p->body_count * sizeof(double));
+    assert_memory_equal(split_lambda[0], split_lambda[1], (size_t)count * sizeof(double));
+    assert_memory_equal(split_v[0], split_v[1], 3 * ((size_t)p->body_count + 1) * sizeof(double));
+    for (int simd = 0; simd < 2; ++simd)
+    {
+        free(lambda[simd]);
+        free(split_lambda[simd]);
+        free(split_v[simd]);
+        cs_solver_work_free(&work[simd]);
+        cs_split_work_free(&split[simd]);
+    }
+    free(b);
+}
+
+static void pairs_without_the_compact_layout_go_one_row_at_a_time(void** state)
+{
+    (void)state;
+    cs_error err;
+    cs_world* w = pool1_after_100_steps();
+    cs_lcp p = {0};
+    assert_int_equal(cs_lcp_copy(&p, cs_world_last_problem(w), &err), CS_OK);
+    cs_world_destroy(w);
+    int count = p.row_count / 2, statics = 0;
+    bool* broken = calloc((size_t)count, sizeof(bool));
+    for (int c = 0; c < count; ++c)
+    {
+        double* jn = p.jac + 12 * (size_t)c;
+        double* jf = jn + 6;
+        assert_int_equal(p.kind[2 * c + 1], CS_ROW_FRICTION); // Pool 1's rows: normal/friction pairs
+        statics += p.body_a[2 * c] < 0;
+        if (c % 16 == 0)
+        {
+            jf[3] += 0.125; // J_f,b no longer (−J_n,b y, J_n,b x)
+            broken[c] = true;
+        }
+        else if (c % 16 == 8 && p.body_a[2 * c] >= 0)
+        {
+            jn[0] += 0x1p-20; // J_n,a no longer −J_n,b
+            broken[c] = true;
+        }
+    }
+    assert_true(statics > 0);
+    const char* solvers[] = {"pgs", "psor", "amgs", "amgs-omega", "pssor", "pgs-sm"};
+    for (size_t k = 0; k < sizeof solvers / sizeof solvers[0]; ++k)
+    {
+        solve_both_ways(&p, solvers[k], broken);
+    }
+    assert_int_equal(cs_lcp_reserve_reg(&p, true, &err), CS_OK);
+    memset(p.reg, 0, (size_t)p.row_count * sizeof(double));
+    solve_both_ways(&p, "pgs", broken);
+    free(broken);
+    cs_lcp_free(&p);
+}
+
 // Both residuals bit for bit as the row-by-row functions (cs_residual_lcp, cs_residual_nat) that take the
 // rows one at a time: cs_residuals takes a contact's normal and friction rows together, four such pairs in
 // AVX2 lanes where it can (residual_avx2.c), and must add every term in row order. Pool 1's problem (wall
@@ -381,6 +493,7 @@ int main(void)
         cmocka_unit_test(worlds_are_bit_identical_with_and_without_lanes),
         cmocka_unit_test(big_pool_is_bit_identical_with_and_without_lanes),
         cmocka_unit_test(frozen_problems_from_hard_start_points),
+        cmocka_unit_test(pairs_without_the_compact_layout_go_one_row_at_a_time),
         cmocka_unit_test(cli_no_simd_gives_the_same_solution),
         cmocka_unit_test(residuals_are_the_row_by_row_bits),
         cmocka_unit_test(residuals_of_rows_without_bodies),

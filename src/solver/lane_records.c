@@ -9,18 +9,19 @@ static inline cs_v2 lane_xy(const double* x, const double* y, int l)
     return cs_v2_set(x[l], y[l]);
 }
 
-// The records of pair k of quad q, rows `row` (normal) and row + 1. A normal row's angular fields are not in
-// the lanes: they are 0 here, and no reader of a linear row's record looks at them.
+// The records of pair k of quad q, rows `row` (normal) and row + 1, each number as cs_pair_quad says it
+// follows from the lanes. A normal row's angular fields are not in the lanes: they are 0 here, and no reader
+// of a linear row's record looks at them.
 void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n)
 {
     const cs_v2 zero = {0.0, 0.0};
     int l = cs_pair_lane(k);
-    cs_packed_row* f = n + 1;
-    *n = (cs_packed_row){.ja = lane_xy(q->nax, q->nay, l),
-                         .jb = lane_xy(q->nbx, q->nby, l),
+    cs_pair_normal r = cs_pair_lane_normal(q, l);
+    *n = (cs_packed_row){.ja = r.ja,
+                         .jb = r.jb,
                          .jw = zero,
-                         .ma = lane_xy(q->nmax, q->nmay, l),
-                         .mb = lane_xy(q->nmbx, q->nmby, l),
+                         .ma = r.ma,
+                         .mb = r.mb,
                          .mw = zero,
                          .bias = q->nbias[l],
                          .mu = q->coupling[l],
@@ -28,18 +29,36 @@ void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n)
                          .b = q->b[l],
                          .link = -1,
                          .kind = CS_PACK_NORMAL_ROW | CS_PACK_PAIR};
-    *f = (cs_packed_row){.ja = lane_xy(q->fax, q->fay, l),
-                         .jb = lane_xy(q->fbx, q->fby, l),
-                         .jw = lane_xy(q->fwb, q->fwa, l),
-                         .ma = lane_xy(q->fmax, q->fmay, l),
-                         .mb = lane_xy(q->fmbx, q->fmby, l),
-                         .mw = lane_xy(q->fmwb, q->fmwa, l),
-                         .bias = q->fbias[l],
-                         .mu = q->mu[l],
-                         .a = q->a[l],
-                         .b = q->b[l],
-                         .link = row,
-                         .kind = CS_PACK_FRICTION_ROW};
+    cs_v2 fjb = cs_v2_set(q->fbx[l], q->fby[l]);
+    n[1] = (cs_packed_row){.ja = r.fixed ? zero : -fjb,
+                           .jb = fjb,
+                           .jw = lane_xy(q->fwb, q->fwa, l),
+                           .ma = cs_v2_set(r.fixed ? 0.0 : -r.ma[1], r.ma[0]),
+                           .mb = cs_v2_set(-r.mb[1], r.mb[0]),
+                           .mw = lane_xy(q->fmwb, q->fmwa, l),
+                           .bias = q->fbias[l],
+                           .mu = q->mu[l],
+                           .a = q->a[l],
+                           .b = q->b[l],
+                           .link = row,
+                           .kind = CS_PACK_FRICTION_ROW};
+}
+
+void cs_pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n, const cs_packed_row* f)
+{
+    int l = cs_pair_lane(k);
+    q->nbx[l] = n->jb[0], q->nby[l] = n->jb[1];
+    q->nmbx[l] = n->mb[0], q->nmby[l] = n->mb[1];
+    q->nmax[l] = n->ma[0], q->nmay[l] = n->ma[1];
+    q->a[l] = n->a;
+    q->b[l] = n->b;
+    q->nbias[l] = n->bias;
+    q->coupling[l] = n->mu;
+    q->fbx[l] = f->jb[0], q->fby[l] = f->jb[1];
+    q->fwb[l] = f->jw[0], q->fwa[l] = f->jw[1];
+    q->fmwb[l] = f->mw[0], q->fmwa[l] = f->mw[1];
+    q->fbias[l] = f->bias;
+    q->mu[l] = f->mu;
 }
 
 void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r)

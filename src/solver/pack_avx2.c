@@ -136,6 +136,7 @@ static inline CS_AVX2 void warm_lanes(body_lanes* v, const body_lanes* m, __m256
     }
 }
 
+#define SAME(x, y)   _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_castpd_si256(x), _mm256_castpd_si256(y)))
 #define AND          _mm256_and_pd
 #define OR           _mm256_or_pd
 #define CMP          _mm256_cmp_pd
@@ -202,18 +203,29 @@ CS_AVX2 bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_
     __m256d ok = AND(AND(AND(CMP(dn, tiny, _CMP_GE_OQ), CMP(dn, huge, _CMP_LE_OQ)),
                          AND(CMP(df, tiny, _CMP_GE_OQ), CMP(df, huge, _CMP_LE_OQ))),
                      CMP(mu, _mm256_set1_pd(INFINITY), _CMP_LT_OQ));
+
+    const __m256d one = _mm256_set1_pd(1.0);
+    __m256d in = _mm256_div_pd(one, dn), inf_ = _mm256_div_pd(one, df);
+    __m256d fax = MUL(jfax, inf_), fay = MUL(jfay, inf_), fbx = MUL(jfbx, inf_), fby = MUL(jfby, inf_);
+    __m256d fwb = MUL(jfbw, inf_), fwa = MUL(jfaw, inf_);
+    __m256d nax = MUL(jnax, in), nay = MUL(jnay, in), nbx = MUL(jnbx, in), nby = MUL(jnby, in);
+    // ... with the structure of the pair quad's lanes, bit for bit (cs_pair_compact, simd_avx2.h's
+    // pair_a_half).
+    __m256d fixed = pair_static_a(mnax, mnay), same = SAME(nax, pair_a_half(fixed, nbx));
+    same = AND(same, AND(SAME(nay, pair_a_half(fixed, nby)), SAME(fax, pair_a_half(fixed, fbx))));
+    same = AND(same, AND(SAME(fay, pair_a_half(fixed, fby)), SAME(mfax, pair_a_half(fixed, mnay))));
+    same = AND(same, AND(SAME(mfay, mnax), SAME(mfbx, _mm256_xor_pd(mnby, _mm256_set1_pd(-0.0)))));
+    if (_mm256_movemask_pd(AND(same, SAME(mfby, mnbx))) != 0xF)
+    {
+        return false;
+    }
     out->ok = _mm256_movemask_pd(ok) == 0xF;
     uint64_t bits[CS_LANES];
     _mm256_storeu_si256((__m256i*)bits, _mm256_castpd_si256(bad));
     out->bad = (bits[0] | bits[1]) | (bits[2] | bits[3]);
-
-    const __m256d one = _mm256_set1_pd(1.0);
-    __m256d in = _mm256_div_pd(one, dn), inf_ = _mm256_div_pd(one, df);
     store_pairs(out->lambda + i, ln, lf); // the start point
     store_pairs(out->diag + i, dn, df);
     store_pairs(out->inv_diag + i, in, inf_);
-    __m256d fax = MUL(jfax, inf_), fay = MUL(jfay, inf_), fbx = MUL(jfbx, inf_), fby = MUL(jfby, inf_);
-    __m256d fwb = MUL(jfbw, inf_), fwa = MUL(jfaw, inf_);
     __m256d c0 = ADD(ADD(MUL(fax, mnax), MUL(fbx, mnbx)), MUL(fwb, mnbw));
     __m256d c1 = ADD(ADD(MUL(fay, mnay), MUL(fby, mnby)), MUL(fwa, mnaw));
     cs_pair_quad* q = out->quad;
@@ -221,16 +233,12 @@ CS_AVX2 bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_
     _mm_storeu_si128((__m128i*)q->b, pb.ib);
     _mm_storeu_si128((__m128i*)out->a, _mm_shuffle_epi32(pb.ia, 0xD8)); // lanes 0, 2, 1, 3: by pair
     _mm_storeu_si128((__m128i*)out->b, _mm_shuffle_epi32(pb.ib, 0xD8));
-    _mm256_storeu_pd(q->nax, MUL(jnax, in)), _mm256_storeu_pd(q->nay, MUL(jnay, in));
-    _mm256_storeu_pd(q->nbx, MUL(jnbx, in)), _mm256_storeu_pd(q->nby, MUL(jnby, in));
-    _mm256_storeu_pd(q->nmax, mnax), _mm256_storeu_pd(q->nmay, mnay);
+    _mm256_storeu_pd(q->nbx, nbx), _mm256_storeu_pd(q->nby, nby);
     _mm256_storeu_pd(q->nmbx, mnbx), _mm256_storeu_pd(q->nmby, mnby);
+    _mm256_storeu_pd(q->nmax, mnax), _mm256_storeu_pd(q->nmay, mnay);
     _mm256_storeu_pd(q->nbias, MUL(bn, in)), _mm256_storeu_pd(q->coupling, ADD(c0, c1));
-    _mm256_storeu_pd(q->fax, fax), _mm256_storeu_pd(q->fay, fay);
     _mm256_storeu_pd(q->fbx, fbx), _mm256_storeu_pd(q->fby, fby);
     _mm256_storeu_pd(q->fwb, fwb), _mm256_storeu_pd(q->fwa, fwa);
-    _mm256_storeu_pd(q->fmax, mfax), _mm256_storeu_pd(q->fmay, mfay);
-    _mm256_storeu_pd(q->fmbx, mfbx), _mm256_storeu_pd(q->fmby, mfby);
     _mm256_storeu_pd(q->fmwb, mfbw), _mm256_storeu_pd(q->fmwa, mfaw);
     _mm256_storeu_pd(q->fbias, MUL(bf, inf_)), _mm256_storeu_pd(q->mu, mu);
 

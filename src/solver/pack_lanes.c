@@ -44,29 +44,6 @@ static inline __attribute__((always_inline)) void put_lane_xy(double* x, double*
     y[l] = p[1];
 }
 
-// Pair k of quad q (lane cs_pair_lane(k)) from its normal row n and friction row f.
-static inline __attribute__((always_inline)) void pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n,
-                                                               const cs_packed_row* f)
-{
-    int l = cs_pair_lane(k);
-    put_lane_xy(q->nax, q->nay, l, n->ja);
-    put_lane_xy(q->nbx, q->nby, l, n->jb);
-    put_lane_xy(q->nmax, q->nmay, l, n->ma);
-    put_lane_xy(q->nmbx, q->nmby, l, n->mb);
-    q->a[l] = n->a;
-    q->b[l] = n->b;
-    q->nbias[l] = n->bias;
-    q->coupling[l] = n->mu;
-    put_lane_xy(q->fax, q->fay, l, f->ja);
-    put_lane_xy(q->fbx, q->fby, l, f->jb);
-    put_lane_xy(q->fwb, q->fwa, l, f->jw);
-    put_lane_xy(q->fmax, q->fmay, l, f->ma);
-    put_lane_xy(q->fmbx, q->fmby, l, f->mb);
-    put_lane_xy(q->fmwb, q->fmwa, l, f->mw);
-    q->fbias[l] = f->bias;
-    q->mu[l] = f->mu;
-}
-
 static inline __attribute__((always_inline)) void normal_to_lane(cs_normal_quad* q, int l,
                                                                  const cs_packed_row* r)
 {
@@ -154,7 +131,7 @@ static inline __attribute__((always_inline)) void close_or_slide(lanes_pass* L)
         }
         for (int k = 1; k < CS_LANES; ++k)
         {
-            pair_to_lane(q, k - 1, rows + 2 * k, rows + 2 * k + 1);
+            cs_pair_to_lane(q, k - 1, rows + 2 * k, rows + 2 * k + 1);
         }
         cs_push_rows(L->items, &L->item_count, first, 2);
         L->pending_first = first + 2;
@@ -194,11 +171,12 @@ static inline void lane_taken(lanes_pass* L, int k, int32_t ia, int32_t ib)
     }
 }
 
-// The pair (n, f) at rows i, i + 1. (A friction row with μ < 0 never goes in lanes: quad_fits.)
+// The pair (n, f) at rows i, i + 1. (A friction row with μ < 0 never goes in lanes: quad_fits; nor a pair
+// without cs_pair_quad's structure.)
 static inline __attribute__((always_inline)) void place_pair(lanes_pass* L, int i, const cs_packed_row* n,
                                                              const cs_packed_row* f)
 {
-    if (!(f->mu >= 0.0) || !pend(L, PENDING_PAIRS, i))
+    if (!(f->mu >= 0.0) || !cs_pair_compact_rows(n, f) || !pend(L, PENDING_PAIRS, i))
     {
         flush_pending(L);
         L->records[i] = *n;
@@ -207,7 +185,7 @@ static inline __attribute__((always_inline)) void place_pair(lanes_pass* L, int 
         return;
     }
     int k = L->pending_count++;
-    pair_to_lane((cs_pair_quad*)L->w->quads + L->pair_count, k, n, f);
+    cs_pair_to_lane((cs_pair_quad*)L->w->quads + L->pair_count, k, n, f);
     L->a[k] = n->a;
     L->b[k] = n->b;
     if (L->pending_count == CS_LANES)
@@ -249,7 +227,8 @@ static inline __attribute__((always_inline)) void place_other(lanes_pass* L, int
 // bodies' masses loaded once, no row-kind dispatch, the values from registers into the pending pair quad's
 // lanes. It computes every number as cs_pack_row and cs_pack_pair do, in the same operations, and proves what
 // they prove. False, with nothing written, when the two rows are not such a pair or not one the lanes take (a
-// linear friction row, an empty row, μ < 0): cs_pack_row then packs them.
+// linear friction row, an empty row, μ < 0, rows without the pair quad's structure: cs_pair_compact):
+// cs_pack_row then packs them.
 static inline __attribute__((always_inline)) bool
 pack_contact(const cs_lcp* p, const double* start, double* lambda, int i, lanes_pass* L, cs_pack_proof* proof)
 {
@@ -298,8 +277,16 @@ pack_contact(const cs_lcp* p, const double* start, double* lambda, int i, lanes_
     double mu = p->mu[f];
     // A circle normal row (linear) and a friction row with spin terms, both with columns, μ >= 0 (quad_fits).
     if (!(((jnaw == 0.0) & (jnbw == 0.0)) & !((jfaw == 0.0) & (jfbw == 0.0)) & (dn > 0.0) & (df > 0.0) &
-          (mu >= 0.0)) ||
-        !pend(L, PENDING_PAIRS, i))
+          (mu >= 0.0)))
+    {
+        return false;
+    }
+    double in = 1.0 / dn, inf_ = 1.0 / df;
+    cs_v2 sn = {in, in}, sf = {inf_, inf_};
+    cs_v2 nja = jna * sn, njb = jnb * sn;
+    cs_v2 fja = jfa * sf, fjb = jfb * sf, fjw = cs_v2_set(jfbw, jfaw) * sf;
+    // ... with the structure of the pair quad's lanes (cs_pair_compact), else cs_pack_row packs the rows.
+    if (!cs_pair_compact(nja, njb, mna, mnb, fja, fjb, mfa, mfb) || !pend(L, PENDING_PAIRS, i))
     {
         return false;
     }
@@ -313,14 +300,11 @@ pack_contact(const cs_lcp* p, const double* start, double* lambda, int i, lanes_
                    (cs_nonfinite_bits(cs_v2_load(jf + 4)) | cs_nonfinite_bits(cs_v2_set(bf, lf))));
     proof->ok &= (dn >= 1e-300) & (dn <= DBL_MAX) & (df >= 1e-300) & (df <= DBL_MAX) & (mu < INFINITY);
     proof->previous_row_normal = false;
-    double in = 1.0 / dn, inf_ = 1.0 / df;
     cs_solver_work* w = L->w;
     w->diag[i] = dn;
     w->inv_diag[i] = in;
     w->diag[f] = df;
     w->inv_diag[f] = inf_;
-    cs_v2 sn = {in, in}, sf = {inf_, inf_};
-    cs_v2 fja = jfa * sf, fjb = jfb * sf, fjw = cs_v2_set(jfbw, jfaw) * sf;
     cs_v2 c = fja * mna + fjb * mnb + fjw * cs_v2_set(mnbw, mnaw); // cs_pack_pair's coupling
     int32_t ia = a >= 0 ? 3 * a : L->zero_slot;
     int32_t ib = b >= 0 ? 3 * b : L->zero_slot;
@@ -356,19 +340,15 @@ pack_contact(const cs_lcp* p, const double* start, double* lambda, int i, lanes_
     int k = L->pending_count++;
     int l = cs_pair_lane(k);
     cs_pair_quad* q = (cs_pair_quad*)w->quads + L->pair_count;
-    put_lane_xy(q->nax, q->nay, l, jna * sn);
-    put_lane_xy(q->nbx, q->nby, l, jnb * sn);
-    put_lane_xy(q->nmax, q->nmay, l, mna);
+    put_lane_xy(q->nbx, q->nby, l, njb);
     put_lane_xy(q->nmbx, q->nmby, l, mnb);
+    put_lane_xy(q->nmax, q->nmay, l, mna);
     q->a[l] = ia;
     q->b[l] = ib;
     q->nbias[l] = bn * in;
     q->coupling[l] = c[0] + c[1];
-    put_lane_xy(q->fax, q->fay, l, fja);
     put_lane_xy(q->fbx, q->fby, l, fjb);
     put_lane_xy(q->fwb, q->fwa, l, fjw);
-    put_lane_xy(q->fmax, q->fmay, l, mfa);
-    put_lane_xy(q->fmbx, q->fmby, l, mfb);
     q->fmwb[l] = mfbw;
     q->fmwa[l] = mfaw;
     q->fbias[l] = bf * inf_;

@@ -51,7 +51,8 @@ void cs_push_rows(cs_sweep_item* items, int* item_count, int first, int count)
     items[(*item_count)++] = (cs_sweep_item){first, count, -1};
 }
 
-// x[0..1] = (p.x, q.x), y[0..1] = (p.y, q.y): two lanes of an (x, y) field from two rows' cs_v2.
+// x[0..1] = (p.x, q.x), y[0..1] = (p.y, q.y): two lanes of an (x, y) field from two rows' cs_v2 (normal
+// quads).
 static inline void put_xy(double* x, double* y, cs_v2 p, cs_v2 q)
 {
     cs_v2_store(x, cs_v2_set(p[0], q[0]));
@@ -60,30 +61,9 @@ static inline void put_xy(double* x, double* y, cs_v2 p, cs_v2 q)
 
 static void fill_pair_quad(cs_pair_quad* q, const cs_packed_row* rows)
 {
-    // Lanes 2h and 2h + 1 hold pairs h and h + 2 (cs_pair_lane): one half of every field at a time.
-    for (int h = 0; h < 2; ++h)
+    for (int k = 0; k < CS_LANES; ++k)
     {
-        const cs_packed_row* r0 = rows + 2 * h;       // normal row of the pair in lane 2h
-        const cs_packed_row* r1 = rows + 2 * (h + 2); // ... in lane 2h + 1
-        const cs_packed_row* f0 = r0 + 1;             // their friction rows
-        const cs_packed_row* f1 = r1 + 1;
-        int l = 2 * h;
-        put_xy(q->nax + l, q->nay + l, r0->ja, r1->ja);
-        put_xy(q->nbx + l, q->nby + l, r0->jb, r1->jb);
-        put_xy(q->nmax + l, q->nmay + l, r0->ma, r1->ma);
-        put_xy(q->nmbx + l, q->nmby + l, r0->mb, r1->mb);
-        q->nbias[l] = r0->bias, q->nbias[l + 1] = r1->bias;
-        q->coupling[l] = r0->mu, q->coupling[l + 1] = r1->mu;
-        put_xy(q->fax + l, q->fay + l, f0->ja, f1->ja);
-        put_xy(q->fbx + l, q->fby + l, f0->jb, f1->jb);
-        put_xy(q->fwb + l, q->fwa + l, f0->jw, f1->jw);
-        put_xy(q->fmax + l, q->fmay + l, f0->ma, f1->ma);
-        put_xy(q->fmbx + l, q->fmby + l, f0->mb, f1->mb);
-        put_xy(q->fmwb + l, q->fmwa + l, f0->mw, f1->mw);
-        q->fbias[l] = f0->bias, q->fbias[l + 1] = f1->bias;
-        q->mu[l] = f0->mu, q->mu[l + 1] = f1->mu;
-        q->a[l] = r0->a, q->a[l + 1] = r1->a;
-        q->b[l] = r0->b, q->b[l + 1] = r1->b;
+        cs_pair_to_lane(q, k, rows + 2 * k, rows + 2 * k + 1);
     }
 }
 
@@ -111,14 +91,15 @@ static void fill_normal_quad(cs_normal_quad* q, const cs_packed_row* rows)
 
 // Whether the CS_LANES records from `rows`, `stride` apart, are all of `kind` and independent. A pair's
 // friction row must have μ >= 0: the lanes clamp as min(hi, max(lo, y)), which is the scalar branches'
-// result only for lo <= hi (the LCP reader rejects μ < 0; a problem built in code might not).
+// result only for lo <= hi (the LCP reader rejects μ < 0; a problem built in code might not); and the two
+// rows must have the pair quad's structure (cs_pair_compact_rows).
 static bool quad_fits(const cs_packed_row* rows, int stride, uint32_t kind, int32_t zero_slot)
 {
     int32_t a[CS_LANES], b[CS_LANES];
     for (int l = 0; l < CS_LANES; ++l)
     {
         const cs_packed_row* r = rows + l * stride;
-        if (r->kind != kind || ((kind & CS_PACK_PAIR) && !(r[1].mu >= 0.0)))
+        if (r->kind != kind || ((kind & CS_PACK_PAIR) && !(r[1].mu >= 0.0 && cs_pair_compact_rows(r, r + 1))))
         {
             return false;
         }

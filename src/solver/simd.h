@@ -47,18 +47,67 @@ typedef struct cs_normal_quad
 
 // Four normal/friction pairs (CS_PACK_NORMAL_ROW | CS_PACK_PAIR and its friction row) by lane, in the
 // lane order of their λ: pairs 0, 2, 1, 3 (so that two loads of the interleaved λ_n, λ_f unpack into
-// vectors of λ_n and λ_f). Fields as in cs_packed_row.
+// vectors of λ_n and λ_f). Fields as in cs_packed_row, but only the b half's linear numbers and the a half's
+// M⁻¹Jᵀ of the normal row: the lanes take pairs whose other linear numbers follow from those (checked
+// bit for bit by cs_pair_compact, which the packing passes call; others are swept one row at a time):
+//     a half present (nma ≠ (+0, +0)):  J_n,a/A_nn = −J_n,b/A_nn   J_f,a/A_ff = −J_f,b/A_ff
+//                                       M⁻¹J_f,aᵀ = (−nmay, nmax)  M⁻¹J_f,bᵀ = (−nmby, nmbx)
+//     static a half (nma = (+0, +0)):   every a number +0, M⁻¹J_f,bᵀ as above
+// (a circle's rows: J_n = (−n; n), J_f = (−t; t) with t = (−n_y, n_x), each M⁻¹Jᵀ entry m·J rounded once,
+// and (−x)·m = −(x·m) bit for bit). 16 numbers and two slots a lane, 136 bytes a contact (28 and 232
+// before: docs/PERFORMANCE.md, "Fewer bytes per contact").
 typedef struct cs_pair_quad
 {
-    // First what the split-impulse solve reads too (the normal rows and the bodies), in 288 contiguous bytes.
-    double nax[CS_LANES], nay[CS_LANES], nbx[CS_LANES], nby[CS_LANES];
-    double nmax[CS_LANES], nmay[CS_LANES], nmbx[CS_LANES], nmby[CS_LANES];
+    // First what the split-impulse solve reads too (the normal rows and the bodies), in 224 contiguous bytes.
+    double nbx[CS_LANES], nby[CS_LANES];   // J_n,b / A_nn
+    double nmbx[CS_LANES], nmby[CS_LANES]; // M⁻¹J_n,bᵀ
+    double nmax[CS_LANES], nmay[CS_LANES]; // M⁻¹J_n,aᵀ (+0 exactly for a static half)
     int32_t a[CS_LANES], b[CS_LANES];
     double nbias[CS_LANES], coupling[CS_LANES];
-    double fax[CS_LANES], fay[CS_LANES], fbx[CS_LANES], fby[CS_LANES], fwb[CS_LANES], fwa[CS_LANES];
-    double fmax[CS_LANES], fmay[CS_LANES], fmbx[CS_LANES], fmby[CS_LANES], fmwb[CS_LANES], fmwa[CS_LANES];
+    double fbx[CS_LANES], fby[CS_LANES]; // J_f,b / A_ff
+    double fwb[CS_LANES], fwa[CS_LANES], fmwb[CS_LANES], fmwa[CS_LANES];
     double fbias[CS_LANES], mu[CS_LANES];
 } cs_pair_quad;
+
+_Static_assert(sizeof(cs_pair_quad) == 136 * CS_LANES, "136 bytes a contact (docs/PERFORMANCE.md)");
+
+// Whether a pair's normal row (J/A: nja, njb; M⁻¹Jᵀ: nma, nmb) and friction row (fja, fjb, fma, fmb) have
+// the structure of cs_pair_quad, bit for bit: then its lanes give back every number (cs_pair_from_lane).
+static inline bool cs_pair_compact(cs_v2 nja, cs_v2 njb, cs_v2 nma, cs_v2 nmb, cs_v2 fja, cs_v2 fjb,
+                                   cs_v2 fma, cs_v2 fmb)
+{
+    const cs_u2 sign = {1ull << 63, 1ull << 63}, flip = {1ull << 63, 0}, zero = {0, 0};
+    cs_u2 ma = (cs_u2)nma, mb = (cs_u2)nmb;
+    cs_u2 keep = (ma[0] | ma[1]) == 0 ? zero : ~zero; // zero for a static half
+    cs_u2 fma_of = (cs_u2){ma[1], ma[0]} ^ flip;      // (−y, x)
+    cs_u2 fmb_of = (cs_u2){mb[1], mb[0]} ^ flip;
+    cs_u2 diff = ((cs_u2)nja ^ (((cs_u2)njb ^ sign) & keep)) | ((cs_u2)fja ^ (((cs_u2)fjb ^ sign) & keep)) |
+                 ((cs_u2)fma ^ (fma_of & keep)) | ((cs_u2)fmb ^ fmb_of);
+    return (diff[0] | diff[1]) == 0;
+}
+
+// The normal row of the pair in lane l of q, as cs_pair_quad says it follows from the lanes: J/A_nn of its
+// halves (ja, jb) and their M⁻¹Jᵀ (ma, mb); fixed: the a half is static.
+typedef struct cs_pair_normal
+{
+    cs_v2 ja, jb, ma, mb;
+    bool fixed;
+} cs_pair_normal;
+
+static inline cs_pair_normal cs_pair_lane_normal(const cs_pair_quad* q, int l)
+{
+    const cs_v2 zero = {0.0, 0.0};
+    cs_v2 jb = cs_v2_set(q->nbx[l], q->nby[l]), ma = cs_v2_set(q->nmax[l], q->nmay[l]);
+    cs_u2 bits = (cs_u2)ma;
+    bool fixed = (bits[0] | bits[1]) == 0;
+    cs_pair_normal n = {fixed ? zero : -jb, jb, ma, cs_v2_set(q->nmbx[l], q->nmby[l]), fixed};
+    return n;
+}
+
+static inline bool cs_pair_compact_rows(const cs_packed_row* n, const cs_packed_row* f)
+{
+    return cs_pair_compact(n->ja, n->jb, n->ma, n->mb, f->ja, f->jb, f->ma, f->mb);
+}
 
 // The lane pair k (0..3) of a run takes in a cs_pair_quad: 0, 2, 1, 3 (its own inverse: also the pair in lane
 // k).
@@ -68,8 +117,10 @@ static inline int cs_pair_lane(int k)
 }
 
 // lane_records.c: the records of pair k of pair quad q (rows `row`, its normal row, and row + 1) and of lane
-// l of normal quad q, from the lanes (a linear row's angular fields, not in the lanes, are 0).
+// l of normal quad q, from the lanes (a linear row's angular fields, not in the lanes, are 0); and pair k of
+// q from the records of its normal row n and friction row f (which cs_pair_compact_rows accepted).
 void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n);
+void cs_pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n, const cs_packed_row* f);
 void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r);
 
 // schedule.c: whether no body appears twice among the halves a[0..3], b[0..3] (the zero slot aside), and a

@@ -52,9 +52,13 @@ static inline CS_AVX2 __m256d amgs_y(__m256d* x, __m256d old, __m256d step, __m2
 // Four circle normal rows side by side: J/A_ii (ja, jb) and M⁻¹Jᵀ (ma, mb) by lane as x/y vectors, b/A_ii,
 // λ, and the halves' body slots; the rule's state for rows first .. first + 3 (AMGS). The step is
 // cs_halves_sum_xy then cs_halves_step's sum: (bias + (jbx·vbx + jby·vby)) + (jax·vax + jay·vay).
+// A pair quad's normal rows (pair_a): no jax, jay; the a half's products are the b half's with −v_a, +0 where
+// `fixed` (a static half), as in pair_quad.
 typedef struct normal_lanes
 {
     const double *jax, *jay, *jbx, *jby, *max, *may, *mbx, *mby;
+    bool pair_a;
+    __m256d fixed;
 } normal_lanes;
 
 static inline __attribute__((always_inline)) CS_AVX2 void
@@ -68,7 +72,17 @@ normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, norm
     gather_xy(v, sa, &vax, &vay);
     gather_xy(v, sb, &vbx, &vby);
     __m256d pb = ADD(MUL(LD(r.jbx), vbx), MUL(LD(r.jby), vby));
-    __m256d pa = ADD(MUL(LD(r.jax), vax), MUL(LD(r.jay), vay));
+    __m256d pa;
+    if (r.pair_a)
+    {
+        const __m256d sign = _mm256_set1_pd(-0.0);
+        __m256d nvax = _mm256_xor_pd(vax, sign), nvay = _mm256_xor_pd(vay, sign);
+        pa = _mm256_andnot_pd(r.fixed, ADD(MUL(LD(r.jbx), nvax), MUL(LD(r.jby), nvay)));
+    }
+    else
+    {
+        pa = ADD(MUL(LD(r.jax), vax), MUL(LD(r.jay), vay));
+    }
     __m256d step = ADD(ADD(LD(bias), pb), pa);
     __m256d old = _mm256_loadu_pd(lambda);
     __m256d y;
@@ -99,16 +113,30 @@ normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, norm
     scatter_xy(v, sb, vbx, vby);
 }
 
-static inline normal_lanes normal_fields(const cs_normal_quad* q)
+static inline CS_AVX2 normal_lanes normal_fields(const cs_normal_quad* q)
 {
-    normal_lanes r = {q->jax, q->jay, q->jbx, q->jby, q->max, q->may, q->mbx, q->mby};
+    normal_lanes r = {.jax = q->jax,
+                      .jay = q->jay,
+                      .jbx = q->jbx,
+                      .jby = q->jby,
+                      .max = q->max,
+                      .may = q->may,
+                      .mbx = q->mbx,
+                      .mby = q->mby};
     return r;
 }
 
-// The normal row of each pair of a pair quad.
-static inline normal_lanes pair_normal_fields(const cs_pair_quad* q)
+// The normal row of each pair of a pair quad (cs_pair_quad: its a half from its b half).
+static inline CS_AVX2 normal_lanes pair_normal_fields(const cs_pair_quad* q)
 {
-    normal_lanes r = {q->nax, q->nay, q->nbx, q->nby, q->nmax, q->nmay, q->nmbx, q->nmby};
+    normal_lanes r = {.jbx = q->nbx,
+                      .jby = q->nby,
+                      .max = q->nmax,
+                      .may = q->nmay,
+                      .mbx = q->nmbx,
+                      .mby = q->nmby,
+                      .pair_a = true,
+                      .fixed = pair_static_a(LD(q->nmax), LD(q->nmay))};
     return r;
 }
 
@@ -134,14 +162,23 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     __m256d n_old, f_old;
     load_pairs(lambda + first, &n_old, &f_old);
 
+    // The rows' numbers from the lanes' (cs_pair_quad). The a half's products with v are the b half's with
+    // −v_a ((−x)·y = x·(−y) bit for bit), +0 for a static half (as +0 times its zero slot, +0 while
+    // impulses are finite: schedule.c).
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    __m256d nmax = LD(q->nmax), nmay = LD(q->nmay), nmbx = LD(q->nmbx), nmby = LD(q->nmby);
+    __m256d fixed = pair_static_a(nmax, nmay);
+    __m256d nvax = _mm256_xor_pd(vax, sign), nvay = _mm256_xor_pd(vay, sign);
+    __m256d fbx = LD(q->fbx), fby = LD(q->fby), nbx = LD(q->nbx), nby = LD(q->nby);
+
     // The friction row's step before the normal row moves v (cs_halves_step, not linear).
-    __m256d f_sb = ADD(ADD(MUL(LD(q->fbx), vbx), MUL(LD(q->fby), vby)), MUL(LD(q->fwb), wb));
-    __m256d f_sa = ADD(ADD(MUL(LD(q->fax), vax), MUL(LD(q->fay), vay)), MUL(LD(q->fwa), wa));
+    __m256d f_sb = ADD(ADD(MUL(fbx, vbx), MUL(fby, vby)), MUL(LD(q->fwb), wb));
+    __m256d f_sa = ADD(_mm256_andnot_pd(fixed, ADD(MUL(fbx, nvax), MUL(fby, nvay))), MUL(LD(q->fwa), wa));
     __m256d f_step = ADD(ADD(LD(q->fbias), f_sb), f_sa);
 
     // The normal row.
-    __m256d n_sb = ADD(MUL(LD(q->nbx), vbx), MUL(LD(q->nby), vby));
-    __m256d n_sa = ADD(MUL(LD(q->nax), vax), MUL(LD(q->nay), vay));
+    __m256d n_sb = ADD(MUL(nbx, vbx), MUL(nby, vby));
+    __m256d n_sa = _mm256_andnot_pd(fixed, ADD(MUL(nbx, nvax), MUL(nby, nvay)));
     __m256d n_step = ADD(ADD(LD(q->nbias), n_sb), n_sa);
     __m256d zero = _mm256_setzero_pd();
     __m256d n, n_y, f_y;
@@ -174,10 +211,10 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     }
     n = _mm256_max_pd(zero, n_y); // y < 0 ? 0 : y
     __m256d dn = SUB(n, n_old);
-    vax = ADD(vax, MUL(LD(q->nmax), dn));
-    vay = ADD(vay, MUL(LD(q->nmay), dn));
-    vbx = ADD(vbx, MUL(LD(q->nmbx), dn));
-    vby = ADD(vby, MUL(LD(q->nmby), dn));
+    vax = ADD(vax, MUL(nmax, dn));
+    vay = ADD(vay, MUL(nmay, dn));
+    vbx = ADD(vbx, MUL(nmbx, dn));
+    vby = ADD(vby, MUL(nmby, dn));
 
     // The friction row: step plus the coupling, box ±μ·n (0 unless n > 0), clamp as branches do.
     f_step = ADD(f_step, MUL(LD(q->coupling), SUB(n, n_old)));
@@ -198,10 +235,12 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     }
     __m256d f = _mm256_min_pd(limit, _mm256_max_pd(lo, f_y));
     __m256d df = SUB(f, f_old);
-    vax = ADD(vax, MUL(LD(q->fmax), df));
-    vay = ADD(vay, MUL(LD(q->fmay), df));
-    vbx = ADD(vbx, MUL(LD(q->fmbx), df));
-    vby = ADD(vby, MUL(LD(q->fmby), df));
+    // M⁻¹J_f,aᵀ = (−nmay, nmax), M⁻¹J_f,bᵀ = (−nmby, nmbx): v + (−m)·d is v − m·d bit for bit. (A static
+    // half's +0·d, added to its zero slot's +0, is +0 either way.)
+    vax = SUB(vax, MUL(nmay, df));
+    vay = ADD(vay, MUL(nmax, df));
+    vbx = SUB(vbx, MUL(nmby, df));
+    vby = ADD(vby, MUL(nmbx, df));
     wb = ADD(wb, MUL(LD(q->fmwb), df));
     wa = ADD(wa, MUL(LD(q->fmwa), df));
 

@@ -46,6 +46,20 @@ static inline CS_AVX2 void scatter_w(double* v, const int32_t* idx, __m256d w)
     _mm_storeh_pd(v + idx[3] + 2, hi);
 }
 
+// The lanes of a pair quad (simd.h) whose a half is static, M⁻¹J_n,aᵀ = (+0, +0) bit for bit, as a mask.
+static inline CS_AVX2 __m256d pair_static_a(__m256d nmax, __m256d nmay)
+{
+    __m256i m = _mm256_castpd_si256(_mm256_or_pd(nmax, nmay));
+    return _mm256_castsi256_pd(_mm256_cmpeq_epi64(m, _mm256_setzero_si256()));
+}
+
+// −x where the a half is there, +0 where it is static (mask `fixed`): a pair's a-half number from the b
+// half's (cs_pair_quad).
+static inline CS_AVX2 __m256d pair_a_half(__m256d fixed, __m256d x)
+{
+    return _mm256_andnot_pd(fixed, _mm256_xor_pd(x, _mm256_set1_pd(-0.0)));
+}
+
 #define LD(field) _mm256_loadu_pd(field)
 #define ADD       _mm256_add_pd
 #define SUB       _mm256_sub_pd

@@ -18,11 +18,11 @@ typedef enum split_path
     SPLIT_ON_VELOCITY,
 } split_path;
 
-// Up to this many split rows the velocity quads are the better source; past it their 800-byte records
-// (of which the split reads 288) no longer stay in cache across the 20 sweeps and the split's own compact
-// 80-byte rows stream faster. Measured on the 2 MiB-L2 development VM (docs/PERFORMANCE.md): position solve
-// at 2 800 contacts 114 µs on the velocity quads vs 140 on its own; at 14 000 1 000 vs 820; at 480 000
-// 122 vs 71 ms.
+// Up to this many split rows the velocity quads are the better source; past it their records (800 bytes
+// when this was measured, of which the split read 288; 544 and 224 since the compact pair quads, simd.h) no
+// longer stay in cache across the 20 sweeps and the split's own compact 80-byte rows stream faster.
+// Measured on the 2 MiB-L2 development VM (docs/PERFORMANCE.md): position solve at 2 800 contacts 114 µs on
+// the velocity quads vs 140 on its own; at 14 000 1 000 vs 820; at 480 000 122 vs 71 ms.
 #define CS_SPLIT_ON_VELOCITY_MAX 6000
 
 static split_path choose_path(const cs_solver_work* solved, bool simd, int first, int stride, int count)
@@ -184,6 +184,66 @@ static void compact_row(const cs_packed_row* p, double bias_k, double inv_diag, 
     }
 }
 
+// The world's split rows (first 0, stride 2: every even row, the normal rows of a problem of pairs, up to the
+// last row of the schedule) after cs_pack_lanes compacted as from their records, those in quads straight
+// from the lanes (cs_pair_lane_normal, cs_normal_from_lane: the numbers of the records that
+// cs_pack_records_from_lanes would write, 256 bytes a pair, without writing them). False for any other split
+// problem, or a pair quad off an even row: the caller then compacts every row from its record.
+static bool compact_from_lanes(const cs_solver_work* solved, int first, int stride, int count,
+                               const double* b, cs_split_row* split, double* lambda)
+{
+    const cs_sweep_item* items = solved->schedule;
+    const int n = solved->schedule_count;
+    if (!solved->lanes_only || first != 0 || stride != 2 || n == 0 ||
+        items[n - 1].first + items[n - 1].count != 2 * count)
+    {
+        return false;
+    }
+    const cs_packed_row* rows = cs_packed_rows(solved);
+    const cs_pair_quad* pairs = solved->quads;
+    const cs_normal_quad* normals = solved->normal_quads;
+    const double* inv_diag = solved->inv_diag;
+    for (int t = 0; t < n; ++t)
+    {
+        const cs_sweep_item* it = items + t;
+        if (it->quad >= 0 && it->count == 2 * CS_LANES)
+        {
+            const cs_pair_quad* q = pairs + it->quad;
+            if (it->first % 2 != 0)
+            {
+                return false;
+            }
+            for (int u = 0; u < CS_LANES; ++u) // pair u: split row first / 2 + u
+            {
+                int k = it->first / 2 + u, l = cs_pair_lane(u);
+                cs_pair_normal p = cs_pair_lane_normal(q, l);
+                split[k] = (cs_split_row){.ja = p.ja,
+                                          .jb = p.jb,
+                                          .ma = p.ma,
+                                          .mb = p.mb,
+                                          .bias = b[k] * inv_diag[2 * k], // as compact_row
+                                          .a = q->a[l],
+                                          .b = q->b[l]};
+                lambda[k] = 0.0;
+            }
+            continue;
+        }
+        for (int i = (it->first + 1) & ~1; i < it->first + it->count; i += 2) // even rows: split row i / 2
+        {
+            cs_packed_row lane_row;
+            const cs_packed_row* r = rows + i;
+            if (it->quad >= 0)
+            {
+                cs_normal_from_lane(normals + it->quad, i - it->first, &lane_row);
+                r = &lane_row;
+            }
+            compact_row(r, b[i / 2], inv_diag[i], split + i / 2);
+            lambda[i / 2] = 0.0;
+        }
+    }
+    return true;
+}
+
 #if CS_SIMD_X86
 // Split row k is velocity row k·stride. A velocity quad of four pairs (stride 2, rows i .. i + 7) holds split
 // rows i/2 .. i/2 + 3 in its normal fields, lanes in the order (0, 2, 1, 3); a quad of four normal rows
@@ -279,14 +339,18 @@ int cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stri
         return split_on_velocity(solved, stride, b, iterations, limit2, work, lambda, v);
     }
 #endif
-    // Off the velocity schedule every split row is compacted from its record: the rows in lanes get theirs.
-    cs_pack_records_from_lanes(solved);
+    // Off the velocity schedule every split row is compacted from its record (the rows in lanes get theirs),
+    // or straight from the lanes where those hold them.
     cs_split_row* split = work->rows;
-    for (int k = 0; k < count; ++k)
+    if (!compact_from_lanes(solved, first, stride, count, b, split, lambda))
     {
-        size_t i = (size_t)first + (size_t)k * (size_t)stride;
-        compact_row(rows + i, b[k], solved->inv_diag[i], split + k);
-        lambda[k] = 0.0;
+        cs_pack_records_from_lanes(solved);
+        for (int k = 0; k < count; ++k)
+        {
+            size_t i = (size_t)first + (size_t)k * (size_t)stride;
+            compact_row(rows + i, b[k], solved->inv_diag[i], split + k);
+            lambda[k] = 0.0;
+        }
     }
 #if CS_SIMD_X86
     if (path == SPLIT_OWN_SCHEDULE)
