@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CLI CS_BINARY_DIR "/circlesim-cli"
 
@@ -212,14 +213,81 @@ static void options_override_the_scene(void** state)
     }
 }
 
+// The lines of text, and how many of them after the first start with prefix ("": with a digit).
+static int count_rows(const char* text, const char* prefix, int* lines)
+{
+    int n = 0;
+    *lines = 0;
+    for (const char* line = text; *line != '\0'; *lines += 1)
+    {
+        if (*lines > 0)
+        {
+            n +=
+                *prefix != '\0' ? strncmp(line, prefix, strlen(prefix)) == 0 : (*line >= '0' && *line <= '9');
+        }
+        const char* end = strchr(line, '\n');
+        line = end != NULL ? end + 1 : line + strlen(line);
+    }
+    return n;
+}
+
+// --csv - (as bench's): the CSV alone on standard output, the command's table on stderr, and no file named
+// '-' — for run, table2 and converge (--csv, --history, --active-csv).
+static void csv_to_standard_output(void** state)
+{
+    (void)state;
+    char dir[] = "/tmp/cs_csv_stdout_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char* pool1 = cs_test_source_path("scenes/pool1.json");
+    struct
+    {
+        const char* args;
+        const char* header; // the CSV's first line starts so
+        int rows;           // lines after it
+    } cases[] = {
+        {"run %s --steps 7 --csv -", "step,time,", 7},
+        {"table2 %s --steps 3 --iterations 10 --solvers pgs,amgs --alphas 0.2 --csv -",
+         "scene,solver,alpha,seconds", 2},
+        {"converge %s --at-step 5 --tol 1e-6 --solvers pgs --csv -", "scene,solver,alpha,iterations", 1},
+        {"converge %s --at-step 5 --tol 1e-6 --solvers pgs --history -", "scene,solver,alpha,iteration,", -1},
+        {"converge %s --at-step 5 --tol 1e-6 --solvers pgs --active-set --active-csv -",
+         "scene,solver,alpha,k,", 5},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+    {
+        char args[1024], cmd[4096];
+        snprintf(args, sizeof args, cases[k].args, pool1);
+        snprintf(cmd, sizeof cmd, "(cd %s && %s %s 2>/dev/null)", dir, CLI, args);
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+        // The first line is the header, every other line a row of it: no table line in between.
+        assert_int_equal(strncmp(out, cases[k].header, strlen(cases[k].header)), 0);
+        int lines = 0;
+        int rows = count_rows(out, k == 0 ? "" : "pool1,", &lines);
+        assert_int_equal(rows, lines - 1);
+        assert_true(rows >= 1);
+        if (cases[k].rows >= 0)
+        {
+            assert_int_equal(rows, cases[k].rows);
+        }
+        char dash[4200];
+        snprintf(dash, sizeof dash, "%s/-", dir);
+        FILE* f = fopen(dash, "r");
+        assert_null(f); // written to stdout, not to a file named '-'
+        // The table is not lost: it is on stderr.
+        snprintf(cmd, sizeof cmd, "(cd %s && %s %s 2>&1 >/dev/null)", dir, CLI, args);
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
+        assert_true(strlen(out) > 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(csv_and_state_files),
-        cmocka_unit_test(dump_reproduces_world_lambda),
-        cmocka_unit_test(errors_and_exit_codes),
-        cmocka_unit_test(options_override_the_scene),
+        cmocka_unit_test(csv_and_state_files),    cmocka_unit_test(dump_reproduces_world_lambda),
+        cmocka_unit_test(errors_and_exit_codes),  cmocka_unit_test(options_override_the_scene),
+        cmocka_unit_test(csv_to_standard_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,11 +2,13 @@
 // defined once in the library (circlesim/active_set.h).
 #include "cli/active_set.h"
 
+#include "cli/diagnostics.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
 int cs_active_set_table(const cs_lcp* problem, const char* scene, const cs_variant* variants, int count,
-                        double gamma, bool simd, const char* csv_path)
+                        double gamma, bool simd, const char* csv_path, FILE* table)
 {
     int m = problem->row_count;
     double* lambda = malloc((size_t)(m > 0 ? m : 1) * sizeof(double));
@@ -21,25 +23,24 @@ int cs_active_set_table(const cs_lcp* problem, const char* scene, const cs_varia
         exit_status = 1;
         goto done;
     }
-    printf("%s\n", set.source);
-    if (csv_path != NULL && (csv = fopen(csv_path, "w")) == NULL)
+    fprintf(table, "%s\n", set.source);
+    if (csv_path != NULL && (csv = cs_cli_open_output(csv_path)) == NULL)
     {
-        fprintf(stderr, "%s: cannot open for writing\n", csv_path);
         exit_status = 1;
         goto done;
     }
-    printf("fraction of the %d active rows (of %d) identified after k iterations (MNS Table 2)\n", set.active,
-           m);
+    fprintf(table, "fraction of the %d active rows (of %d) identified after k iterations (MNS Table 2)\n",
+            set.active, m);
     if (set.active == 0)
     {
-        printf("the optimal active set is empty: there is no fraction to measure ('-')\n");
+        fprintf(table, "the optimal active set is empty: there is no fraction to measure ('-')\n");
     }
-    printf("%-22s", "solver");
+    fprintf(table, "%-22s", "solver");
     for (int k = 0; k < CS_ACTIVE_SET_KS_COUNT; ++k)
     {
-        printf(" %7s%-3d", "k=", cs_active_set_ks[k]);
+        fprintf(table, " %7s%-3d", "k=", cs_active_set_ks[k]);
     }
-    printf("\n");
+    fprintf(table, "\n");
     if (csv)
     {
         fprintf(csv, "scene,solver,alpha,k,identified,active\n");
@@ -48,7 +49,7 @@ int cs_active_set_table(const cs_lcp* problem, const char* scene, const cs_varia
     {
         const cs_variant* var = variants + v;
         char label[96];
-        printf("%-22s", cs_variant_label(var, label, sizeof label));
+        fprintf(table, "%-22s", cs_variant_label(var, label, sizeof label));
         cs_solver_params params = cs_solver_params_default();
         params.alpha = var->alpha;
         params.gamma = gamma;
@@ -60,16 +61,16 @@ int cs_active_set_table(const cs_lcp* problem, const char* scene, const cs_varia
         {
             if (found[k] < 0)
             {
-                printf(" %10s", "failed");
+                fprintf(table, " %10s", "failed");
                 continue;
             }
             if (set.active > 0)
             {
-                printf(" %10.3f", (double)found[k] / set.active);
+                fprintf(table, " %10.3f", (double)found[k] / set.active);
             }
             else
             {
-                printf(" %10s", "-");
+                fprintf(table, " %10s", "-");
             }
             if (csv)
             {
@@ -78,10 +79,10 @@ int cs_active_set_table(const cs_lcp* problem, const char* scene, const cs_varia
                 fprintf(csv, ",%d,%d,%d\n", cs_active_set_ks[k], found[k], set.active);
             }
         }
-        printf("\n");
+        fprintf(table, "\n");
     }
 done:
-    if (csv != NULL && fclose(csv) != 0)
+    if (!cs_cli_close_output(csv))
     {
         exit_status = 1;
     }

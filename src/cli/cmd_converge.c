@@ -37,6 +37,8 @@ static void help(FILE* out)
         "  --repeat R            time each fixed-iteration re-solve R times, report the median (default 3)\n"
         "  --csv FILE            scene,solver,alpha,iterations,seconds,res_final,converged,stop\n"
         "  --history FILE        per iteration: scene,solver,alpha,iteration,res_lcp,res_nat\n"
+        "                        (--csv, --history, --active-csv: '-' is standard output, the table then\n"
+        "                        goes to stderr)\n"
         "  --lcp-out FILE        also write the frozen problem\n"
         "  --problem FILE        instead of SCENE and --at-step: a frozen problem (.lcp or FCLIB, as\n"
         "                        written by --lcp-out, 'run --dump-lcp' or 'lcp export'), its lambda0 the\n"
@@ -205,9 +207,9 @@ int cs_cmd_converge(int argc, char** argv)
     {
         return 2;
     }
-    const char* outputs[] = {csv_path, history_path, lcp_out};
-    const char* output_options[] = {"--csv", "--history", "--lcp-out"};
-    if (!cs_cli_distinct_outputs(cmd, output_options, outputs, 3))
+    const char* outputs[] = {csv_path, history_path, lcp_out, active_csv};
+    const char* output_options[] = {"--csv", "--history", "--lcp-out", "--active-csv"};
+    if (!cs_cli_distinct_outputs(cmd, output_options, outputs, 4))
     {
         return 2;
     }
@@ -233,14 +235,17 @@ int cs_cmd_converge(int argc, char** argv)
     }
 
     int status = 0;
-    FILE* csv = csv_path != NULL ? fopen(csv_path, "w") : NULL;
-    FILE* hist = history_path != NULL ? fopen(history_path, "w") : NULL;
+    FILE* csv = csv_path != NULL ? cs_cli_open_output(csv_path) : NULL;
+    FILE* hist =
+        history_path != NULL && (csv_path == NULL || csv != NULL) ? cs_cli_open_output(history_path) : NULL;
     if ((csv_path != NULL && csv == NULL) || (history_path != NULL && hist == NULL))
     {
-        fprintf(stderr, "%s: cannot open for writing\n", csv == NULL && csv_path ? csv_path : history_path);
         status = 1;
         goto done;
     }
+    // ('-': stdout carries that CSV alone, the tables go to stderr)
+    bool active_stdout = active_csv != NULL && strcmp(active_csv, "-") == 0;
+    FILE* table = csv == stdout || hist == stdout || active_stdout ? stderr : stdout;
     if (csv)
         fprintf(csv, "scene,solver,alpha,iterations,seconds,res_final,converged,stop\n");
     if (hist)
@@ -255,9 +260,10 @@ int cs_cmd_converge(int argc, char** argv)
     {
         snprintf(where, sizeof where, "step %d", at_step);
     }
-    printf("%s %s: bodies %d, n = %d, rows m = %d, tolerance %g on %s\n", info.name, where,
-           problem.body_count, 3 * problem.body_count, m, tol, frictionless ? "res_lcp (eq. 24)" : "res_nat");
-    printf("%-22s %10s %12s %12s  %s\n", "solver", "iterations", "seconds", "residual", "stop");
+    fprintf(table, "%s %s: bodies %d, n = %d, rows m = %d, tolerance %g on %s\n", info.name, where,
+            problem.body_count, 3 * problem.body_count, m, tol,
+            frictionless ? "res_lcp (eq. 24)" : "res_nat");
+    fprintf(table, "%-22s %10s %12s %12s  %s\n", "solver", "iterations", "seconds", "residual", "stop");
     for (int k = 0; k < variant_count && status == 0; ++k)
     {
         const cs_variant* var = variants + k;
@@ -284,7 +290,7 @@ int cs_cmd_converge(int argc, char** argv)
             // A method that refuses this problem (lemke's ray, a dense method's size limit) fails its row;
             // the others still run, and the exit status says one failed.
             char label[96];
-            printf("%-22s failed: %s\n", cs_variant_label(var, label, sizeof label), err.message);
+            fprintf(table, "%-22s failed: %s\n", cs_variant_label(var, label, sizeof label), err.message);
             failed = true;
             continue;
         }
@@ -313,8 +319,8 @@ int cs_cmd_converge(int argc, char** argv)
         qsort(times, (size_t)repeat, sizeof times[0], compare_doubles);
         double seconds = times[repeat / 2];
         char label[96];
-        printf("%-22s %10d %12.6f %12.3e  %s\n", cs_variant_label(var, label, sizeof label), stats.iterations,
-               seconds, final, cs_solve_stop_name(stats.stop));
+        fprintf(table, "%-22s %10d %12.6f %12.3e  %s\n", cs_variant_label(var, label, sizeof label),
+                stats.iterations, seconds, final, cs_solve_stop_name(stats.stop));
         if (csv)
         {
             fprintf(csv, "%s,%s,", info.name, cs_solver_at(var->solver)->name);
@@ -331,14 +337,14 @@ int cs_cmd_converge(int argc, char** argv)
     }
     if (active_set && (status == 0 || failed))
     {
-        int table = cs_active_set_table(&problem, info.name, variants, variant_count, gamma,
-                                        !world_options.no_simd, active_csv);
-        status = table != 0 ? table : status;
+        int active = cs_active_set_table(&problem, info.name, variants, variant_count, gamma,
+                                         !world_options.no_simd, active_csv, table);
+        status = active != 0 ? active : status;
     }
 done:
-    if (csv && fclose(csv) != 0)
+    if (!cs_cli_close_output(csv))
         status = 1;
-    if (hist && fclose(hist) != 0)
+    if (!cs_cli_close_output(hist))
         status = 1;
     cs_lcp_free(&problem);
     return status;

@@ -37,7 +37,8 @@ static void help(FILE* out)
         "bit\n"
         "  --state-in FILE     start from a snapshot instead of a SCENE (needs --steps: how many more)\n"
         "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
-        "  --quiet             no summary\n",
+        "  --quiet             no summary\n"
+        "Output files: '-' is standard output (the summary then goes to stderr).\n",
         cs_arg_solver_help(), CS_ARG_SUBSPACE_HELP);
 }
 
@@ -251,10 +252,9 @@ int cs_cmd_run(int argc, char** argv)
     FILE* csv = NULL;
     if (csv_path != NULL)
     {
-        csv = fopen(csv_path, "w");
+        csv = cs_cli_open_output(csv_path);
         if (csv == NULL)
         {
-            fprintf(stderr, "%s: cannot open for writing\n", csv_path);
             cs_world_destroy(w);
             return 1;
         }
@@ -324,7 +324,7 @@ int cs_cmd_run(int argc, char** argv)
             }
         }
     }
-    if (csv != NULL && fclose(csv) != 0)
+    if (!cs_cli_close_output(csv))
     {
         fprintf(stderr, "%s: write failed\n", csv_path);
         status = 1;
@@ -344,36 +344,39 @@ int cs_cmd_run(int argc, char** argv)
         status = 1;
     }
 
+    // (With --csv - the CSV has stdout: the summary goes to stderr.)
+    FILE* summary = csv_path != NULL && strcmp(csv_path, "-") == 0 ? stderr : stdout;
     if (!quiet)
     {
         const cs_step_stats* st = cs_world_stats(w);
         const cs_solver_params* p = cs_world_solver_params(w);
         const cs_solver_info* si = cs_solver_at(cs_world_solver(w));
-        printf("scene        %s (%s)\n", info.name, scene);
-        printf("solver       %s, %d iterations, warm start %s", si->name, p->iterations,
-               p->warm_start ? "on" : "off");
+        fprintf(summary, "scene        %s (%s)\n", info.name, scene);
+        fprintf(summary, "solver       %s, %d iterations, warm start %s", si->name, p->iterations,
+                p->warm_start ? "on" : "off");
         if (si->flags & CS_SOLVER_USES_ALPHA)
-            printf(", alpha %g", p->alpha);
+            fprintf(summary, ", alpha %g", p->alpha);
         if (si->flags & CS_SOLVER_USES_GAMMA)
-            printf(", gamma %g", p->gamma);
-        printf("%s, %s row order\n", cs_world_get_def(w)->frictionless ? ", frictionless" : "",
-               cs_row_order_name(cs_world_get_def(w)->row_order));
-        printf("steps        %lld (%.3f s simulated)\n", (long long)st->step, st->time);
-        printf("bodies       %d\n", cs_world_body_count(w)); // (st->bodies is 0 before the first step)
-        printf("last step    contacts %d, rows %d, res_lcp %.3e, res_nat %.3e\n", st->contacts, st->rows,
-               st->res_lcp, st->res_nat);
-        printf("mean rows    %.1f\n", st->step > 0 ? sum_rows / (double)st->step : 0.0);
-        printf("penetration  max over run %.3f mm, last step max %.3f mm mean %.3f mm\n",
-               1e3 * worst_penetration, 1e3 * st->max_penetration, 1e3 * st->mean_penetration);
-        printf("motion       kinetic energy %.6g J, max speed %.4g m/s\n", st->kinetic_energy,
-               cs_world_max_speed(w));
-        printf("time         %.1f us/step, solver %.1f us/step\n",
-               st->step > 0 ? 1e6 * total_step / (double)st->step : 0.0,
-               st->step > 0 ? 1e6 * total_solver / (double)st->step : 0.0);
-        printf("state hash   %016llx\n", (unsigned long long)cs_world_hash(w));
+            fprintf(summary, ", gamma %g", p->gamma);
+        fprintf(summary, "%s, %s row order\n", cs_world_get_def(w)->frictionless ? ", frictionless" : "",
+                cs_row_order_name(cs_world_get_def(w)->row_order));
+        fprintf(summary, "steps        %lld (%.3f s simulated)\n", (long long)st->step, st->time);
+        fprintf(summary, "bodies       %d\n",
+                cs_world_body_count(w)); // (st->bodies is 0 before the first step)
+        fprintf(summary, "last step    contacts %d, rows %d, res_lcp %.3e, res_nat %.3e\n", st->contacts,
+                st->rows, st->res_lcp, st->res_nat);
+        fprintf(summary, "mean rows    %.1f\n", st->step > 0 ? sum_rows / (double)st->step : 0.0);
+        fprintf(summary, "penetration  max over run %.3f mm, last step max %.3f mm mean %.3f mm\n",
+                1e3 * worst_penetration, 1e3 * st->max_penetration, 1e3 * st->mean_penetration);
+        fprintf(summary, "motion       kinetic energy %.6g J, max speed %.4g m/s\n", st->kinetic_energy,
+                cs_world_max_speed(w));
+        fprintf(summary, "time         %.1f us/step, solver %.1f us/step\n",
+                st->step > 0 ? 1e6 * total_step / (double)st->step : 0.0,
+                st->step > 0 ? 1e6 * total_solver / (double)st->step : 0.0);
+        fprintf(summary, "state hash   %016llx\n", (unsigned long long)cs_world_hash(w));
         if (!finite)
         {
-            printf("WARNING      the simulation produced non-finite values\n");
+            fprintf(summary, "WARNING      the simulation produced non-finite values\n");
         }
     }
     if (!finite)

@@ -6,6 +6,7 @@
 #include "circlesim/circlesim.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/diagnostics.h"
 #include "cli/variants.h"
 
 static void help(FILE* out)
@@ -24,7 +25,8 @@ static void help(FILE* out)
         "  --csv FILE         scene,solver,alpha,seconds,mean_rows,solver_seconds,res_lcp_mean,res_nat_mean\n"
         "'seconds' is the wall time of all steps (the paper's 'entire computation time'); solver_seconds "
         "the\n"
-        "part spent in the velocity solver; the residual columns average the per-step final residuals.\n");
+        "part spent in the velocity solver; the residual columns average the per-step final residuals.\n"
+        "--csv -: the CSV on standard output, the table on stderr.\n");
 }
 
 int cs_cmd_table2(int argc, char** argv)
@@ -82,15 +84,15 @@ int cs_cmd_table2(int argc, char** argv)
         cs_variants_expand(solvers, solver_count, alphas, alpha_count, variants, CS_MAX_VARIANTS);
 
     FILE* csv = NULL;
-    if (csv_path != NULL && (csv = fopen(csv_path, "w")) == NULL)
+    if (csv_path != NULL && (csv = cs_cli_open_output(csv_path)) == NULL)
     {
-        fprintf(stderr, "%s: cannot open for writing\n", csv_path);
         return 1;
     }
+    FILE* table = csv == stdout ? stderr : stdout; // (--csv -: stdout carries the CSV alone)
     if (csv)
         fprintf(csv, "scene,solver,alpha,seconds,mean_rows,solver_seconds,res_lcp_mean,res_nat_mean\n");
-    printf("%-22s %10s %14s %10s %12s %12s\n", "solver", "seconds", "solver seconds", "mean rows",
-           "res_lcp mean", "res_nat mean");
+    fprintf(table, "%-22s %10s %14s %10s %12s %12s\n", "solver", "seconds", "solver seconds", "mean rows",
+            "res_lcp mean", "res_nat mean");
     int status = 0;
     for (int k = 0; k < variant_count && status == 0; ++k)
     {
@@ -137,9 +139,9 @@ int cs_cmd_table2(int argc, char** argv)
         }
         double seconds = cs_seconds() - t0;
         char label[96];
-        printf("%-22s %10.3f %14.3f %10.1f %12.3e %12.3e\n",
-               cs_variant_label(variants + k, label, sizeof label), seconds, solver_seconds, rows / steps,
-               res_lcp / steps, res_nat / steps);
+        fprintf(table, "%-22s %10.3f %14.3f %10.1f %12.3e %12.3e\n",
+                cs_variant_label(variants + k, label, sizeof label), seconds, solver_seconds, rows / steps,
+                res_lcp / steps, res_nat / steps);
         if (csv)
         {
             fprintf(csv, "%s,%s,", info.name, cs_solver_at(variants[k].solver)->name);
@@ -149,7 +151,7 @@ int cs_cmd_table2(int argc, char** argv)
         }
         cs_world_destroy(w);
     }
-    if (csv && fclose(csv) != 0)
+    if (!cs_cli_close_output(csv))
     {
         status = 1;
     }

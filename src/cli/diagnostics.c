@@ -44,3 +44,23 @@ bool cs_cli_distinct_outputs(const char* cmd, const char* const* options, const 
     }
     return true;
 }
+
+FILE* cs_cli_open_output(const char* path)
+{
+    FILE* f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (f == NULL)
+    {
+        fprintf(stderr, "%s: cannot open for writing\n", path);
+    }
+    return f;
+}
+
+bool cs_cli_close_output(FILE* f)
+{
+    if (f == NULL)
+    {
+        return true;
+    }
+    bool failed = ferror(f) != 0;
+    return f == stdout ? fflush(f) == 0 && !failed : fclose(f) == 0 && !failed;
+}
