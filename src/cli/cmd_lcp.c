@@ -403,6 +403,95 @@ static bool print_diagnosis(const cs_lcp* p)
     return true;
 }
 
+// What `lcp info` counts on the problem itself, before any solve.
+typedef struct info_counts
+{
+    int kinds[3]; // rows by kind (an unknown kind counts as 0)
+    int nnz, static_rows, dynamic_bodies, regularised;
+    double q2, l2; // |q|² (q = J v* + b) and |λ⁰|²
+} info_counts;
+
+static info_counts count_problem(const cs_lcp* p)
+{
+    info_counts c = {{0, 0, 0}, 0, 0, 0, 0, 0.0, 0.0};
+    for (int b = 0; b < p->body_count; ++b)
+    {
+        c.dynamic_bodies += p->inv_mass[b] > 0.0 || p->inv_inertia[b] > 0.0;
+    }
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        c.kinds[p->kind[i] <= CS_ROW_BOX ? p->kind[i] : 0] += 1;
+        c.static_rows += p->body_a[i] < 0 || p->body_b[i] < 0;
+        c.regularised += p->reg != NULL && p->reg[i] > 0.0;
+        const double* j = p->jac + 6 * i;
+        double q = p->bias[i];
+        for (int k = 0; k < 6; ++k)
+        {
+            int body = k < 3 ? p->body_a[i] : p->body_b[i];
+            if (body >= 0 && j[k] != 0.0)
+            {
+                c.nnz += 1;
+                q += j[k] * p->v[3 * body + k % 3];
+            }
+        }
+        c.q2 += q * q;
+        c.l2 += p->lambda0[i] * p->lambda0[i];
+    }
+    return c;
+}
+
+// The A_ii of a solve's work (rows with A_ii <= 0 have no columns).
+typedef struct info_diag
+{
+    double min, max, sum;
+    int empty_rows;
+} info_diag;
+
+static info_diag diag_stats(const cs_solver_work* work, int rows)
+{
+    info_diag d = {INFINITY, 0.0, 0.0, 0};
+    for (int i = 0; i < rows; ++i)
+    {
+        double a = work->diag[i];
+        d.min = a < d.min ? a : d.min;
+        d.max = a > d.max ? a : d.max;
+        d.sum += a;
+        d.empty_rows += a <= 0.0;
+    }
+    return d;
+}
+
+static void print_info(const char* file, const cs_lcp* p, const info_counts* c, const info_diag* d,
+                       const cs_solver_stats* warm, const cs_solver_stats* cold)
+{
+    printf("file=%s\n", file);
+    printf("name=%s\n", p->name[0] != '\0' ? p->name : "-");
+    printf("bodies=%d\n", p->body_count);
+    printf("dynamic_bodies=%d\n", c->dynamic_bodies);
+    printf("rows=%d\n", p->row_count);
+    printf("rows_normal=%d\n", c->kinds[CS_ROW_NORMAL]);
+    printf("rows_friction=%d\n", c->kinds[CS_ROW_FRICTION]);
+    printf("rows_box=%d\n", c->kinds[CS_ROW_BOX]);
+    printf("rows_regularised=%d\n", c->regularised); // reg > 0 (SPOOK, springs): the problem is A + diag(reg)
+    printf("static_rows=%d\n", c->static_rows);
+    printf("empty_rows=%d\n", d->empty_rows);
+    printf("nnz_j=%d\n", c->nnz);
+    printf("diag_mean=%.6e\n", p->row_count > 0 ? d->sum / p->row_count : 0.0);
+    printf("diag_min=%.6e\n", p->row_count > 0 ? d->min : 0.0);
+    printf("diag_max=%.6e\n", d->max);
+    printf("q_norm=%.6e\n", sqrt(c->q2));
+    printf("lambda0_norm=%.6e\n", sqrt(c->l2));
+    printf("res_lcp_lambda0=%.6e\n", warm->res_lcp);
+    printf("res_nat_lambda0=%.6e\n", warm->res_nat);
+    printf("res_lcp_zero=%.6e\n", cold->res_lcp);
+    printf("res_nat_zero=%.6e\n", cold->res_nat);
+    if (warm->stop == CS_STOP_BAD_PROBLEM)
+    {
+        printf("bad_problem=%s %d: %s\n", warm->stop_row >= 0 ? "row" : "body",
+               warm->stop_row >= 0 ? warm->stop_row : warm->stop_body, warm->stop_reason);
+    }
+}
+
 static int cmd_info(int argc, char** argv)
 {
     const char* file = NULL;
@@ -432,32 +521,7 @@ static int cmd_info(int argc, char** argv)
     {
         goto done;
     }
-    int kinds[3] = {0, 0, 0};
-    int nnz = 0, static_rows = 0, dynamic_bodies = 0, regularised = 0;
-    double q2 = 0.0, l2 = 0.0;
-    for (int b = 0; b < p.body_count; ++b)
-    {
-        dynamic_bodies += p.inv_mass[b] > 0.0 || p.inv_inertia[b] > 0.0;
-    }
-    for (int i = 0; i < p.row_count; ++i)
-    {
-        kinds[p.kind[i] <= CS_ROW_BOX ? p.kind[i] : 0] += 1;
-        static_rows += p.body_a[i] < 0 || p.body_b[i] < 0;
-        regularised += p.reg != NULL && p.reg[i] > 0.0;
-        const double* j = p.jac + 6 * i;
-        double q = p.bias[i];
-        for (int k = 0; k < 6; ++k)
-        {
-            int body = k < 3 ? p.body_a[i] : p.body_b[i];
-            if (body >= 0 && j[k] != 0.0)
-            {
-                nnz += 1;
-                q += j[k] * p.v[3 * body + k % 3];
-            }
-        }
-        q2 += q * q;
-        l2 += p.lambda0[i] * p.lambda0[i];
-    }
+    info_counts c = count_problem(&p);
     // Zero sweeps: cs_solve then only precomputes A_ii and the start point, which is what we report.
     cs_solver_params params = cs_solver_params_default();
     params.iterations = 0;
@@ -467,54 +531,20 @@ static int cmd_info(int argc, char** argv)
         fprintf(stderr, "%s: %s\n", file, err.message);
         goto done;
     }
-    double dmin = INFINITY, dmax = 0.0, dsum = 0.0;
-    int empty_rows = 0;
-    for (int i = 0; i < p.row_count; ++i)
-    {
-        double d = work.diag[i];
-        dmin = d < dmin ? d : dmin;
-        dmax = d > dmax ? d : dmax;
-        dsum += d;
-        empty_rows += d <= 0.0;
-    }
+    info_diag d = diag_stats(&work, p.row_count);
     params.warm_start = false;
     if (cs_solve(&p, 0, &params, &work, lambda, &cold, &err) != CS_OK)
     {
         fprintf(stderr, "%s: %s\n", file, err.message);
         goto done;
     }
-    printf("file=%s\n", file);
-    printf("name=%s\n", p.name[0] != '\0' ? p.name : "-");
-    printf("bodies=%d\n", p.body_count);
-    printf("dynamic_bodies=%d\n", dynamic_bodies);
-    printf("rows=%d\n", p.row_count);
-    printf("rows_normal=%d\n", kinds[CS_ROW_NORMAL]);
-    printf("rows_friction=%d\n", kinds[CS_ROW_FRICTION]);
-    printf("rows_box=%d\n", kinds[CS_ROW_BOX]);
-    printf("rows_regularised=%d\n", regularised); // reg > 0 (SPOOK, springs): the problem is A + diag(reg)
-    printf("static_rows=%d\n", static_rows);
-    printf("empty_rows=%d\n", empty_rows);
-    printf("nnz_j=%d\n", nnz);
-    printf("diag_mean=%.6e\n", p.row_count > 0 ? dsum / p.row_count : 0.0);
-    printf("diag_min=%.6e\n", p.row_count > 0 ? dmin : 0.0);
-    printf("diag_max=%.6e\n", dmax);
-    printf("q_norm=%.6e\n", sqrt(q2));
-    printf("lambda0_norm=%.6e\n", sqrt(l2));
-    printf("res_lcp_lambda0=%.6e\n", warm.res_lcp);
-    printf("res_nat_lambda0=%.6e\n", warm.res_nat);
-    printf("res_lcp_zero=%.6e\n", cold.res_lcp);
-    printf("res_nat_zero=%.6e\n", cold.res_nat);
-    if (warm.stop == CS_STOP_BAD_PROBLEM)
-    {
-        printf("bad_problem=%s %d: %s\n", warm.stop_row >= 0 ? "row" : "body",
-               warm.stop_row >= 0 ? warm.stop_row : warm.stop_body, warm.stop_reason);
-    }
+    print_info(file, &p, &c, &d, &warm, &cold);
     if (!print_diagnosis(&p))
     {
         fprintf(stderr, "%s: out of memory forming A\n", file);
         goto done;
     }
-    double facts[] = {dsum, q2, l2, warm.res_lcp, warm.res_nat, cold.res_lcp, cold.res_nat};
+    double facts[] = {d.sum, c.q2, c.l2, warm.res_lcp, warm.res_nat, cold.res_lcp, cold.res_nat};
     code = 0;
     for (size_t k = 0; k < sizeof facts / sizeof facts[0]; ++k)
     {
