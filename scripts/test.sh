@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command of README.md, and what CI runs:
 #   1. install what is missing, build in build/ and run the whole suite with ctest;
-#   2. check formatting against .clang-format;
+#   2. check formatting against .clang-format, and that src/ and include/ have no include circle
+#      (scripts/check-includes.sh);
 #   3. build again with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/ and run the suite;
 #   4. run both libFuzzer targets for 60 s each (scripts/fuzz.sh).
 # --quick stops after step 1.
@@ -15,6 +16,9 @@ fi
 
 echo "== clang-format check"
 git ls-files '*.c' '*.h' | xargs clang-format --dry-run -Werror
+
+echo "== include cycle check (src/, include/)"
+bash scripts/check-includes.sh
 
 echo "== sanitizer build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCS_WERROR=ON -DCS_SANITIZE=ON >/dev/null

@@ -19,6 +19,30 @@ enum
     MAXN = 3 * MAXB,
 };
 
+// The registry index of a solver that must exist.
+static inline int solver(const char* name)
+{
+    int index = cs_solver_find(name);
+    assert_true(index >= 0);
+    return index;
+}
+
+// k iterations of solver name from lambda (warm start) with params; the solve must succeed.
+static inline cs_solver_stats solve_k(const cs_lcp* p, const char* name, cs_solver_params params, int k,
+                                      cs_solver_work* work, double* lambda)
+{
+    params.iterations = k;
+    cs_solver_stats stats = {0};
+    cs_error err = {0};
+    cs_status s = cs_solve(p, solver(name), &params, work, lambda, &stats, &err);
+    if (s != CS_OK)
+    {
+        print_error("%s\n", err.message);
+    }
+    assert_int_equal(s, CS_OK);
+    return stats;
+}
+
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
 static inline uint64_t rng_next(void)

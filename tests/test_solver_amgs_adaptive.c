@@ -3,13 +3,6 @@
 // BLCP conditions; on a frozen Stacking step it needs far fewer sweeps than the default α = 0.2.
 #include "solver_fixtures.h"
 
-static int solver(const char* name)
-{
-    int index = cs_solver_find(name);
-    assert_true(index >= 0);
-    return index;
-}
-
 static cs_solver_stats solve(const cs_lcp* p, const char* name, cs_solver_params params, cs_solver_work* work,
                              double* lambda)
 {

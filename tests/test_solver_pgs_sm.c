@@ -5,13 +5,6 @@
 // failure, never a hang; the CLI options and their rejection for solvers that do not read them.
 #include "solver_fixtures.h"
 
-static int solver(const char* name)
-{
-    int index = cs_solver_find(name);
-    assert_true(index >= 0);
-    return index;
-}
-
 static cs_solver_stats solve(const cs_lcp* p, const char* name, const cs_solver_params* params,
                              cs_solver_work* work, double* lambda)
 {

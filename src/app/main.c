@@ -62,6 +62,97 @@ static bool parse_int(const char* s, int lo, int hi, int* out)
     return true;
 }
 
+// The field of an option whose value is taken as given (a file, a folder, a solver list checked later), or
+// NULL.
+static const char** plain_option(app_config* c, const char* arg)
+{
+    return strcmp(arg, "--screenshot") == 0    ? &c->screenshot
+           : strcmp(arg, "--record") == 0      ? &c->record
+           : strcmp(arg, "--script") == 0      ? &c->script
+           : strcmp(arg, "--state-in") == 0    ? &c->state_in
+           : strcmp(arg, "--capture-dir") == 0 ? &c->capture_dir
+           : strcmp(arg, "--data-dir") == 0    ? &c->data_dir
+                                               : NULL;
+}
+
+// An option whose value is checked here: 1 taken, 0 not one of them, 2 a bad value (message printed).
+static int checked_option(app_config* c, const char* arg, const char* value)
+{
+    if (strcmp(arg, "--frames") == 0)
+    {
+        if (!parse_int(value, 1, 100000000, &c->frames))
+        {
+            fprintf(stderr, "circlesim: --frames '%s' is not a positive integer\n", value);
+            return 2;
+        }
+    }
+    else if (strcmp(arg, "--size") == 0)
+    {
+        char tail;
+        if (sscanf(value, "%dx%d%c", &c->width, &c->height, &tail) != 2 || c->width < 16 || c->height < 16 ||
+            c->width > 16384 || c->height > 16384)
+        {
+            fprintf(stderr, "circlesim: --size '%s' is not WxH (16..16384)\n", value);
+            return 2;
+        }
+    }
+    else if (strcmp(arg, "--solver") == 0)
+    {
+        if (cs_solver_find(value) < 0)
+        {
+            fprintf(stderr, "circlesim: --solver '%s' is not a solver (known: %s)\n", value,
+                    cs_solver_names());
+            return 2;
+        }
+        c->solver = value;
+    }
+    else if (strcmp(arg, "--alpha") == 0)
+    {
+        char* end = NULL;
+        c->alpha = strtod(value, &end);
+        if (end == value || *end != '\0' || !(c->alpha > 0.0 && c->alpha <= APP_ALPHA_MAX))
+        {
+            fprintf(stderr, "circlesim: --alpha '%s' is not in (0, 2]\n", value);
+            return 2;
+        }
+    }
+    else if (strcmp(arg, "--iterations") == 0)
+    {
+        if (!parse_int(value, APP_MIN_ITERATIONS, APP_MAX_ITERATIONS, &c->iterations))
+        {
+            fprintf(stderr, "circlesim: --iterations '%s' is not an integer in 1..%d\n", value,
+                    APP_MAX_ITERATIONS);
+            return 2;
+        }
+    }
+    else if (strcmp(arg, "--compare") == 0)
+    {
+        int solvers[APP_MAX_PANES], count = 0;
+        char err[CS_ERROR_MAX];
+        if (!duel_parse(value, solvers, &count, err, sizeof err))
+        {
+            fprintf(stderr, "circlesim: %s\n", err);
+            return 2;
+        }
+        c->compare = value;
+    }
+    else if (strcmp(arg, "--ui-scale") == 0)
+    {
+        char* end = NULL;
+        c->ui_scale = strtod(value, &end);
+        if (end == value || *end != '\0' || !(c->ui_scale >= 0.5 && c->ui_scale <= 4.0))
+        {
+            fprintf(stderr, "circlesim: --ui-scale '%s' is not in 0.5..4\n", value);
+            return 2;
+        }
+    }
+    else
+    {
+        return 0;
+    }
+    return 1;
+}
+
 // Returns 0 to run, 1 for --help, 2 for a usage error (message printed).
 static int parse_args(int argc, char** argv, app_config* c)
 {
@@ -70,117 +161,33 @@ static int parse_args(int argc, char** argv, app_config* c)
     {
         const char* arg = argv[i];
         const char* value = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes_value = true;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
         {
             return 1;
         }
-        else if (strcmp(arg, "--headless") == 0)
+        if (strcmp(arg, "--headless") == 0 || strcmp(arg, "--hud-timings") == 0)
         {
-            c->headless = true;
-            takes_value = false;
+            *(strcmp(arg, "--headless") == 0 ? &c->headless : &c->hud_timings) = true;
+            continue;
         }
-        else if (strcmp(arg, "--hud-timings") == 0)
-        {
-            c->hud_timings = true;
-            takes_value = false;
-        }
-        else if (arg[0] == '-' && arg[1] == '-' && value == NULL)
+        if (arg[0] == '-' && arg[1] == '-' && value == NULL)
         {
             fprintf(stderr, "circlesim: %s needs a value (see --help)\n", arg);
             return 2;
         }
-        else if (strcmp(arg, "--frames") == 0)
+        const char** plain = plain_option(c, arg);
+        int checked = plain != NULL ? 1 : checked_option(c, arg, value);
+        if (plain != NULL)
         {
-            if (!parse_int(value, 1, 100000000, &c->frames))
-            {
-                fprintf(stderr, "circlesim: --frames '%s' is not a positive integer\n", value);
-                return 2;
-            }
+            *plain = value;
         }
-        else if (strcmp(arg, "--size") == 0)
+        if (checked == 2)
         {
-            char tail;
-            if (sscanf(value, "%dx%d%c", &c->width, &c->height, &tail) != 2 || c->width < 16 ||
-                c->height < 16 || c->width > 16384 || c->height > 16384)
-            {
-                fprintf(stderr, "circlesim: --size '%s' is not WxH (16..16384)\n", value);
-                return 2;
-            }
+            return 2;
         }
-        else if (strcmp(arg, "--solver") == 0)
+        if (checked == 1)
         {
-            if (cs_solver_find(value) < 0)
-            {
-                fprintf(stderr, "circlesim: --solver '%s' is not a solver (known: %s)\n", value,
-                        cs_solver_names());
-                return 2;
-            }
-            c->solver = value;
-        }
-        else if (strcmp(arg, "--alpha") == 0)
-        {
-            char* end = NULL;
-            c->alpha = strtod(value, &end);
-            if (end == value || *end != '\0' || !(c->alpha > 0.0 && c->alpha <= APP_ALPHA_MAX))
-            {
-                fprintf(stderr, "circlesim: --alpha '%s' is not in (0, 2]\n", value);
-                return 2;
-            }
-        }
-        else if (strcmp(arg, "--iterations") == 0)
-        {
-            if (!parse_int(value, APP_MIN_ITERATIONS, APP_MAX_ITERATIONS, &c->iterations))
-            {
-                fprintf(stderr, "circlesim: --iterations '%s' is not an integer in 1..%d\n", value,
-                        APP_MAX_ITERATIONS);
-                return 2;
-            }
-        }
-        else if (strcmp(arg, "--screenshot") == 0)
-        {
-            c->screenshot = value;
-        }
-        else if (strcmp(arg, "--record") == 0)
-        {
-            c->record = value;
-        }
-        else if (strcmp(arg, "--script") == 0)
-        {
-            c->script = value;
-        }
-        else if (strcmp(arg, "--compare") == 0)
-        {
-            int solvers[APP_MAX_PANES], count = 0;
-            char err[CS_ERROR_MAX];
-            if (!duel_parse(value, solvers, &count, err, sizeof err))
-            {
-                fprintf(stderr, "circlesim: %s\n", err);
-                return 2;
-            }
-            c->compare = value;
-        }
-        else if (strcmp(arg, "--state-in") == 0)
-        {
-            c->state_in = value;
-        }
-        else if (strcmp(arg, "--capture-dir") == 0)
-        {
-            c->capture_dir = value;
-        }
-        else if (strcmp(arg, "--ui-scale") == 0)
-        {
-            char* end = NULL;
-            c->ui_scale = strtod(value, &end);
-            if (end == value || *end != '\0' || !(c->ui_scale >= 0.5 && c->ui_scale <= 4.0))
-            {
-                fprintf(stderr, "circlesim: --ui-scale '%s' is not in 0.5..4\n", value);
-                return 2;
-            }
-        }
-        else if (strcmp(arg, "--data-dir") == 0)
-        {
-            c->data_dir = value;
+            i++; // the value
         }
         else if (arg[0] == '-' && arg[1] != '\0')
         {
@@ -195,11 +202,6 @@ static int parse_args(int argc, char** argv, app_config* c)
         else
         {
             c->scene = arg;
-            takes_value = false;
-        }
-        if (takes_value)
-        {
-            i++;
         }
     }
     if (c->state_in != NULL && c->scene != NULL)

@@ -147,18 +147,65 @@ static int write_history(const char* path, const cs_solver_work* work, int count
     return 0;
 }
 
-static int cmd_solve(int argc, char** argv)
+// What `lcp solve`'s command line asked for.
+typedef struct solve_args
 {
-    const char* file = NULL;
-    const char* out_path = NULL;
-    const char* history_path = NULL;
-    int solver = cs_solver_find("pgs");
-    cs_solver_params params = cs_solver_params_default();
-    bool have_iterations = false, have_tol = false, have_max = false, have_stagnation = false;
-    bool have_pivots = false;
-    int max_iterations = DEFAULT_MAX_ITERATIONS;
-    unsigned given = 0u; // method parameters given (CS_SOLVER_USES_*)
+    const char *file, *out_path, *history_path;
+    int solver;
+    cs_solver_params params;
+    bool have_iterations, have_tol, have_max, have_stagnation, have_pivots;
+    int max_iterations;
+    unsigned given; // method parameters given (CS_SOLVER_USES_*)
+} solve_args;
 
+// `lcp solve`'s own options at argv[*i]: 1 taken, 0 not one of them, -1 a bad value (the message is printed).
+static int parse_solve_option(int argc, char** argv, int* i, solve_args* o)
+{
+    const char* arg = argv[*i];
+    bool ok = true;
+    if (strcmp(arg, "--tol") == 0)
+    {
+        ok = cs_arg_next_double("lcp solve", argc, argv, i, 0.0, &o->params.tolerance);
+        o->have_tol = true;
+    }
+    else if (strcmp(arg, "--rtol") == 0)
+    {
+        ok = cs_arg_next_double("lcp solve", argc, argv, i, 0.0, &o->params.tolerance_rel);
+        o->have_tol = true;
+    }
+    else if (strcmp(arg, "--stagnation") == 0)
+    {
+        ok = cs_arg_next_int("lcp solve", argc, argv, i, 0, 100000000, &o->params.stagnation_window);
+        o->have_stagnation = true;
+    }
+    else if (strcmp(arg, "--max-iterations") == 0)
+    {
+        ok = cs_arg_next_int("lcp solve", argc, argv, i, 1, 100000000, &o->max_iterations);
+        o->have_max = true;
+    }
+    else if (strcmp(arg, "--max-pivots") == 0)
+    {
+        ok = cs_arg_next_int("lcp solve", argc, argv, i, 1, 100000000, &o->params.max_pivots);
+        o->have_pivots = true;
+    }
+    else if (strcmp(arg, "--out") == 0)
+    {
+        ok = (o->out_path = cs_arg_value("lcp solve", argc, argv, i)) != NULL;
+    }
+    else if (strcmp(arg, "--history") == 0)
+    {
+        ok = (o->history_path = cs_arg_value("lcp solve", argc, argv, i)) != NULL;
+    }
+    else
+    {
+        return 0;
+    }
+    return ok ? 1 : -1;
+}
+
+// The command line into o: -1 to go on, else the exit code (0 after --help).
+static int parse_solve_options(int argc, char** argv, solve_args* o)
+{
     for (int i = 1; i < argc; ++i)
     {
         const char* arg = argv[i];
@@ -167,166 +214,157 @@ static int cmd_solve(int argc, char** argv)
             usage_solve(stdout);
             return 0;
         }
-        have_iterations = have_iterations || strcmp(arg, "--iterations") == 0;
-        int used = cs_arg_solver_option("lcp solve", argc, argv, &i, &solver, &params, &given);
+        o->have_iterations = o->have_iterations || strcmp(arg, "--iterations") == 0;
+        int used = cs_arg_solver_option("lcp solve", argc, argv, &i, &o->solver, &o->params, &o->given);
         if (used == 0)
         {
-            used = cs_arg_subspace_option("lcp solve", argc, argv, &i, &params, &given);
+            used = cs_arg_subspace_option("lcp solve", argc, argv, &i, &o->params, &o->given);
         }
-        if (used < 0)
+        if (used == 0)
         {
-            return 2;
+            used = parse_solve_option(argc, argv, &i, o);
         }
-        if (used > 0)
-        {
-            continue;
-        }
-        bool ok = true;
-        if (strcmp(arg, "--tol") == 0)
-        {
-            ok = cs_arg_next_double("lcp solve", argc, argv, &i, 0.0, &params.tolerance);
-            have_tol = true;
-        }
-        else if (strcmp(arg, "--rtol") == 0)
-        {
-            ok = cs_arg_next_double("lcp solve", argc, argv, &i, 0.0, &params.tolerance_rel);
-            have_tol = true;
-        }
-        else if (strcmp(arg, "--stagnation") == 0)
-        {
-            ok = cs_arg_next_int("lcp solve", argc, argv, &i, 0, 100000000, &params.stagnation_window);
-            have_stagnation = true;
-        }
-        else if (strcmp(arg, "--max-iterations") == 0)
-        {
-            ok = cs_arg_next_int("lcp solve", argc, argv, &i, 1, 100000000, &max_iterations);
-            have_max = true;
-        }
-        else if (strcmp(arg, "--max-pivots") == 0)
-        {
-            ok = cs_arg_next_int("lcp solve", argc, argv, &i, 1, 100000000, &params.max_pivots);
-            have_pivots = true;
-        }
-        else if (strcmp(arg, "--out") == 0)
-        {
-            ok = (out_path = cs_arg_value("lcp solve", argc, argv, &i)) != NULL;
-        }
-        else if (strcmp(arg, "--history") == 0)
-        {
-            ok = (history_path = cs_arg_value("lcp solve", argc, argv, &i)) != NULL;
-        }
-        else if (file_argument("solve", arg, &file) != 0)
-        {
-            return 2;
-        }
-        if (!ok)
+        if (used < 0 || (used == 0 && file_argument("solve", arg, &o->file) != 0))
         {
             return 2;
         }
     }
-    if (file == NULL)
+    return -1;
+}
+
+// The options taken together (what needs what, what excludes what); -1 to go on, else the exit code. Sets
+// the iteration budget of a solve to a tolerance, and *pivoting when the solver is a pivoting method.
+static int finish_solve_options(solve_args* o, bool* pivoting_out)
+{
+    if (o->file == NULL)
     {
         usage_solve(stderr);
         return 2;
     }
-    if (!cs_arg_check_solver_use("lcp solve", given, &solver, 1))
+    if (!cs_arg_check_solver_use("lcp solve", o->given, &o->solver, 1))
     {
         return 2;
     }
-    const char* outputs[] = {out_path, history_path};
+    const char* outputs[] = {o->out_path, o->history_path};
     const char* output_options[] = {"--out", "--history"};
     if (!cs_cli_distinct_outputs("lcp solve", output_options, outputs, 2))
     {
         return 2;
     }
-    bool pivoting = (cs_solver_at(solver)->flags & CS_SOLVER_PIVOTING) != 0;
-    if (have_pivots && !pivoting)
+    bool pivoting = (cs_solver_at(o->solver)->flags & CS_SOLVER_PIVOTING) != 0;
+    *pivoting_out = pivoting;
+    const char* name = cs_solver_at(o->solver)->name;
+    if (o->have_pivots && !pivoting)
     {
         return usage_error("--max-pivots is for the pivoting methods (%s), not %s",
-                           cs_solver_names_with(CS_SOLVER_PIVOTING), cs_solver_at(solver)->name);
+                           cs_solver_names_with(CS_SOLVER_PIVOTING), name);
     }
-    if (pivoting && (have_iterations || have_stagnation))
+    if (pivoting && (o->have_iterations || o->have_stagnation))
     {
         return usage_error("%s does nothing for the pivoting method %s (its whole solve is one iteration; "
                            "its budget is --max-pivots)",
-                           have_iterations ? "--iterations" : "--stagnation", cs_solver_at(solver)->name);
+                           o->have_iterations ? "--iterations" : "--stagnation", name);
     }
-    if (have_iterations && have_tol)
+    if (o->have_iterations && o->have_tol)
     {
         return usage_error(
             "--iterations and --tol/--rtol exclude each other (use --tol T --max-iterations K)");
     }
-    if ((have_max || have_stagnation) && !have_tol)
+    if ((o->have_max || o->have_stagnation) && !o->have_tol)
     {
-        return usage_error("%s needs --tol or --rtol", have_max ? "--max-iterations" : "--stagnation");
+        return usage_error("%s needs --tol or --rtol", o->have_max ? "--max-iterations" : "--stagnation");
     }
-    if (have_tol)
+    if (o->have_tol)
     {
-        params.iterations = max_iterations;
-        params.tolerance_on = CS_RES_NAT;
+        o->params.iterations = o->max_iterations;
+        o->params.tolerance_on = CS_RES_NAT;
+    }
+    return -1;
+}
+
+// The solve's line on stdout and, when it did not converge, why on stderr.
+static void report_solve(const char* file, int solver, bool pivoting, const cs_solver_stats* stats)
+{
+    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e status=%s", stats->iterations,
+           stats->res_lcp, stats->res_nat, stats->seconds, cs_solve_stop_name(stats->stop));
+    if (pivoting)
+    {
+        printf(" pivots=%d", stats->pivots);
+    }
+    if (cs_solver_at(solver)->flags & CS_SOLVER_USES_SUBSPACE)
+    {
+        const cs_subspace_stats* s = &stats->subspace;
+        printf(" pgs_sweeps=%d subspace_solves=%d cg_iterations=%d regularised=%d beta=%g failed=%d "
+               "safeguard=%d",
+               s->pgs_sweeps, s->solves, s->cg_iterations, s->regularised, s->beta, s->failed, s->safeguard);
+    }
+    printf("\n");
+    if (stats->stop == CS_STOP_BAD_PROBLEM)
+    {
+        fprintf(stderr, "%s: bad problem: %s %d: %s\n", file, stats->stop_row >= 0 ? "row" : "body",
+                stats->stop_row >= 0 ? stats->stop_row : stats->stop_body, stats->stop_reason);
+    }
+    else if (cs_solve_stop_failed(stats->stop))
+    {
+        fprintf(stderr, "%s: not converged: %s after %d iterations, res_nat %.3e%s%s%s\n", file,
+                cs_solve_stop_name(stats->stop), stats->iterations, stats->res_nat,
+                stats->stop_reason[0] != '\0' ? " (" : "", stats->stop_reason,
+                stats->stop_reason[0] != '\0' ? ")" : "");
+    }
+}
+
+static int cmd_solve(int argc, char** argv)
+{
+    solve_args o = {.solver = cs_solver_find("pgs"),
+                    .params = cs_solver_params_default(),
+                    .max_iterations = DEFAULT_MAX_ITERATIONS};
+    int code = parse_solve_options(argc, argv, &o);
+    bool pivoting = false;
+    if (code < 0)
+    {
+        code = finish_solve_options(&o, &pivoting);
+    }
+    if (code >= 0)
+    {
+        return code;
     }
 
     cs_error err = {0};
     cs_lcp p = {0};
     cs_solver_work work = {0};
     double* lambda = NULL;
-    int code = 1;
-    if (!load_problem(file, &p, &lambda, &err))
+    code = 1;
+    if (!load_problem(o.file, &p, &lambda, &err))
     {
         goto done;
     }
-    if (history_path != NULL && cs_solver_work_set_history(&work, true, params.iterations, &err) != CS_OK)
+    if (o.history_path != NULL && cs_solver_work_set_history(&work, true, o.params.iterations, &err) != CS_OK)
     {
         fprintf(stderr, "%s\n", err.message);
         goto done;
     }
     cs_solver_stats stats = {0};
-    if (cs_solve(&p, solver, &params, &work, lambda, &stats, &err) != CS_OK)
+    if (cs_solve(&p, o.solver, &o.params, &work, lambda, &stats, &err) != CS_OK)
     {
-        fprintf(stderr, "%s: %s\n", file, err.message);
+        fprintf(stderr, "%s: %s\n", o.file, err.message);
         goto done;
     }
-    printf("iterations=%d res_lcp=%.6e res_nat=%.6e seconds=%.6e status=%s", stats.iterations, stats.res_lcp,
-           stats.res_nat, stats.seconds, cs_solve_stop_name(stats.stop));
-    if (pivoting)
-    {
-        printf(" pivots=%d", stats.pivots);
-    }
-    if (cs_solver_at(solver)->flags & CS_SOLVER_USES_SUBSPACE)
-    {
-        const cs_subspace_stats* s = &stats.subspace;
-        printf(" pgs_sweeps=%d subspace_solves=%d cg_iterations=%d regularised=%d beta=%g failed=%d "
-               "safeguard=%d",
-               s->pgs_sweeps, s->solves, s->cg_iterations, s->regularised, s->beta, s->failed, s->safeguard);
-    }
-    printf("\n");
-    if (stats.stop == CS_STOP_BAD_PROBLEM)
-    {
-        fprintf(stderr, "%s: bad problem: %s %d: %s\n", file, stats.stop_row >= 0 ? "row" : "body",
-                stats.stop_row >= 0 ? stats.stop_row : stats.stop_body, stats.stop_reason);
-    }
-    else if (cs_solve_stop_failed(stats.stop))
-    {
-        fprintf(stderr, "%s: not converged: %s after %d iterations, res_nat %.3e%s%s%s\n", file,
-                cs_solve_stop_name(stats.stop), stats.iterations, stats.res_nat,
-                stats.stop_reason[0] != '\0' ? " (" : "", stats.stop_reason,
-                stats.stop_reason[0] != '\0' ? ")" : "");
-    }
+    report_solve(o.file, o.solver, pivoting, &stats);
     for (int i = 0; i < p.row_count; ++i)
     {
         if (!isfinite(lambda[i]))
         {
-            fprintf(stderr, "%s: the solve diverged: lambda[%d] = %g (no solution written)\n", file, i,
+            fprintf(stderr, "%s: the solve diverged: lambda[%d] = %g (no solution written)\n", o.file, i,
                     lambda[i]);
             goto done;
         }
     }
-    if (out_path != NULL && cs_solution_write(out_path, lambda, p.row_count, &err) != CS_OK)
+    if (o.out_path != NULL && cs_solution_write(o.out_path, lambda, p.row_count, &err) != CS_OK)
     {
         fprintf(stderr, "%s\n", err.message);
         goto done;
     }
-    if (history_path != NULL && write_history(history_path, &work, stats.history_count) != 0)
+    if (o.history_path != NULL && write_history(o.history_path, &work, stats.history_count) != 0)
     {
         goto done;
     }
@@ -365,6 +403,95 @@ static bool print_diagnosis(const cs_lcp* p)
     return true;
 }
 
+// What `lcp info` counts on the problem itself, before any solve.
+typedef struct info_counts
+{
+    int kinds[3]; // rows by kind (an unknown kind counts as 0)
+    int nnz, static_rows, dynamic_bodies, regularised;
+    double q2, l2; // |q|² (q = J v* + b) and |λ⁰|²
+} info_counts;
+
+static info_counts count_problem(const cs_lcp* p)
+{
+    info_counts c = {{0, 0, 0}, 0, 0, 0, 0, 0.0, 0.0};
+    for (int b = 0; b < p->body_count; ++b)
+    {
+        c.dynamic_bodies += p->inv_mass[b] > 0.0 || p->inv_inertia[b] > 0.0;
+    }
+    for (int i = 0; i < p->row_count; ++i)
+    {
+        c.kinds[p->kind[i] <= CS_ROW_BOX ? p->kind[i] : 0] += 1;
+        c.static_rows += p->body_a[i] < 0 || p->body_b[i] < 0;
+        c.regularised += p->reg != NULL && p->reg[i] > 0.0;
+        const double* j = p->jac + 6 * i;
+        double q = p->bias[i];
+        for (int k = 0; k < 6; ++k)
+        {
+            int body = k < 3 ? p->body_a[i] : p->body_b[i];
+            if (body >= 0 && j[k] != 0.0)
+            {
+                c.nnz += 1;
+                q += j[k] * p->v[3 * body + k % 3];
+            }
+        }
+        c.q2 += q * q;
+        c.l2 += p->lambda0[i] * p->lambda0[i];
+    }
+    return c;
+}
+
+// The A_ii of a solve's work (rows with A_ii <= 0 have no columns).
+typedef struct info_diag
+{
+    double min, max, sum;
+    int empty_rows;
+} info_diag;
+
+static info_diag diag_stats(const cs_solver_work* work, int rows)
+{
+    info_diag d = {INFINITY, 0.0, 0.0, 0};
+    for (int i = 0; i < rows; ++i)
+    {
+        double a = work->diag[i];
+        d.min = a < d.min ? a : d.min;
+        d.max = a > d.max ? a : d.max;
+        d.sum += a;
+        d.empty_rows += a <= 0.0;
+    }
+    return d;
+}
+
+static void print_info(const char* file, const cs_lcp* p, const info_counts* c, const info_diag* d,
+                       const cs_solver_stats* warm, const cs_solver_stats* cold)
+{
+    printf("file=%s\n", file);
+    printf("name=%s\n", p->name[0] != '\0' ? p->name : "-");
+    printf("bodies=%d\n", p->body_count);
+    printf("dynamic_bodies=%d\n", c->dynamic_bodies);
+    printf("rows=%d\n", p->row_count);
+    printf("rows_normal=%d\n", c->kinds[CS_ROW_NORMAL]);
+    printf("rows_friction=%d\n", c->kinds[CS_ROW_FRICTION]);
+    printf("rows_box=%d\n", c->kinds[CS_ROW_BOX]);
+    printf("rows_regularised=%d\n", c->regularised); // reg > 0 (SPOOK, springs): the problem is A + diag(reg)
+    printf("static_rows=%d\n", c->static_rows);
+    printf("empty_rows=%d\n", d->empty_rows);
+    printf("nnz_j=%d\n", c->nnz);
+    printf("diag_mean=%.6e\n", p->row_count > 0 ? d->sum / p->row_count : 0.0);
+    printf("diag_min=%.6e\n", p->row_count > 0 ? d->min : 0.0);
+    printf("diag_max=%.6e\n", d->max);
+    printf("q_norm=%.6e\n", sqrt(c->q2));
+    printf("lambda0_norm=%.6e\n", sqrt(c->l2));
+    printf("res_lcp_lambda0=%.6e\n", warm->res_lcp);
+    printf("res_nat_lambda0=%.6e\n", warm->res_nat);
+    printf("res_lcp_zero=%.6e\n", cold->res_lcp);
+    printf("res_nat_zero=%.6e\n", cold->res_nat);
+    if (warm->stop == CS_STOP_BAD_PROBLEM)
+    {
+        printf("bad_problem=%s %d: %s\n", warm->stop_row >= 0 ? "row" : "body",
+               warm->stop_row >= 0 ? warm->stop_row : warm->stop_body, warm->stop_reason);
+    }
+}
+
 static int cmd_info(int argc, char** argv)
 {
     const char* file = NULL;
@@ -394,32 +521,7 @@ static int cmd_info(int argc, char** argv)
     {
         goto done;
     }
-    int kinds[3] = {0, 0, 0};
-    int nnz = 0, static_rows = 0, dynamic_bodies = 0, regularised = 0;
-    double q2 = 0.0, l2 = 0.0;
-    for (int b = 0; b < p.body_count; ++b)
-    {
-        dynamic_bodies += p.inv_mass[b] > 0.0 || p.inv_inertia[b] > 0.0;
-    }
-    for (int i = 0; i < p.row_count; ++i)
-    {
-        kinds[p.kind[i] <= CS_ROW_BOX ? p.kind[i] : 0] += 1;
-        static_rows += p.body_a[i] < 0 || p.body_b[i] < 0;
-        regularised += p.reg != NULL && p.reg[i] > 0.0;
-        const double* j = p.jac + 6 * i;
-        double q = p.bias[i];
-        for (int k = 0; k < 6; ++k)
-        {
-            int body = k < 3 ? p.body_a[i] : p.body_b[i];
-            if (body >= 0 && j[k] != 0.0)
-            {
-                nnz += 1;
-                q += j[k] * p.v[3 * body + k % 3];
-            }
-        }
-        q2 += q * q;
-        l2 += p.lambda0[i] * p.lambda0[i];
-    }
+    info_counts c = count_problem(&p);
     // Zero sweeps: cs_solve then only precomputes A_ii and the start point, which is what we report.
     cs_solver_params params = cs_solver_params_default();
     params.iterations = 0;
@@ -429,54 +531,20 @@ static int cmd_info(int argc, char** argv)
         fprintf(stderr, "%s: %s\n", file, err.message);
         goto done;
     }
-    double dmin = INFINITY, dmax = 0.0, dsum = 0.0;
-    int empty_rows = 0;
-    for (int i = 0; i < p.row_count; ++i)
-    {
-        double d = work.diag[i];
-        dmin = d < dmin ? d : dmin;
-        dmax = d > dmax ? d : dmax;
-        dsum += d;
-        empty_rows += d <= 0.0;
-    }
+    info_diag d = diag_stats(&work, p.row_count);
     params.warm_start = false;
     if (cs_solve(&p, 0, &params, &work, lambda, &cold, &err) != CS_OK)
     {
         fprintf(stderr, "%s: %s\n", file, err.message);
         goto done;
     }
-    printf("file=%s\n", file);
-    printf("name=%s\n", p.name[0] != '\0' ? p.name : "-");
-    printf("bodies=%d\n", p.body_count);
-    printf("dynamic_bodies=%d\n", dynamic_bodies);
-    printf("rows=%d\n", p.row_count);
-    printf("rows_normal=%d\n", kinds[CS_ROW_NORMAL]);
-    printf("rows_friction=%d\n", kinds[CS_ROW_FRICTION]);
-    printf("rows_box=%d\n", kinds[CS_ROW_BOX]);
-    printf("rows_regularised=%d\n", regularised); // reg > 0 (SPOOK, springs): the problem is A + diag(reg)
-    printf("static_rows=%d\n", static_rows);
-    printf("empty_rows=%d\n", empty_rows);
-    printf("nnz_j=%d\n", nnz);
-    printf("diag_mean=%.6e\n", p.row_count > 0 ? dsum / p.row_count : 0.0);
-    printf("diag_min=%.6e\n", p.row_count > 0 ? dmin : 0.0);
-    printf("diag_max=%.6e\n", dmax);
-    printf("q_norm=%.6e\n", sqrt(q2));
-    printf("lambda0_norm=%.6e\n", sqrt(l2));
-    printf("res_lcp_lambda0=%.6e\n", warm.res_lcp);
-    printf("res_nat_lambda0=%.6e\n", warm.res_nat);
-    printf("res_lcp_zero=%.6e\n", cold.res_lcp);
-    printf("res_nat_zero=%.6e\n", cold.res_nat);
-    if (warm.stop == CS_STOP_BAD_PROBLEM)
-    {
-        printf("bad_problem=%s %d: %s\n", warm.stop_row >= 0 ? "row" : "body",
-               warm.stop_row >= 0 ? warm.stop_row : warm.stop_body, warm.stop_reason);
-    }
+    print_info(file, &p, &c, &d, &warm, &cold);
     if (!print_diagnosis(&p))
     {
         fprintf(stderr, "%s: out of memory forming A\n", file);
         goto done;
     }
-    double facts[] = {dsum, q2, l2, warm.res_lcp, warm.res_nat, cold.res_lcp, cold.res_nat};
+    double facts[] = {d.sum, c.q2, c.l2, warm.res_lcp, warm.res_nat, cold.res_lcp, cold.res_nat};
     code = 0;
     for (size_t k = 0; k < sizeof facts / sizeof facts[0]; ++k)
     {

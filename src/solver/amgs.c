@@ -7,12 +7,12 @@
 // For a normal row (l = 0, u = ∞) e = −(2/γ)x₋, so γΩe = −2Ωx₋ and this is Method 3.1 verbatim.
 // For a box its fixed points are exactly the BLCP conditions (w = −γΩe), which the literal
 // Method 3.2 (params->amgs_literal, kept for comparison) does not have.
-// The sweep costs O(nnz(J)) like PGS (cs_sweep, solver_internal.h, with the AMGS rule): the per-row
+// The sweep costs O(nnz(J)) like PGS (cs_sweep, sweep.h, with the AMGS rule): the per-row
 // step γ/(A_ii + γΩ_ii) is precomputed once per solve (for Ω = αD it is a constant times 1/A_ii).
 #include "solver/simd.h"
 #include "solver/solver_internal.h"
 
-// The coefficients (cs_rule_state, solver_internal.h) live in the context between begin and the sweeps:
+// The coefficients (cs_rule_state, sweep.h) live in the context between begin and the sweeps:
 // method[K_F], [K_G], [K_H] are f, g, h; method[K_ROWS] != 0 when c_i is per row (work->scratch).
 enum
 {

@@ -48,7 +48,10 @@
 //
 // Rows without columns (A_ii = 0: both bodies static or massless) have a fixed w_i = b_i; they are not IPM
 // variables, λ_i is set to the bound b_i pushes against (cs_problem_check refused the unsatisfiable ones).
+// This file: the start point, the driver (interior, crossover and polish iterations); one iteration's Newton
+// step is ipm_step.c's.
 #include "solver/operator.h"
+#include "solver/ipm.h"
 #include "solver/ipm_krylov.h"
 #include "solver/subspace.h"
 
@@ -72,20 +75,11 @@ enum
     POLISH_TRIES = 5,   // polish iterations before a crossover that did not finish goes back to the IPM
 };
 
-#define FRACTION_TO_BOUNDARY 0.9995
-#define MIN_STEP             1e-10
-#define CROSS_AFTER          1e-4  // crossover when the active set held still and μ <= this·μ₀ …
-#define CROSS_ANYWAY         1e-10 // … or when μ <= this·μ₀
-#define CROSS_RETRY          1e-2  // after a rejected crossover: again at μ <= this·μ
-#define POLISH_DONE          1e-15 // res_nat <= this·√m·(1 + max|w|): rounding level, as newton.c's floor
-
-// The method's per-row arrays, carved from work->dense (grown once in begin).
-typedef struct ipm_arrays
-{
-    double *lam, *sl, *zl, *su, *zu, *lo, *hi, *w, *d, *dl, *dsl, *dzl, *dsu, *dzu, *keep, *at, *c, *b, *x;
-    double *v, *v_keep; // 3·bodies + 3 (with the packed rows' zero slot)
-    double* krylov;     // cs_ipm_krylov_doubles(rows)
-} ipm_arrays;
+#define MIN_STEP     1e-10
+#define CROSS_AFTER  1e-4  // crossover when the active set held still and μ <= this·μ₀ …
+#define CROSS_ANYWAY 1e-10 // … or when μ <= this·μ₀
+#define CROSS_RETRY  1e-2  // after a rejected crossover: again at μ <= this·μ
+#define POLISH_DONE  1e-15 // res_nat <= this·√m·(1 + max|w|): rounding level, as newton.c's floor
 
 enum
 {
@@ -93,12 +87,12 @@ enum
     BODY_ARRAYS = 2
 };
 
-static ipm_arrays carve(cs_solver_work* work, int m, int bodies)
+static cs_ipm_arrays carve(cs_solver_work* work, int m, int bodies)
 {
     double* d = work->dense;
     size_t mm = (size_t)m, nb = 3 * (size_t)bodies + 3;
     double** rows[ROW_ARRAYS];
-    ipm_arrays a;
+    cs_ipm_arrays a;
     double** list[ROW_ARRAYS] = {&a.lam, &a.sl,  &a.zl,  &a.su,  &a.zu,   &a.lo, &a.hi, &a.w, &a.d, &a.dl,
                                  &a.dsl, &a.dzl, &a.dsu, &a.dzu, &a.keep, &a.at, &a.c,  &a.b, &a.x};
     memcpy(rows, list, sizeof rows);
@@ -111,12 +105,6 @@ static ipm_arrays carve(cs_solver_work* work, int m, int bodies)
     a.v_keep = d + nb;
     a.krylov = d + 2 * nb;
     return a;
-}
-
-// Rows that are IPM variables: a column somewhere (A_ii > 0).
-static bool ipm_row(const cs_solver_work* work, int i)
-{
-    return work->diag[i] > 0.0;
 }
 
 // v = v* + M⁻¹Jᵀλ (3·bodies, the zero slot left alone) and w = (A + Σ)λ + q per row.
@@ -153,7 +141,7 @@ static void project(const cs_lcp* p, const cs_solver_work* work, const double* l
             double l, u;
             cs_row_bounds(p, pass == 0 ? lambda : out, i, &l, &u);
             double x = cs_clamp(lambda[i], l, u);
-            if (!ipm_row(work, i))
+            if (!cs_ipm_row(work, i))
             {
                 x = p->bias[i] > 0.0 ? l : p->bias[i] < 0.0 ? u : x;
             }
@@ -171,7 +159,7 @@ static double residual_nat(const cs_lcp* p, const double* v, const double* lambd
 
 // The driver's λ projected on its box (its friction rows on ±μ of its own λ_n, which a subspace phase moves
 // after freezing their box), v from it; a->x is scratch.
-static void project_output(const cs_solve_ctx* ctx, const ipm_arrays* a)
+static void project_output(const cs_solve_ctx* ctx, const cs_ipm_arrays* a)
 {
     project(ctx->p, ctx->work, ctx->lambda, a->x);
     memcpy(ctx->lambda, a->x, (size_t)ctx->p->row_count * sizeof(double));
@@ -179,7 +167,7 @@ static void project_output(const cs_solve_ctx* ctx, const ipm_arrays* a)
 }
 
 // The driver's output from the interior iterate: λ projected on its box, v from it.
-static void publish(const cs_solve_ctx* ctx, const ipm_arrays* a)
+static void publish(const cs_solve_ctx* ctx, const cs_ipm_arrays* a)
 {
     project(ctx->p, ctx->work, a->lam, ctx->lambda);
     velocities(ctx->p, ctx->lambda, ctx->work->v, NULL);
@@ -187,7 +175,7 @@ static void publish(const cs_solve_ctx* ctx, const ipm_arrays* a)
 
 // Start point: λ⁰ = the driver's start (warm or 0); slacks at least θ/A_ii and multipliers θ, θ the largest
 // |w| or |q| (so that the start is well inside in the problem's own units; infeasibility is allowed).
-static double start_point(cs_solve_ctx* ctx, ipm_arrays* a)
+static double start_point(cs_solve_ctx* ctx, cs_ipm_arrays* a)
 {
     const cs_lcp* p = ctx->p;
     const cs_solver_work* work = ctx->work;
@@ -206,7 +194,7 @@ static double start_point(cs_solve_ctx* ctx, ipm_arrays* a)
     for (int i = 0; i < m; ++i)
     {
         a->sl[i] = a->zl[i] = a->su[i] = a->zu[i] = a->at[i] = 0.0;
-        if (!ipm_row(work, i))
+        if (!cs_ipm_row(work, i))
         {
             continue;
         }
@@ -256,7 +244,7 @@ cs_status cs_ipm_begin(cs_solve_ctx* ctx, cs_error* err)
         ctx->method[K_MODE] = MODE_DONE; // nothing to solve (and lambda may be NULL)
         return CS_OK;
     }
-    ipm_arrays a = carve(ctx->work, p->row_count, p->body_count);
+    cs_ipm_arrays a = carve(ctx->work, p->row_count, p->body_count);
     a.v[3 * p->body_count] = a.v[3 * p->body_count + 1] = a.v[3 * p->body_count + 2] = 0.0;
     double mu0 = start_point(ctx, &a);
     ctx->method[K_MODE] =
@@ -270,227 +258,9 @@ cs_status cs_ipm_begin(cs_solve_ctx* ctx, cs_error* err)
     return CS_OK;
 }
 
-// Complementarity target of a bound: affine c = −s∘z, corrector c = σμ − s∘z − Δs_aff∘Δz_aff (Δ from the
-// predictor, still in the arrays).
-static double target(double s, double z, double ds, double dz, double sigma_mu, bool corrector)
-{
-    return -s * z + (corrector ? sigma_mu - ds * dz : 0.0);
-}
-
-// The Newton right-hand side into a->b (by free row) for the targets above; r_d = w − z_l + z_u,
-// r_l = λ − l − s_l, r_u = u − λ − s_u are formed on the fly, and a friction row's coupling adds −C_fn r_l,n.
-static void newton_rhs(const cs_lcp* p, const ipm_arrays* a, const cs_subspace* sub, double sigma_mu,
-                       bool corrector)
-{
-    for (int f = 0; f < sub->free_count; ++f)
-    {
-        int i = sub->free[f];
-        double r = -(a->w[i] - a->zl[i] + a->zu[i]);
-        if (a->sl[i] > 0.0)
-        {
-            double c = target(a->sl[i], a->zl[i], a->dsl[i], a->dzl[i], sigma_mu, corrector);
-            r += (c - a->zl[i] * (a->lam[i] - a->lo[i] - a->sl[i])) / a->sl[i];
-        }
-        if (a->su[i] > 0.0)
-        {
-            double c = target(a->su[i], a->zu[i], a->dsu[i], a->dzu[i], sigma_mu, corrector);
-            r -= (c - a->zu[i] * (a->hi[i] - a->lam[i] - a->su[i])) / a->su[i];
-        }
-        if (a->c[i] != 0.0)
-        {
-            int n = p->link[i];
-            r -= a->c[i] * (a->lam[n] - a->sl[n]); // the normal row's r_l (its lower bound is 0)
-        }
-        a->b[f] = r; // by free row (the Krylov solve's vectors)
-    }
-}
-
-// Δs and Δz from Δλ (a->dl) by back-substitution, normal rows before the friction rows that read their Δs_n.
-static void recover(const cs_lcp* p, const ipm_arrays* a, const cs_subspace* sub, double sigma_mu,
-                    bool corrector)
-{
-    for (int pass = 0; pass < 2; ++pass)
-    {
-        for (int f = 0; f < sub->free_count; ++f)
-        {
-            int i = sub->free[f];
-            bool friction = p->kind[i] == CS_ROW_FRICTION;
-            if (friction != (pass == 1))
-            {
-                continue;
-            }
-            // A friction row's bounds ∓μ s_n move with its normal row's slack: Δl = −μΔs_n, Δu = μΔs_n.
-            int n = friction ? p->link[i] : -1;
-            double dbound = n >= 0 && a->sl[n] > 0.0 ? p->mu[i] * a->dsl[n] : 0.0;
-            double dl = a->dl[i];
-            double dsl = 0.0, dzl = 0.0, dsu = 0.0, dzu = 0.0;
-            if (a->sl[i] > 0.0)
-            {
-                double c = target(a->sl[i], a->zl[i], a->dsl[i], a->dzl[i], sigma_mu, corrector);
-                dsl = dl + dbound + (a->lam[i] - a->lo[i] - a->sl[i]);
-                dzl = (c - a->zl[i] * dsl) / a->sl[i];
-            }
-            if (a->su[i] > 0.0)
-            {
-                double c = target(a->su[i], a->zu[i], a->dsu[i], a->dzu[i], sigma_mu, corrector);
-                dsu = -dl + dbound + (a->hi[i] - a->lam[i] - a->su[i]);
-                dzu = (c - a->zu[i] * dsu) / a->su[i];
-            }
-            a->dsl[i] = dsl, a->dzl[i] = dzl, a->dsu[i] = dsu, a->dzu[i] = dzu;
-        }
-    }
-}
-
-// The largest α <= 1 with x + αΔx >= 0 for every positive x of the free rows.
-static double max_step(const double* x, const double* dx, const cs_subspace* sub)
-{
-    double alpha = 1.0;
-    for (int f = 0; f < sub->free_count; ++f)
-    {
-        int i = sub->free[f];
-        if (x[i] > 0.0 && dx[i] < 0.0)
-        {
-            alpha = fmin(alpha, -x[i] / dx[i]);
-        }
-    }
-    return alpha;
-}
-
-// μ after steps alpha_p (slacks) and alpha_d (multipliers) along the current direction.
-static double mu_after(const ipm_arrays* a, const cs_subspace* sub, double alpha_p, double alpha_d)
-{
-    double sum = 0.0;
-    int count = 0;
-    for (int f = 0; f < sub->free_count; ++f)
-    {
-        int i = sub->free[f];
-        if (a->sl[i] > 0.0)
-        {
-            sum += (a->sl[i] + alpha_p * a->dsl[i]) * (a->zl[i] + alpha_d * a->dzl[i]), count += 1;
-        }
-        if (a->su[i] > 0.0)
-        {
-            sum += (a->su[i] + alpha_p * a->dsu[i]) * (a->zu[i] + alpha_d * a->dzu[i]), count += 1;
-        }
-    }
-    return count > 0 ? sum / count : 0.0;
-}
-
-// One solve of the symmetric part (A + Σ + D) for sub->rhs into sub->step: CHOLMOD on this iteration's
-// factor, PCG when asked or when CHOLMOD failed; false when neither gives a finite step.
-static bool solve_symmetric(const cs_solve_ctx* ctx, cs_subspace* sub, bool factored)
-{
-    if (factored && cs_cholmod_backsolve(sub))
-    {
-        return true;
-    }
-    return cs_pcg_solve(sub, ctx->work, ctx->p->body_count);
-}
-
-// The Newton system (A + Σ + D + C) Δλ = b (b in a->b by free row) into a->dl by GMRES on the symmetric
-// factor (ipm_krylov.c); Krylov tolerance 1e-12 with CHOLMOD, 1e-9 with PCG (whose own solves stop at 1e-12).
-static bool solve_newton(const cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub, bool factored)
-{
-    cs_ipm_krylov k = {
-        .p = ctx->p,
-        .ctx = ctx,
-        .sub = sub,
-        .factored = factored,
-        .solve = solve_symmetric,
-        .c = a->c,
-        .tolerance = factored ? 1e-12 : 1e-9,
-    };
-    cs_ipm_krylov_carve(&k, a->krylov, ctx->p->row_count);
-    if (!cs_ipm_krylov_solve(&k, a->b, a->x))
-    {
-        return false;
-    }
-    for (int f = 0; f < sub->free_count; ++f)
-    {
-        a->dl[sub->free[f]] = a->x[f];
-    }
-    return true;
-}
-
-// Free set = the IPM rows; D = z_l/s_l + z_u/s_u into a->d (the shift of the reduced matrix); a friction
-// row's coupling C_fn = μ(z_l/s_l − z_u/s_u) to its normal row (0 when that row is no IPM variable).
-static void reduced_system(const cs_solve_ctx* ctx, const ipm_arrays* a, cs_subspace* sub)
-{
-    const cs_lcp* p = ctx->p;
-    sub->free_count = 0;
-    for (int i = 0; i < p->row_count; ++i)
-    {
-        sub->slot[i] = -1;
-        a->d[i] = a->c[i] = 0.0;
-        if (!ipm_row(ctx->work, i))
-        {
-            continue;
-        }
-        double dl = a->sl[i] > 0.0 ? a->zl[i] / a->sl[i] : 0.0;
-        double du = a->su[i] > 0.0 ? a->zu[i] / a->su[i] : 0.0;
-        a->d[i] = dl + du;
-        if (p->kind[i] == CS_ROW_FRICTION && ipm_row(ctx->work, p->link[i]) && a->sl[p->link[i]] > 0.0)
-        {
-            a->c[i] = p->mu[i] * (dl - du);
-        }
-        sub->slot[i] = sub->free_count;
-        sub->free[sub->free_count++] = i;
-    }
-    sub->shift = a->d;
-    sub->beta = 0.0; // every iteration's matrix is new: start the regularisation ladder afresh
-}
-
-// One Mehrotra predictor-corrector step; returns the step length taken (0: no usable Newton system).
-static double interior_step(const cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub, double mu)
-{
-    const cs_lcp* p = ctx->p;
-    reduced_system(ctx, a, sub);
-    bool factored = ctx->params->subspace_solver == CS_SUBSPACE_CHOLMOD && cs_cholmod_factor(sub);
-    sub->stats.solves += 1;
-    newton_rhs(p, a, sub, 0.0, false);
-    bool ok = solve_newton(ctx, a, sub, factored);
-    double sigma_mu = 0.0;
-    if (ok)
-    {
-        recover(p, a, sub, 0.0, false);
-        double ap = fmin(max_step(a->sl, a->dsl, sub), max_step(a->su, a->dsu, sub));
-        double ad = fmin(max_step(a->zl, a->dzl, sub), max_step(a->zu, a->dzu, sub));
-        double sigma = fmin(1.0, pow(mu_after(a, sub, ap, ad) / mu, 3.0));
-        sigma_mu = sigma * mu;
-        newton_rhs(p, a, sub, sigma_mu, true);
-        ok = solve_newton(ctx, a, sub, factored);
-    }
-    sub->shift = NULL;
-    if (!ok)
-    {
-        sub->stats.failed += 1;
-        return 0.0;
-    }
-    recover(p, a, sub, sigma_mu, true);
-    double alpha = fmin(fmin(max_step(a->sl, a->dsl, sub), max_step(a->su, a->dsu, sub)),
-                        fmin(max_step(a->zl, a->dzl, sub), max_step(a->zu, a->dzu, sub)));
-    alpha = fmin(1.0, FRACTION_TO_BOUNDARY * alpha);
-    for (int f = 0; f < sub->free_count; ++f)
-    {
-        int i = sub->free[f];
-        a->lam[i] += alpha * a->dl[i];
-        if (a->sl[i] > 0.0)
-        {
-            a->sl[i] = fmax(a->sl[i] + alpha * a->dsl[i], 0x1p-1022);
-            a->zl[i] = fmax(a->zl[i] + alpha * a->dzl[i], 0x1p-1022);
-        }
-        if (a->su[i] > 0.0)
-        {
-            a->su[i] = fmax(a->su[i] + alpha * a->dsu[i], 0x1p-1022);
-            a->zu[i] = fmax(a->zu[i] + alpha * a->dzu[i], 0x1p-1022);
-        }
-    }
-    return alpha;
-}
-
 // The crossover: rows the interior point says are at a bound put on it, the rest solved exactly by one
 // subspace phase. Kept (true) only when the natural residual drops below the interior point's.
-static bool crossover(const cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub)
+static bool crossover(const cs_solve_ctx* ctx, cs_ipm_arrays* a, cs_subspace* sub)
 {
     const cs_lcp* p = ctx->p;
     int m = p->row_count;
@@ -502,11 +272,11 @@ static bool crossover(const cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub)
     bounds(p, ctx->lambda, a->lo, a->hi);
     for (int i = 0; i < m; ++i)
     {
-        if (ipm_row(work, i) && a->sl[i] > 0.0 && a->sl[i] * work->diag[i] < a->zl[i])
+        if (cs_ipm_row(work, i) && a->sl[i] > 0.0 && a->sl[i] * work->diag[i] < a->zl[i])
         {
             ctx->lambda[i] = a->lo[i];
         }
-        else if (ipm_row(work, i) && a->su[i] > 0.0 && a->su[i] * work->diag[i] < a->zu[i])
+        else if (cs_ipm_row(work, i) && a->su[i] > 0.0 && a->su[i] * work->diag[i] < a->zu[i])
         {
             ctx->lambda[i] = a->hi[i];
         }
@@ -526,17 +296,17 @@ static bool crossover(const cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub)
 }
 
 // Rows whose identified bound (lower −1, upper 1, none 0) differs from the last iteration's, kept in a->at.
-static int identification_changes(const cs_solve_ctx* ctx, ipm_arrays* a)
+static int identification_changes(const cs_solve_ctx* ctx, cs_ipm_arrays* a)
 {
     int changes = 0;
     for (int i = 0; i < ctx->p->row_count; ++i)
     {
         double at = 0.0;
-        if (ipm_row(ctx->work, i) && a->sl[i] > 0.0 && a->sl[i] * ctx->work->diag[i] < a->zl[i])
+        if (cs_ipm_row(ctx->work, i) && a->sl[i] > 0.0 && a->sl[i] * ctx->work->diag[i] < a->zl[i])
         {
             at = -1.0;
         }
-        else if (ipm_row(ctx->work, i) && a->su[i] > 0.0 && a->su[i] * ctx->work->diag[i] < a->zu[i])
+        else if (cs_ipm_row(ctx->work, i) && a->su[i] > 0.0 && a->su[i] * ctx->work->diag[i] < a->zu[i])
         {
             at = 1.0;
         }
@@ -546,7 +316,7 @@ static int identification_changes(const cs_solve_ctx* ctx, ipm_arrays* a)
     return changes;
 }
 
-static double current_mu(const cs_solve_ctx* ctx, const ipm_arrays* a)
+static double current_mu(const cs_solve_ctx* ctx, const cs_ipm_arrays* a)
 {
     double sum = 0.0;
     int count = 0;
@@ -566,13 +336,13 @@ static double current_mu(const cs_solve_ctx* ctx, const ipm_arrays* a)
 
 // One interior iteration: bounds and w from the iterate, a predictor-corrector step, the output, and the
 // crossover when the active set looks identified.
-static void interior_iteration(cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub)
+static void interior_iteration(cs_solve_ctx* ctx, cs_ipm_arrays* a, cs_subspace* sub)
 {
     const cs_lcp* p = ctx->p;
     velocities(p, a->lam, a->v, a->w);
     bounds(p, a->sl, a->lo, a->hi); // friction bounds lagged: ∓μ s_n of this iterate (see the file comment)
     double mu = current_mu(ctx, a);
-    double alpha = mu > 0.0 && isfinite(mu) ? interior_step(ctx, a, sub, mu) : 0.0;
+    double alpha = mu > 0.0 && isfinite(mu) ? cs_ipm_interior_step(ctx, a, sub, mu) : 0.0;
     publish(ctx, a);
     ctx->method[K_STALLS] = alpha < MIN_STEP ? ctx->method[K_STALLS] + 1.0 : 0.0;
     if (alpha == 0.0 || ctx->method[K_STALLS] >= STALL_STEPS)
@@ -602,7 +372,7 @@ static void interior_iteration(cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* su
 // One polish iteration (pgs-sm with k_gs = 1, then the box projection); MODE_DONE once the residual is at
 // rounding level. A polish that has not got there after POLISH_TRIES iterations (a wrong active set that the
 // friction fixed point cannot repair) goes back to the interior iterate, which carries on to smaller μ.
-static void polish_iteration(cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub)
+static void polish_iteration(cs_solve_ctx* ctx, cs_ipm_arrays* a, cs_subspace* sub)
 {
     const cs_lcp* p = ctx->p;
     cs_pgs_sweep(ctx);
@@ -631,7 +401,7 @@ static void polish_iteration(cs_solve_ctx* ctx, ipm_arrays* a, cs_subspace* sub)
 void cs_ipm_sweep(cs_solve_ctx* ctx)
 {
     cs_subspace* sub = ctx->work->subspace;
-    ipm_arrays a = carve(ctx->work, ctx->p->row_count, ctx->p->body_count);
+    cs_ipm_arrays a = carve(ctx->work, ctx->p->row_count, ctx->p->body_count);
     if (ctx->method[K_MODE] == MODE_INTERIOR)
     {
         interior_iteration(ctx, &a, sub);

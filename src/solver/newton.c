@@ -405,7 +405,7 @@ void cs_newton_sweep(cs_solve_ctx* ctx)
             return;
         }
     }
-    // No sufficient decrease along the projected Newton path: one PGS sweep (solver_internal.h).
+    // No sufficient decrease along the projected Newton path: one PGS sweep (sweep.h).
     cs_rule_state none = {0};
     cs_sweep(CS_RULE_PGS, &none, p, cs_packed_rows(work), work->v, ctx->lambda, 0, m);
 }

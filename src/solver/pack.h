@@ -1,4 +1,4 @@
-// The packing of one row (cs_packed_row, solver_internal.h), shared by the two packing passes: solve.c's,
+// The packing of one row (cs_packed_row, packed_row.h), shared by the two packing passes: solve.c's,
 // which writes every row's record, and schedule.c's cs_pack_lanes, which writes the rows that go in vector
 // lanes straight into their quads and a record only for the others. Both compute every number here, in
 // the same operations, so the sweeps see the same bits whichever pass ran.

@@ -1,6 +1,6 @@
 // Projected Gauss-Seidel, paper eq. (4), in velocity form (sequential impulses, paper §3): the row
 // product (Aλ)_i is J_i·v with v = v* + M⁻¹Jᵀλ kept current, so a sweep costs O(nnz(J)) and A is
-// never formed. Rows are swept in file order (cs_sweep, solver_internal.h):
+// never formed. Rows are swept in file order (cs_sweep, sweep.h):
 //     λ_i ← clamp(λ_i − (J_i·v + b_i)/A_ii, l_i, u_i),   v ← v + M⁻¹J_iᵀ Δλ_i
 // With a vector schedule (simd.h) runs of four independent rows or pairs are updated in the lanes of one
 // vector; the order of the updates, and so every bit of the result, is the same.

@@ -12,8 +12,8 @@
 // ("Verify if Guess was a Solution": x_A within its bounds, y_F of the right sign): FREE rows need l ≤ λ ≤ u,
 // LOW rows w ≥ 0, UP rows w ≤ 0. Every row that fails is moved to the set it asks for — the block principal
 // pivot of Júdice & Pires (1994), the naïve method's "guess" made systematic: while the number of
-// infeasible rows keeps falling, all of them flip; after JP_RETRIES block flips without a new best, one row
-// flips at a time, the least index first (Murty's rule, finite for P-matrices, Murty 1974).
+// infeasible rows keeps falling, all of them flip; after JP_RETRIES (ppm_pivot.c) block flips without a new
+// best, one row flips at a time, the least index first (Murty's rule, finite for P-matrices, Murty 1974).
 //
 // What makes this fast and exact on contact problems:
 // - The crash start. The sets come from the mid-map of an approximate answer (CRASH_SWEEPS PGS sweeps from
@@ -35,393 +35,28 @@
 //   P-matrix) and cycles on collapsing pools (Pool 1 and 2 at step 30). When every attempt ends on its
 //   cap, Lemke's method runs on the same problem (lemke_blcp.c) warm-started from the sets with the fewest
 //   infeasible rows seen, then, if that warm start ends on a ray, from z = 0 with a pivot cap.
-// The answer is accepted only when it solves the true problem (res_nat ≤ PPM_ACCEPT·max(1, |q|∞)); the
-// block-pivot cap (cs_solver_params.max_pivots, default DEFAULT_CAP) and the fallback's pivot caps turn
-// cycling or an exhausted budget into an error that says so, never a hang.
-#include "solver/dense_lu.h"
+// The answer is accepted only when it solves the true problem (res_nat ≤ PPM_ACCEPT·max(1, |q|∞),
+// ppm_pivot.c); the block-pivot cap (cs_solver_params.max_pivots, default DEFAULT_CAP) and the fallback's
+// pivot caps turn cycling or an exhausted budget into an error that says so, never a hang.
+#include "solver/ppm.h"
 #include "solver/operator.h"
 
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 
-#define PPM_EPS       1e-10 // the proximal term, relative to each row's A_ii (the polish and first attempt)
-#define PPM_EPS_MAX   1e-2  // the largest a factorisation may need
-#define PPM_ACCEPT    1e-10 // natural residual, relative to max(1, |q|∞), of an accepted answer
-#define CRASH_TOL     1e-13 // the crash's PGS stops at this res_nat (relative)
-#define FLIP_FRACTION 0.1   // a block pivot flips the rows violated by at least this fraction of the worst
-#define FEAS_TOL      1e-12 // a bound or sign violated by less than this (relative) is not a pivot
+#define CRASH_TOL 1e-13 // the crash's PGS stops at this res_nat (relative)
 
 enum
 {
     PPM_MAX_ROWS = 4096,  // A and the reduced system take m² doubles each: 256 MiB here
     CRASH_SWEEPS = 20000, // ~0.2 s on a pool of 1 200 rows
-    JP_RETRIES = 3,       // block flips allowed without a new best count (Júdice & Pires's p)
-    REFINE_ROUNDS = 30,   // proximal-point rounds per solve
     DEFAULT_CAP = 100,    // block pivots (reduced systems solved) per attempt: ~1 s on a frictional pool
     LEMKE_COLD_PER_VARIABLE = 5, // the cold Lemke fallback's pivots per LCP variable per attempt
-    ROW_LOW = -1,
-    ROW_FREE = 0,
-    ROW_UP = 1,
 };
 
-typedef struct ppm
-{
-    const cs_lcp* p;
-    int m, k;         // rows; rows in the current reduced system
-    double* a;        // [m·m] A + Σ, row-major
-    double* g;        // [m·m] the reduced matrix G + εD, then its LU
-    double* lam;      // [m] the iterate
-    double* w;        // [m] its contact velocities (A + Σ)λ + q
-    double* x;        // [m] the reduced unknowns (λ of the FREE rows)
-    double* res;      // [m] −w_F, then the correction
-    double* v;        // [3·bodies + 3] velocities
-    int* state;       // [m] ROW_LOW / ROW_FREE / ROW_UP
-    int* next;        // [m] the set a row asks for (its state when feasible)
-    int* slot;        // [m] position in the reduced system, or -1
-    int* rows;        // [m] the reduced system's rows
-    int* piv;         // [m] LU pivots
-    int* best_state;  // [m] the sets of the iterate with the fewest infeasible rows of all attempts
-    double* best_lam; // [m] that iterate's λ
-    int best_count;   // its infeasible rows (INT_MAX before the first)
-    double scale;     // max(1, |q|∞)
-    int solves;       // block pivots: reduced systems factorised and solved
-    int pivots;       // principal pivots: rows that changed sets
-    int cap;          // most solves
-    double eps_used;  // the largest proximal term a factorisation needed
-} ppm;
-
-// Fixed bounds of a normal or box row.
-static void fixed_bounds(const cs_lcp* p, int i, double* lo, double* hi)
-{
-    *lo = p->kind[i] == CS_ROW_BOX ? p->lo[i] : 0.0;
-    *hi = p->kind[i] == CS_ROW_BOX ? p->hi[i] : INFINITY;
-}
-
-static bool is_friction(const cs_lcp* p, int i)
-{
-    return p->kind[i] == CS_ROW_FRICTION;
-}
-
-// A row is an unknown of the reduced system when FREE, unless it is friction on a normal row that is not
-// (then its λ_n, and so the row, is 0).
-static bool in_system(const ppm* s, int i)
-{
-    if (s->state[i] != ROW_FREE)
-    {
-        return false;
-    }
-    return !is_friction(s->p, i) || s->state[s->p->link[i]] == ROW_FREE;
-}
-
-// λ from the sets and the reduced unknowns x; friction rows after the rows they are bounded by.
-static void assemble(ppm* s)
-{
-    const cs_lcp* p = s->p;
-    for (int i = 0; i < s->m; ++i)
-    {
-        if (is_friction(p, i))
-        {
-            continue;
-        }
-        double lo, hi;
-        fixed_bounds(p, i, &lo, &hi);
-        s->lam[i] = s->slot[i] >= 0 ? s->x[s->slot[i]] : s->state[i] == ROW_UP ? hi : lo;
-    }
-    for (int i = 0; i < s->m; ++i)
-    {
-        if (!is_friction(p, i))
-        {
-            continue;
-        }
-        int n = p->link[i];
-        double bound = s->state[n] == ROW_FREE ? p->mu[i] * s->lam[n] : 0.0;
-        s->lam[i] = s->slot[i] >= 0 ? s->x[s->slot[i]] : s->state[n] != ROW_FREE ? 0.0 : s->state[i] * bound;
-    }
-}
-
-// w = (A + Σ)λ + q of the iterate, through the velocities (O(nnz(J)), the driver's own residual).
-static void velocities(ppm* s)
-{
-    cs_lcp_velocity(s->p, s->lam, s->v);
-    for (int i = 0; i < s->m; ++i)
-    {
-        s->w[i] = cs_row_w(s->p, s->v, s->lam[i], i);
-    }
-}
-
-// The crash guess: the mid-map's decision at an approximate answer (λ, w in s->lam, s->w).
-static void guess_sets(ppm* s)
-{
-    const cs_lcp* p = s->p;
-    for (int i = 0; i < s->m; ++i)
-    {
-        double lo, hi;
-        if (is_friction(p, i))
-        {
-            double limit = p->mu[i] * fmax(s->lam[p->link[i]], 0.0);
-            lo = -limit;
-            hi = limit;
-        }
-        else
-        {
-            fixed_bounds(p, i, &lo, &hi);
-        }
-        double y = s->lam[i] - s->w[i];
-        s->state[i] = lo == hi || y <= lo ? ROW_LOW : y >= hi ? ROW_UP : ROW_FREE;
-        if (s->state[i] == ROW_LOW && !isfinite(lo))
-        {
-            s->state[i] = ROW_FREE; // a free row's λ is never at a bound
-        }
-    }
-}
-
-// G = (A + Σ)_{F,F} with the bound friction rows' ±μ A_{F,t} added to their normal row's column, plus the
-// proximal term eps·A_ii on the diagonal; factorised in place. False when a pivot is still negligible.
-static bool build_system(ppm* s, double eps)
-{
-    const cs_lcp* p = s->p;
-    int m = s->m, k = 0;
-    for (int i = 0; i < m; ++i)
-    {
-        s->slot[i] = in_system(s, i) ? k : -1;
-        if (s->slot[i] >= 0)
-        {
-            s->rows[k++] = i;
-        }
-    }
-    s->k = k;
-    double gmax = 0.0;
-    for (int r = 0; r < k; ++r)
-    {
-        const double* arow = s->a + (size_t)s->rows[r] * m;
-        double* grow = s->g + (size_t)r * k;
-        for (int c = 0; c < k; ++c)
-        {
-            grow[c] = arow[s->rows[c]];
-        }
-        for (int t = 0; t < m; ++t)
-        {
-            if (is_friction(p, t) && s->state[t] != ROW_FREE && s->slot[p->link[t]] >= 0)
-            {
-                grow[s->slot[p->link[t]]] += s->state[t] * p->mu[t] * arow[t];
-            }
-        }
-        grow[r] += eps * arow[s->rows[r]];
-        gmax = fmax(gmax, fabs(grow[r]));
-    }
-    return cs_dense_lu_factor(s->g, k, s->piv, 1e-14 * (gmax > 0.0 ? gmax : 1.0));
-}
-
-// The proximal-point rounds on the factorised system, from the iterate's own λ_F; leaves λ, w of the best
-// round. Returns the last reduced residual max|w_F|.
-static double solve_system(ppm* s)
-{
-    int k = s->k;
-    for (int r = 0; r < k; ++r)
-    {
-        s->x[r] = s->lam[s->rows[r]];
-    }
-    double last = INFINITY;
-    for (int round = 0; round <= REFINE_ROUNDS; ++round)
-    {
-        assemble(s);
-        velocities(s);
-        double now = 0.0;
-        for (int r = 0; r < k; ++r)
-        {
-            s->res[r] = -s->w[s->rows[r]];
-            now = fmax(now, fabs(s->res[r]));
-        }
-        if (round > 0 && !(now < 0.5 * last))
-        {
-            if (now > last) // the last round made it worse (inconsistent along a null direction): undo it
-            {
-                for (int r = 0; r < k; ++r)
-                {
-                    s->x[r] -= s->res[k + r];
-                }
-                assemble(s);
-                velocities(s);
-                now = last;
-            }
-            return now;
-        }
-        last = now;
-        if (now == 0.0 || round == REFINE_ROUNDS)
-        {
-            break;
-        }
-        cs_dense_lu_solve(s->g, k, s->piv, s->res);
-        for (int r = 0; r < k; ++r)
-        {
-            s->x[r] += s->res[r];
-            s->res[k + r] = s->res[r]; // kept to undo the round
-        }
-    }
-    return last;
-}
-
-// The rows whose set the iterate contradicts, with the set each asks for in s->next ("Verify if Guess was
-// a Solution"); returns their number.
-static int infeasible(ppm* s)
-{
-    const cs_lcp* p = s->p;
-    double lam_scale = 1.0;
-    for (int i = 0; i < s->m; ++i)
-    {
-        lam_scale = fmax(lam_scale, fabs(s->lam[i]));
-    }
-    double tol_l = FEAS_TOL * lam_scale, tol_w = FEAS_TOL * s->scale;
-    int count = 0;
-    for (int i = 0; i < s->m; ++i)
-    {
-        int st = s->state[i];
-        double lo, hi;
-        if (is_friction(p, i))
-        {
-            if (s->state[p->link[i]] != ROW_FREE)
-            {
-                s->next[i] = st; // λ_n = 0: the row is 0 in every set
-                s->x[i] = 0.0;
-                continue;
-            }
-            double limit = p->mu[i] * s->lam[p->link[i]];
-            lo = -limit;
-            hi = limit;
-        }
-        else
-        {
-            fixed_bounds(p, i, &lo, &hi);
-        }
-        int want = st;
-        double by = 0.0;
-        if (st == ROW_FREE)
-        {
-            want = s->lam[i] < lo - tol_l ? ROW_LOW : s->lam[i] > hi + tol_l ? ROW_UP : ROW_FREE;
-            by = (want == ROW_LOW ? lo - s->lam[i] : s->lam[i] - hi) / lam_scale;
-        }
-        else if (lo < hi && (st == ROW_LOW ? s->w[i] < -tol_w : s->w[i] > tol_w))
-        {
-            want = ROW_FREE;
-            by = fabs(s->w[i]) / s->scale;
-        }
-        s->next[i] = want;
-        s->x[i] = want != st ? by : 0.0;
-        count += want != st;
-    }
-    return count;
-}
-
-// Clamps λ into its box (round-off at the bounds) and returns the natural residual on the true problem.
-static double final_residual(ppm* s)
-{
-    const cs_lcp* p = s->p;
-    for (int pass = 0; pass < 2; ++pass) // normal and box rows first: friction boxes read their λ_n
-    {
-        for (int i = 0; i < s->m; ++i)
-        {
-            if (is_friction(p, i) != (pass == 1))
-            {
-                continue;
-            }
-            double lo, hi;
-            cs_row_bounds(p, s->lam, i, &lo, &hi);
-            s->lam[i] = cs_clamp(s->lam[i], lo, hi);
-        }
-    }
-    cs_lcp_velocity(p, s->lam, s->v);
-    double res_lcp, res_nat;
-    cs_residuals(p, s->v, s->lam, &res_lcp, &res_nat);
-    return res_nat;
-}
-
-typedef enum ppm_outcome
-{
-    PPM_SOLVED,
-    PPM_CAP,
-    PPM_SINGULAR,
-    PPM_INEXACT,
-    PPM_LEMKE, // solved by the Lemke fallback; the answer is in work->x
-} ppm_outcome;
-
-// Júdice–Pires block principal pivoting with Murty's single pivots as the fallback.
-// eps0: the proximal term of this attempt. A large one damps the steps along A's near-null directions (an
-// inconsistent free system then moves λ by (rhs outside G's range)/eps, not /1e-10), at the price of
-// refinement rounds that may not finish; so once the sets verify at a large eps they are polished at
-// PPM_EPS (and pivoting goes on there if the exact solve contradicts them).
-static ppm_outcome pivot_loop(ppm* s, double eps0, double* res_nat)
-{
-    int best = INT_MAX, retries = JP_RETRIES;
-    int cap = s->solves + s->cap;
-    for (;;)
-    {
-        double eps = eps0;
-        while (!build_system(s, eps))
-        {
-            eps *= 100.0;
-            if (eps > PPM_EPS_MAX)
-            {
-                return PPM_SINGULAR;
-            }
-        }
-        s->eps_used = fmax(s->eps_used, eps);
-        solve_system(s);
-        s->solves += 1;
-        int count = infeasible(s);
-        if (count < s->best_count)
-        {
-            s->best_count = count;
-            memcpy(s->best_state, s->state, (size_t)s->m * sizeof(int));
-            memcpy(s->best_lam, s->lam, (size_t)s->m * sizeof(double));
-        }
-        if (count == 0 && eps0 > PPM_EPS)
-        {
-            eps0 = PPM_EPS;
-            continue;
-        }
-        if (count == 0)
-        {
-            *res_nat = final_residual(s);
-            return *res_nat <= PPM_ACCEPT * s->scale ? PPM_SOLVED : PPM_INEXACT;
-        }
-        if (s->solves >= cap)
-        {
-            *res_nat = final_residual(s);
-            return PPM_CAP;
-        }
-        bool block = count < best || retries > 0;
-        if (count < best)
-        {
-            best = count;
-            retries = JP_RETRIES;
-        }
-        else if (retries > 0)
-        {
-            retries -= 1;
-        }
-        double worst = 0.0;
-        for (int i = 0; i < s->m; ++i)
-        {
-            worst = fmax(worst, s->x[i]);
-        }
-        for (int i = 0; i < s->m; ++i)
-        {
-            if (s->next[i] != s->state[i] && (!block || s->x[i] >= FLIP_FRACTION * worst))
-            {
-                s->state[i] = s->next[i];
-                s->pivots += 1;
-                if (!block)
-                {
-                    break; // Murty: the least index only
-                }
-            }
-        }
-    }
-}
-
 // Carves the method's arrays out of work->dense (nothing allocated once it is large enough).
-static cs_status carve(cs_solver_work* w, const cs_lcp* p, ppm* s, cs_error* err)
+static cs_status carve(cs_solver_work* w, const cs_lcp* p, cs_ppm* s, cs_error* err)
 {
     int m = p->row_count;
     if (m > PPM_MAX_ROWS)
@@ -437,7 +72,7 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, ppm* s, cs_error* err
         return st;
     }
     double* d = w->dense;
-    *s = (ppm){.p = p, .m = m};
+    *s = (cs_ppm){.p = p, .m = m};
     s->a = d, d += mm * mm;
     s->g = d, d += mm * mm;
     s->lam = d, d += mm;
@@ -459,7 +94,7 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, ppm* s, cs_error* err
 }
 
 // A + Σ, dense, and the scale of q.
-static void build_dense(ppm* s, const cs_solver_work* w)
+static void build_dense(cs_ppm* s, const cs_solver_work* w)
 {
     const cs_lcp* p = s->p;
     int m = s->m;
@@ -472,7 +107,7 @@ static void build_dense(ppm* s, const cs_solver_work* w)
         s->a[(size_t)i * m + i] += p->reg != NULL ? p->reg[i] : 0.0;
     }
     memset(s->lam, 0, (size_t)m * sizeof(double));
-    velocities(s); // w = q
+    cs_ppm_velocities(s); // w = q
     s->scale = 1.0;
     for (int i = 0; i < m; ++i)
     {
@@ -486,26 +121,26 @@ static void build_dense(ppm* s, const cs_solver_work* w)
 // lexicographic rule is finite on it (Stewart & Trinkle 1996), and from a basis the crash has mostly right it
 // needs a few pivots per wrong row where the cold start walks through every contact. True when it found the
 // answer (in work->x); *pivots = its complementary pivots.
-static bool lemke_fallback(ppm* s, cs_solve_ctx* ctx, int* pivots, cs_error* err)
+static bool lemke_fallback(cs_ppm* s, cs_solve_ctx* ctx, int* pivots, cs_error* err)
 {
     cs_solver_work* w = ctx->work;
     int m = s->m;
     if (s->best_count == INT_MAX) // no reduced system was ever solved: the crash's sets (its λ is in work->x)
     {
         memcpy(s->lam, w->x, (size_t)m * sizeof(double));
-        velocities(s);
-        guess_sets(s);
+        cs_ppm_velocities(s);
+        cs_ppm_guess_sets(s);
         memcpy(s->best_state, s->state, (size_t)m * sizeof(int));
         memcpy(s->best_lam, s->lam, (size_t)m * sizeof(double));
     }
     memcpy(s->lam, s->best_lam, (size_t)m * sizeof(double));
-    velocities(s);
+    cs_ppm_velocities(s);
     for (int i = 0; i < m; ++i)
     {
         int st = s->best_state[i];
-        if (is_friction(s->p, i) && s->best_state[s->p->link[i]] != ROW_FREE)
+        if (cs_ppm_is_friction(s->p, i) && s->best_state[s->p->link[i]] != CS_PPM_ROW_FREE)
         {
-            st = s->w[i] > 0.0 ? ROW_LOW : ROW_UP; // the side it slips to (cs_lemke_warm)
+            st = s->w[i] > 0.0 ? CS_PPM_ROW_LOW : CS_PPM_ROW_UP; // the side it slips to (cs_lemke_warm)
         }
         w->scratch[i] = st;
         w->x[i] = s->best_lam[i];
@@ -535,7 +170,7 @@ cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err)
     cs_solver_work* w = ctx->work;
     int m = p->row_count;
     ctx->method[0] = ctx->method[1] = ctx->method[2] = ctx->method[3] = 0.0;
-    ppm s = {0};
+    cs_ppm s = {0};
     cs_status st = carve(w, p, &s, err);
     if (st != CS_OK)
     {
@@ -558,30 +193,30 @@ cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err)
     // Attempts with a growing proximal term (pivot_loop), each from the crash's sets (the crash's λ waits
     // in work->x): the smallest serves crash points that are already converged (one block pivot verifies
     // them); the larger ones crash points that PGS left at a plateau (Pool 1 step 100 from λ = 0: 4.6e-6).
-    static const double attempts[] = {PPM_EPS, 1e-5, 1e-3};
+    static const double attempts[] = {CS_PPM_EPS, 1e-5, 1e-3};
     if (m > 0)
     {
         memcpy(w->x, s.lam, (size_t)m * sizeof(double));
     }
     double res_nat = INFINITY;
-    ppm_outcome outcome = PPM_CAP;
-    for (size_t k = 0; k < sizeof attempts / sizeof attempts[0] && outcome != PPM_SOLVED; ++k)
+    cs_ppm_outcome outcome = CS_PPM_CAP;
+    for (size_t k = 0; k < sizeof attempts / sizeof attempts[0] && outcome != CS_PPM_SOLVED; ++k)
     {
         if (m > 0)
         {
             memcpy(s.lam, w->x, (size_t)m * sizeof(double));
         }
-        velocities(&s);
-        guess_sets(&s);
-        outcome = pivot_loop(&s, attempts[k], &res_nat);
+        cs_ppm_velocities(&s);
+        cs_ppm_guess_sets(&s);
+        outcome = cs_ppm_pivot_loop(&s, attempts[k], &res_nat);
     }
     int lemke_pivots = 0;
     cs_error lemke_err = {0};
     // The fallback runs with the default budget only: --max-pivots K (the viewer race's 50) bounds the
     // block pivots, and a caller who set it wants that bound, not seconds of Lemke pivots.
-    if (outcome != PPM_SOLVED && m > 0 && ctx->params->max_pivots <= 0)
+    if (outcome != CS_PPM_SOLVED && m > 0 && ctx->params->max_pivots <= 0)
     {
-        outcome = lemke_fallback(&s, ctx, &lemke_pivots, &lemke_err) ? PPM_LEMKE : outcome;
+        outcome = lemke_fallback(&s, ctx, &lemke_pivots, &lemke_err) ? CS_PPM_LEMKE : outcome;
     }
     ctx->method[0] = s.solves;
     ctx->method[2] = s.pivots;
@@ -590,23 +225,23 @@ cs_status cs_ppm_begin(cs_solve_ctx* ctx, cs_error* err)
     cs_lcp_velocity(p, ctx->lambda, w->v);
     switch (outcome)
     {
-        case PPM_SOLVED:
+        case CS_PPM_SOLVED:
             break;
-        case PPM_LEMKE:
+        case CS_PPM_LEMKE:
             return CS_OK; // the answer waits in work->x
-        case PPM_CAP:
+        case CS_PPM_CAP:
             return cs_fail(
                 err, CS_ERR_VALUE,
                 "ppm: block-pivot cap %d reached in each of %d attempts (%d block, %d principal pivots, "
                 "last res_nat %.3g): the sets cycle or the budget is too small; %s",
                 s.cap, (int)(sizeof attempts / sizeof attempts[0]), s.solves, s.pivots, res_nat,
                 fallback_note(ctx, &lemke_err));
-        case PPM_SINGULAR:
+        case CS_PPM_SINGULAR:
             return cs_fail(err, CS_ERR_VALUE,
                            "ppm: a reduced system stayed numerically singular with a proximal term of 1e-4 "
                            "A_ii (%d block pivots); %s",
                            s.solves, fallback_note(ctx, &lemke_err));
-        case PPM_INEXACT:
+        case CS_PPM_INEXACT:
             return cs_fail(
                 err, CS_ERR_VALUE,
                 "ppm: the sets are consistent but leave res_nat %.3g on the true problem (%d block "

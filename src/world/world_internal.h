@@ -12,6 +12,8 @@
 #include "solver/split.h"
 #include "world/event_state.h"
 
+#include <math.h>
+
 // The split-impulse position solve of a step (cs_solve_split's arguments): it depends on the velocity
 // solve's packed rows only, so with threads it runs on a worker while the velocity sweeps run and the
 // results are the same bits as on one thread.
@@ -243,6 +245,12 @@ enum
     CS_BODY_LISTED = 8, // in w->fresh; kept through removal, so a slot refilled twice is listed once
     CS_BODY_BULLET = 16,
 };
+
+// Both components finite.
+static inline bool cs_vec2_finite(cs_vec2 v)
+{
+    return isfinite(v.x) && isfinite(v.y);
+}
 
 // world.c: grows every per-slot array to hold `needed` slots.
 bool cs_world_reserve_bodies(cs_world* w, int needed);
