@@ -232,7 +232,7 @@ static int count_rows(const char* text, const char* prefix, int* lines)
 }
 
 // --csv - (as bench's): the CSV alone on standard output, the command's table on stderr, and no file named
-// '-' — for run, table2 and converge (--csv, --history, --active-csv).
+// '-' — for run, table2 and converge (--csv, --history, --active-csv); the file-only outputs refuse '-'.
 static void csv_to_standard_output(void** state)
 {
     (void)state;
@@ -277,6 +277,22 @@ static void csv_to_standard_output(void** state)
         snprintf(cmd, sizeof cmd, "(cd %s && %s %s 2>&1 >/dev/null)", dir, CLI, args);
         assert_int_equal(cs_test_run(cmd, out, sizeof out), 0);
         assert_true(strlen(out) > 0);
+    }
+    // The outputs that are files only (a snapshot, an LCP dump) refuse '-' as a usage error naming the
+    // option.
+    const char* refused[][2] = {{"run %s --steps 2 --state-out -", "--state-out"},
+                                {"run %s --steps 2 --csv - --dump-lcp 1:-", "--dump-lcp"},
+                                {"converge %s --at-step 5 --tol 1e-6 --lcp-out -", "--lcp-out"}};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; ++k)
+    {
+        char args[1024], cmd[4096];
+        snprintf(args, sizeof args, refused[k][0], pool1);
+        snprintf(cmd, sizeof cmd, "(cd %s && %s %s)", dir, CLI, args);
+        assert_int_equal(cs_test_run(cmd, out, sizeof out), 2);
+        char expected[128];
+        snprintf(expected, sizeof expected, "%s: '-' (standard output) is for the CSV outputs",
+                 refused[k][1]);
+        assert_non_null(strstr(out, expected));
     }
     assert_int_equal(rmdir(dir), 0);
 }

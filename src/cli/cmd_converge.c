@@ -201,7 +201,8 @@ static bool check_options(const char* cmd, const converge_args* o)
     }
     const char* outputs[] = {o->csv_path, o->history_path, o->lcp_out, o->active_csv};
     const char* output_options[] = {"--csv", "--history", "--lcp-out", "--active-csv"};
-    return cs_cli_distinct_outputs(cmd, output_options, outputs, 4);
+    return cs_cli_named_files(cmd, output_options + 2, outputs + 2, 1) &&
+           cs_cli_distinct_outputs(cmd, output_options, outputs, 4);
 }
 
 // Where the variants write: the open --csv and --history files (NULL: not asked for), and the table

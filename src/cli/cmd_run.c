@@ -38,7 +38,7 @@ static void help(FILE* out)
         "  --state-in FILE     start from a snapshot instead of a SCENE (needs --steps: how many more)\n"
         "  --dump-lcp STEP:FILE  write the velocity LCP of step STEP (1-based) to FILE; repeatable\n"
         "  --quiet             no summary\n"
-        "Output files: '-' is standard output (the summary then goes to stderr).\n",
+        "--csv -: the CSV on standard output (the summary then goes to stderr).\n",
         cs_arg_solver_help(), CS_ARG_SUBSPACE_HELP);
 }
 
@@ -182,7 +182,8 @@ static bool parse_options(const char* cmd, int argc, char** argv, run_options* o
         outputs[2 + d] = o->dumps[d].path;
         output_options[2 + d] = "--dump-lcp";
     }
-    return cs_cli_distinct_outputs(cmd, output_options, outputs, 2 + o->dump_count);
+    return cs_cli_named_files(cmd, output_options + 1, outputs + 1, 1 + o->dump_count) &&
+           cs_cli_distinct_outputs(cmd, output_options, outputs, 2 + o->dump_count);
 }
 
 // Only options actually given override the scene's solver settings: an option equal to the default still

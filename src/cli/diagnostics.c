@@ -64,3 +64,18 @@ bool cs_cli_close_output(FILE* f)
     bool failed = ferror(f) != 0;
     return f == stdout ? fflush(f) == 0 && !failed : fclose(f) == 0 && !failed;
 }
+
+bool cs_cli_named_files(const char* cmd, const char* const* options, const char* const* paths, int count)
+{
+    for (int i = 0; i < count; ++i)
+    {
+        if (paths[i] != NULL && strcmp(paths[i], "-") == 0)
+        {
+            fprintf(stderr,
+                    "circlesim-cli %s: %s: '-' (standard output) is for the CSV outputs; name a file\n", cmd,
+                    options[i]);
+            return false;
+        }
+    }
+    return true;
+}

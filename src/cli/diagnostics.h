@@ -14,6 +14,9 @@ void cs_cli_print_warnings(const cs_scene_info* info);
 // (the same string, or the same existing file); NULL entries are skipped.
 bool cs_cli_distinct_outputs(const char* cmd, const char* const* options, const char* const* paths,
                              int count);
+// False (with a usage message naming the option) when one of the given paths is "-": these outputs are
+// written to a named file only (snapshots, LCP files); NULL entries are skipped.
+bool cs_cli_named_files(const char* cmd, const char* const* options, const char* const* paths, int count);
 // An output file of a command (--csv FILE and the like): "-" is standard output, as bench's --csv -; the
 // caller then keeps its own table off stdout. NULL (with "PATH: cannot open for writing" on stderr) when
 // it cannot be opened.

@@ -4,18 +4,20 @@
 // list wall-major, bodies ascending (keys sorted). Which circles may meet a wall is the same for every wall
 // (static, kinematic and removed circles, inv_mass 0, do not meet walls; sensors meet nothing).
 //
-// On one thread, or with one chunk of bodies, one pass fills the list in place. On the workers each chunk of
-// CS_STAGE_CHUNK bodies lists, for each wall, the circles its box test lets through (a (wall, chunk) task's
-// circles); their counts give each task, in wall-major order, a run of the list; each task fills its run
-// with the contacts it finds, and the runs are closed up in task order: the same list as one pass's.
-#include <limits.h>
+// On one thread, with one chunk of bodies, or past CS_WALLS_ON_POOL_MAX walls, one pass fills the list in
+// place. On the workers each chunk of CS_STAGE_CHUNK bodies lists, for each wall, the circles its box test
+// lets through (a (wall, chunk) task's circles); their counts give each task, in wall-major order, a run of
+// the list; each task fills its run with the contacts it finds, and the runs are closed up in task order: the
+// same list as one pass's.
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "contact/narrowphase.h"
 #include "core/array.h"
 #include "world/world_internal.h"
+
+// The most walls whose contacts go to the worker pool (per-wall lists of circles: 4 bytes a wall and body).
+#define CS_WALLS_ON_POOL_MAX 16
 
 // max of two finite numbers; fmax is a library call without -ffinite-math-only.
 static inline double cs_max(double x, double y)
@@ -155,13 +157,14 @@ cs_status cs_stage_wall_contacts(cs_world* w, cs_error* err)
         return CS_OK;
     }
     const int chunks = cs_stage_chunks(w->body_count);
-    const int tasks = w->wall_count * chunks;
     cs_workers* pool = cs_world_workers(w);
-    // (One list of circles per wall: past INT_MAX entries in all, one pass.)
-    if (pool == NULL || chunks <= 1 || (int64_t)w->wall_count * w->body_count > INT_MAX)
+    // One list of circles per wall holds wall_count × body_count ints: past CS_WALLS_ON_POOL_MAX walls (a
+    // scene of many segments, where a list per wall would cost more memory than the contacts) one pass.
+    if (pool == NULL || chunks <= 1 || w->wall_count > CS_WALLS_ON_POOL_MAX)
     {
         return walls_in_one_pass(w, err);
     }
+    const int tasks = w->wall_count * chunks;
     if (!cs_stage_chunk_reserve(w, tasks) ||
         !CS_GROW(w->wall_bodies, w->wall_bodies_capacity, w->wall_count * w->body_count))
     {
