@@ -202,7 +202,8 @@ CS_AVX2 bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_
     // ... with the structure of the pair quad's lanes, bit for bit (cs_pair_compact, simd_avx2.h's
     // pair_a_half). J/A_ii's a half is checked on J: J_a = −J_b gives J_a/A_ii = −(J_b/A_ii) bit for bit,
     // and a +0 gives +0 where 1/A_ii is finite (A_ii >= 1e-300; a pair with a smaller A_ii goes to
-    // pack_contact, which gives the same bits), so the lanes' a-half numbers are never computed here.
+    // pack_contact, which gives the same bits), so J_n,a/A_nn is not computed only to be compared (J_f,a/A_ff
+    // is, for the coupling).
     __m256d fixed = pair_static_a(mnax, mnay), same = SAME(jnax, pair_a_half(fixed, jnbx));
     same = AND(same, AND(SAME(jnay, pair_a_half(fixed, jnby)), SAME(jfax, pair_a_half(fixed, jfbx))));
     same = AND(same, AND(SAME(jfay, pair_a_half(fixed, jfby)), SAME(mfax, pair_a_half(fixed, mnay))));
