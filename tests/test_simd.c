@@ -360,6 +360,71 @@ static void pairs_without_the_compact_layout_go_one_row_at_a_time(void** state)
     cs_lcp_free(&p);
 }
 
+// The packer's four pairs at once (cs_avx2_pack_pairs) tell the a half's J/A of the pair quad's structure
+// from the Jacobian: J_a = −J_b, which J_a/A = −J_b/A follows from bit for bit. Four of Pool 1's pairs with
+// moving a halves that it packs, then one pair's J_n,a x (or y) moved by 2⁻²⁰ with its friction row's J_f,a
+// still J_n,a turned a quarter (so M⁻¹J_f,aᵀ still is (−nmay, nmax): the M⁻¹Jᵀ tests pass, the J tests
+// must tell): refused.
+static void the_packer_refuses_a_normal_row_off_the_structure(void** state)
+{
+    (void)state;
+#if CS_SIMD_X86
+    if (!cs_simd_cpu())
+    {
+        skip();
+    }
+    cs_error err;
+    cs_world* w = pool1_after_100_steps();
+    cs_lcp p = {0};
+    assert_int_equal(cs_lcp_copy(&p, cs_world_last_problem(w), &err), CS_OK);
+    cs_world_destroy(w);
+    int m = p.row_count;
+    double* lambda = calloc((size_t)m, sizeof(double));
+    double* diag = calloc((size_t)m, sizeof(double));
+    double* inv_diag = calloc((size_t)m, sizeof(double));
+    double* v = calloc(3 * ((size_t)p.body_count + 1), sizeof(double));
+    cs_pair_quad quad;
+    cs_pack4_out out = {.quad = &quad,
+                        .lambda = lambda,
+                        .diag = diag,
+                        .inv_diag = inv_diag,
+                        .v = v,
+                        .zero_slot = 3 * p.body_count};
+    int found = -1;
+    for (int i = 0; i + 8 <= m && found < 0; i += 8)
+    {
+        bool moving = true;
+        for (int k = 0; k < CS_LANES; ++k)
+        {
+            moving &= p.body_a[i + 2 * k] >= 0;
+        }
+        if (moving && cs_avx2_pack_pairs(&p, NULL, i, &out))
+        {
+            found = i;
+        }
+    }
+    assert_true(found >= 0);
+    for (int axis = 0; axis < 2; ++axis)
+    {
+        double* jn = p.jac + 6 * (size_t)(found + 2);
+        double* jf = jn + 6;
+        double n0 = jn[axis], f0 = jf[1 - axis];
+        jn[axis] += 0x1p-20;
+        jf[1 - axis] = axis == 0 ? jn[0] : -jn[1]; // J_f,a = (−J_n,a y, J_n,a x)
+        assert_false(cs_avx2_pack_pairs(&p, NULL, found, &out));
+        jn[axis] = n0, jf[1 - axis] = f0;
+        assert_true(cs_avx2_pack_pairs(&p, NULL, found, &out));
+    }
+    free(lambda);
+    free(diag);
+    free(inv_diag);
+    free(v);
+    cs_lcp_free(&p);
+#else
+    skip();
+#endif
+}
+
 // Both residuals bit for bit as the row-by-row functions (cs_residual_lcp, cs_residual_nat) that take the
 // rows one at a time: cs_residuals takes a contact's normal and friction rows together, four such pairs in
 // AVX2 lanes where it can (residual_avx2.c), and must add every term in row order. Pool 1's problem (wall
@@ -494,6 +559,7 @@ int main(void)
         cmocka_unit_test(big_pool_is_bit_identical_with_and_without_lanes),
         cmocka_unit_test(frozen_problems_from_hard_start_points),
         cmocka_unit_test(pairs_without_the_compact_layout_go_one_row_at_a_time),
+        cmocka_unit_test(the_packer_refuses_a_normal_row_off_the_structure),
         cmocka_unit_test(cli_no_simd_gives_the_same_solution),
         cmocka_unit_test(residuals_are_the_row_by_row_bits),
         cmocka_unit_test(residuals_of_rows_without_bodies),

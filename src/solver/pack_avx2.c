@@ -199,26 +199,29 @@ CS_AVX2 bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_
     {
         return false;
     }
+    // ... with the structure of the pair quad's lanes, bit for bit (cs_pair_compact, simd_avx2.h's
+    // pair_a_half). J/A_ii's a half is checked on J: J_a = −J_b gives J_a/A_ii = −(J_b/A_ii) bit for bit,
+    // and a +0 gives +0 where 1/A_ii is finite (A_ii >= 1e-300; a pair with a smaller A_ii goes to
+    // pack_contact, which gives the same bits), so J_n,a/A_nn is not computed only to be compared (J_f,a/A_ff
+    // is, for the coupling).
+    __m256d fixed = pair_static_a(mnax, mnay), same = SAME(jnax, pair_a_half(fixed, jnbx));
+    same = AND(same, AND(SAME(jnay, pair_a_half(fixed, jnby)), SAME(jfax, pair_a_half(fixed, jfbx))));
+    same = AND(same, AND(SAME(jfay, pair_a_half(fixed, jfby)), SAME(mfax, pair_a_half(fixed, mnay))));
+    same = AND(same, AND(SAME(mfay, mnax), SAME(mfbx, _mm256_xor_pd(mnby, _mm256_set1_pd(-0.0)))));
     const __m256d tiny = _mm256_set1_pd(1e-300), huge = _mm256_set1_pd(DBL_MAX);
-    __m256d ok = AND(AND(AND(CMP(dn, tiny, _CMP_GE_OQ), CMP(dn, huge, _CMP_LE_OQ)),
-                         AND(CMP(df, tiny, _CMP_GE_OQ), CMP(df, huge, _CMP_LE_OQ))),
+    __m256d finite_inverse = AND(CMP(dn, tiny, _CMP_GE_OQ), CMP(df, tiny, _CMP_GE_OQ));
+    if (_mm256_movemask_pd(AND(AND(same, finite_inverse), SAME(mfby, mnbx))) != 0xF)
+    {
+        return false;
+    }
+    __m256d ok = AND(AND(CMP(dn, huge, _CMP_LE_OQ), CMP(df, huge, _CMP_LE_OQ)),
                      CMP(mu, _mm256_set1_pd(INFINITY), _CMP_LT_OQ));
 
     const __m256d one = _mm256_set1_pd(1.0);
     __m256d in = _mm256_div_pd(one, dn), inf_ = _mm256_div_pd(one, df);
     __m256d fax = MUL(jfax, inf_), fay = MUL(jfay, inf_), fbx = MUL(jfbx, inf_), fby = MUL(jfby, inf_);
     __m256d fwb = MUL(jfbw, inf_), fwa = MUL(jfaw, inf_);
-    __m256d nax = MUL(jnax, in), nay = MUL(jnay, in), nbx = MUL(jnbx, in), nby = MUL(jnby, in);
-    // ... with the structure of the pair quad's lanes, bit for bit (cs_pair_compact, simd_avx2.h's
-    // pair_a_half).
-    __m256d fixed = pair_static_a(mnax, mnay), same = SAME(nax, pair_a_half(fixed, nbx));
-    same = AND(same, AND(SAME(nay, pair_a_half(fixed, nby)), SAME(fax, pair_a_half(fixed, fbx))));
-    same = AND(same, AND(SAME(fay, pair_a_half(fixed, fby)), SAME(mfax, pair_a_half(fixed, mnay))));
-    same = AND(same, AND(SAME(mfay, mnax), SAME(mfbx, _mm256_xor_pd(mnby, _mm256_set1_pd(-0.0)))));
-    if (_mm256_movemask_pd(AND(same, SAME(mfby, mnbx))) != 0xF)
-    {
-        return false;
-    }
+    __m256d nbx = MUL(jnbx, in), nby = MUL(jnby, in);
     out->ok = _mm256_movemask_pd(ok) == 0xF;
     uint64_t bits[CS_LANES];
     _mm256_storeu_si256((__m256i*)bits, _mm256_castpd_si256(bad));

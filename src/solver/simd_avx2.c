@@ -61,9 +61,17 @@ typedef struct normal_lanes
     __m256d fixed;
 } normal_lanes;
 
+// The changes M⁻¹Jᵀ·d a normal quad adds to its halves' (x, y) velocities, by lane.
+typedef struct quad_moves
+{
+    __m256d ax, ay, bx, by;
+} quad_moves;
+
+// normal_quad's update; with `moves`, the changes it added to v there too (split_quad measures them).
 static inline __attribute__((always_inline)) CS_AVX2 void
 normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, normal_lanes r,
-            const double* bias, const int32_t* a, const int32_t* b, double* lambda, double* v)
+            const double* bias, const int32_t* a, const int32_t* b, double* lambda, double* v,
+            quad_moves* moves)
 {
     // The slots in locals: the stores through v (the intrinsics' may-alias vector types) would otherwise
     // make the compiler read a[] and b[] again for the scatters.
@@ -105,10 +113,15 @@ normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, norm
     __m256d next = _mm256_max_pd(_mm256_setzero_pd(), y); // y < 0 ? 0 : y
     __m256d d = SUB(next, old);
     _mm256_storeu_pd(lambda, next);
-    vax = ADD(vax, MUL(LD(r.max), d));
-    vay = ADD(vay, MUL(LD(r.may), d));
-    vbx = ADD(vbx, MUL(LD(r.mbx), d));
-    vby = ADD(vby, MUL(LD(r.mby), d));
+    quad_moves m = {MUL(LD(r.max), d), MUL(LD(r.may), d), MUL(LD(r.mbx), d), MUL(LD(r.mby), d)};
+    vax = ADD(vax, m.ax);
+    vay = ADD(vay, m.ay);
+    vbx = ADD(vbx, m.bx);
+    vby = ADD(vby, m.by);
+    if (moves != NULL)
+    {
+        *moves = m;
+    }
     scatter_xy(v, sa, vax, vay);
     scatter_xy(v, sb, vbx, vby);
 }
@@ -286,7 +299,7 @@ sweep_lanes(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* c
         {
             const cs_normal_quad* q = normals + it->quad;
             normal_quad(rule, per_row, st, it->first, normal_fields(q), q->bias, q->a, q->b,
-                        lambda + it->first, v);
+                        lambda + it->first, v, NULL);
         }
     }
 }
@@ -313,24 +326,21 @@ CS_AVX2 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* 
 
 // A split quad: normal_quad's PGS update, and with `measure` the changes it applied to its bodies'
 // velocities tested against limit2 as cs_split_moved does, by lane: a mask of the lanes that moved (or gave
-// NaN). The update d is read back as the stored λ minus the old one, and M⁻¹Jᵀ·d multiplied again: the bits
-// normal_quad added to v. (Only a solve's first sweep measures: cs_solve_split.)
+// NaN), from the products M⁻¹Jᵀ·d normal_quad added to v. (Only a solve's first sweep measures:
+// cs_solve_split.)
 static inline __attribute__((always_inline)) CS_AVX2 __m256d split_quad(bool measure, __m256d limit2,
                                                                         normal_lanes r, const double* bias,
                                                                         const int32_t* a, const int32_t* b,
                                                                         double* lambda, double* v)
 {
-    __m256d old = _mm256_loadu_pd(lambda);
-    normal_quad(CS_RULE_PGS, false, NULL, 0, r, bias, a, b, lambda, v);
+    quad_moves m;
+    normal_quad(CS_RULE_PGS, false, NULL, 0, r, bias, a, b, lambda, v, measure ? &m : NULL);
     if (!measure)
     {
         return _mm256_setzero_pd();
     }
-    __m256d d = SUB(_mm256_loadu_pd(lambda), old);
-    __m256d dax = MUL(LD(r.max), d), day = MUL(LD(r.may), d);
-    __m256d dbx = MUL(LD(r.mbx), d), dby = MUL(LD(r.mby), d);
-    __m256d ma2 = ADD(MUL(dax, dax), MUL(day, day));
-    __m256d mb2 = ADD(MUL(dbx, dbx), MUL(dby, dby));
+    __m256d ma2 = ADD(MUL(m.ax, m.ax), MUL(m.ay, m.ay));
+    __m256d mb2 = ADD(MUL(m.bx, m.bx), MUL(m.by, m.by));
     return _mm256_cmp_pd(_mm256_max_pd(ma2, mb2), limit2, _CMP_NLT_UQ); // (max: ma2 > mb2 ? ma2 : mb2)
 }
 
