@@ -111,9 +111,9 @@ static void remove_hovered(app* a)
     }
 }
 
-void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
+// Keys 1 … 9, Tab: which solver the focused pane runs. False for any other key.
+static bool solver_key(app* a, SDL_Keycode key, bool shift)
 {
-    bool shift = (mod & KMOD_SHIFT) != 0;
     if (key >= SDLK_1 && key <= SDLK_9)
     {
         int index = (int)(key - SDLK_1);
@@ -125,37 +125,44 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
         {
             app_message(a, "no solver %d (%d registered)", index + 1, cs_solver_count());
         }
-        return;
+        return true;
     }
+    if (key == SDLK_TAB)
+    {
+        int n = cs_solver_count();
+        if (n > 0)
+        {
+            app_set_solver(a, ((app_pane_solver(a, a->focus) + (shift ? -1 : 1)) % n + n) % n);
+        }
+        return true;
+    }
+    return false;
+}
+
+// The solver's and the world's settings: α/ω, iterations, warm start, friction, row order, sleeping,
+// continuous collision. False for any other key.
+static bool setting_key(app* a, SDL_Keycode key)
+{
     switch (key)
     {
-        case SDLK_TAB:
-        {
-            int n = cs_solver_count();
-            if (n > 0)
-            {
-                app_set_solver(a, ((app_pane_solver(a, a->focus) + (shift ? -1 : 1)) % n + n) % n);
-            }
-            break;
-        }
         case SDLK_PLUS:
         case SDLK_EQUALS: // '+' is Shift+'=' on most layouts
         case SDLK_KP_PLUS:
             step_alpha(a, +1);
-            break;
+            return true;
         case SDLK_MINUS:
         case SDLK_KP_MINUS:
             step_alpha(a, -1);
-            break;
+            return true;
         case SDLK_LEFTBRACKET:
             app_set_iterations(a, app_pane_params(a, a->focus)->iterations / 2);
-            break;
+            return true;
         case SDLK_RIGHTBRACKET:
             app_set_iterations(a, app_pane_params(a, a->focus)->iterations * 2);
-            break;
+            return true;
         case SDLK_w:
             app_set_warm_start(a, !app_pane_params(a, a->focus)->warm_start);
-            break;
+            return true;
         case SDLK_f:
             if (a->world != NULL)
             {
@@ -163,7 +170,7 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
                 app_message(a, "friction %s",
                             cs_world_get_def(app_pane_world(a, a->focus))->frictionless ? "off" : "on");
             }
-            break;
+            return true;
         case SDLK_o:
             if (a->world != NULL)
             {
@@ -174,122 +181,166 @@ void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
                 app_set_row_order(a, order);
                 app_message(a, "row order %s", cs_row_order_name(order));
             }
-            break;
+            return true;
+        case SDLK_a:
+            if (app_pane_world(a, a->focus) != NULL)
+            {
+                app_set_sleeping(a, !cs_world_sleeping_enabled(app_pane_world(a, a->focus)));
+            }
+            return true;
+        case SDLK_b:
+            if (app_pane_world(a, a->focus) != NULL)
+            {
+                app_set_continuous(a, !cs_world_continuous_enabled(app_pane_world(a, a->focus)));
+            }
+            return true;
+        default:
+            return false;
+    }
+}
+
+// Time and scenes: pause, single step, speed, reset, next/previous scene, duel, quit. False for any other
+// key.
+static bool playback_key(app* a, SDL_Keycode key)
+{
+    switch (key)
+    {
         case SDLK_SPACE:
             a->paused = !a->paused;
-            break;
+            return true;
         case SDLK_PERIOD:
             a->paused = true;
             a->single_steps++;
-            break;
+            return true;
         case SDLK_COMMA:
             a->speed_index = a->speed_index > 0 ? a->speed_index - 1 : 0;
-            break;
+            return true;
         case SDLK_SLASH:
             a->speed_index = a->speed_index < APP_SPEED_COUNT - 1 ? a->speed_index + 1 : APP_SPEED_COUNT - 1;
-            break;
+            return true;
         case SDLK_r:
             app_reset(a);
-            break;
+            return true;
         case SDLK_n:
             app_next_scene(a, +1);
-            break;
+            return true;
         case SDLK_p:
             app_next_scene(a, -1);
-            break;
+            return true;
+        case SDLK_d:
+            duel_toggle(a);
+            return true;
+        case SDLK_q:
+            a->focus = a->pane_count > 1 ? (a->focus + 1) % a->pane_count : 0;
+            return true;
+        case SDLK_x:
+            race_toggle(a);
+            return true;
+        case SDLK_DELETE:
+        case SDLK_BACKSPACE:
+            remove_hovered(a);
+            return true;
+        case SDLK_ESCAPE:
+            a->quit = true;
+            return true;
+        default:
+            return false;
+    }
+}
+
+// What is drawn: contacts, normals, impulses, colours, HUD, plots, panel, help, the view's fit. False for
+// any other key.
+static bool display_key(app* a, SDL_Keycode key)
+{
+    switch (key)
+    {
         case SDLK_c:
             toggle(a, &a->show_contacts, "contact points");
-            break;
+            return true;
         case SDLK_v:
             toggle(a, &a->show_normals, "contact normals");
-            break;
+            return true;
         case SDLK_i:
             toggle(a, &a->show_impulses, "impulse arrows");
-            break;
+            return true;
         case SDLK_m:
         {
             static const char* names[] = {"mass", "contact impulse", "divergence between panes"};
             int modes = a->pane_count > 1 ? 3 : 2;
             a->color_mode = (render_color_mode)(((int)a->color_mode + 1) % modes);
             app_message(a, "colour by %s", names[a->color_mode]);
-            break;
+            return true;
         }
-        case SDLK_d:
-            duel_toggle(a);
-            break;
-        case SDLK_q:
-            a->focus = a->pane_count > 1 ? (a->focus + 1) % a->pane_count : 0;
-            break;
         case SDLK_t:
             a->show_timings = !a->show_timings;
             app_request_fit(a); // the HUD's width changed
-            break;
+            return true;
         case SDLK_j:
             toggle(a, &a->show_row_colours, "row colours");
-            break;
+            return true;
         case SDLK_y:
             a->step_plot = (plot_quantity)((a->step_plot + 1) % PLOT_QUANTITY_COUNT);
-            break;
+            return true;
         case SDLK_k:
             a->show_panel = !a->show_panel;
             app_request_fit(a);
-            break;
-        case SDLK_x:
-            race_toggle(a);
-            break;
-        case SDLK_DELETE:
-        case SDLK_BACKSPACE:
-            remove_hovered(a);
-            break;
-        case SDLK_a:
-            if (app_pane_world(a, a->focus) != NULL)
-            {
-                app_set_sleeping(a, !cs_world_sleeping_enabled(app_pane_world(a, a->focus)));
-            }
-            break;
-        case SDLK_b:
-            if (app_pane_world(a, a->focus) != NULL)
-            {
-                app_set_continuous(a, !cs_world_continuous_enabled(app_pane_world(a, a->focus)));
-            }
-            break;
-        case SDLK_e:
-            app_export_plots(a, NULL);
-            break;
+            return true;
         case SDLK_g:
             app_set_show_plot(a, !a->show_plot);
-            break;
+            return true;
         case SDLK_u:
             a->show_hud = !a->show_hud;
             app_request_fit(a);
-            break;
+            return true;
         case SDLK_z:
             app_fit_view(a);
-            break;
+            return true;
         case SDLK_h:
             a->show_help = !a->show_help;
-            break;
+            return true;
+        default:
+            return false;
+    }
+}
+
+// Files into captures/: plot CSV, screenshot, recording, LCP dump, snapshot save/load. False for any other
+// key.
+static bool capture_key(app* a, SDL_Keycode key)
+{
+    switch (key)
+    {
+        case SDLK_e:
+            app_export_plots(a, NULL);
+            return true;
         case SDLK_F12:
             app_request_screenshot(a, NULL);
-            break;
+            return true;
         case SDLK_F9:
             app_toggle_recording(a, NULL);
-            break;
+            return true;
         case SDLK_l:
             app_dump_lcp(a);
-            break;
+            return true;
         case SDLK_F5:
             app_save_state(a, NULL);
-            break;
+            return true;
         case SDLK_F8:
             app_load_state(a, NULL);
-            break;
-        case SDLK_ESCAPE:
-            a->quit = true;
-            break;
+            return true;
         default:
-            break;
+            return false;
     }
+}
+
+// Each key belongs to one group (the groups share no key); a key in none does nothing.
+void app_handle_key(app* a, SDL_Keycode key, Uint16 mod)
+{
+    bool shift = (mod & KMOD_SHIFT) != 0;
+    if (solver_key(a, key, shift) || setting_key(a, key) || playback_key(a, key) || display_key(a, key))
+    {
+        return;
+    }
+    capture_key(a, key);
 }
 
 // The circle under a world point (the one with the nearest centre), or -1: on the broad phase (pick.c).
@@ -356,6 +407,104 @@ bool app_grab_at(app* a, cs_vec2 p)
     return a->grab_body >= 0;
 }
 
+// The wheel scrolls the panel under the mouse, else zooms the pane under it at the cursor.
+static void handle_wheel(app* a, const SDL_MouseWheelEvent* wheel)
+{
+    double y = wheel->preciseY != 0.0f ? wheel->preciseY : wheel->y;
+    if (layout_contains(layout_panel_rect(a), a->mouse_x, a->mouse_y))
+    {
+        // Three rows a notch, as text views scroll.
+        panel_scroll_by(a, (float)(-y * 3.0 * (render_ui_line_height(a->renderer) + 6.0f * a->ui_scale)));
+        return;
+    }
+    if (panel_covers(a, a->mouse_x, a->mouse_y))
+    {
+        return; // the wheel over a panel leaves the world's zoom alone
+    }
+    layout_rect pane = layout_pane_rect(a, layout_pane_at(a, a->mouse_x, a->mouse_y));
+    render_view_zoom_at(&a->view, a->mouse_x - pane.x, a->mouse_y - pane.y, pow(1.15, y));
+    a->view_moved = true;
+}
+
+// A press: a panel's click, else pan (middle, Ctrl+right), start a ray (right), spawn (Shift+left) or grab
+// (left). s is the pixel ratio.
+static void handle_button_down(app* a, const SDL_MouseButtonEvent* button, double s)
+{
+    a->mouse_x = button->x * s;
+    a->mouse_y = button->y * s;
+    if (button->button == SDL_BUTTON_LEFT && panel_click(a, a->mouse_x, a->mouse_y))
+    {
+        return; // a click on a panel never reaches the world
+    }
+    if (panel_covers(a, a->mouse_x, a->mouse_y))
+    {
+        return;
+    }
+    cs_vec2 p = layout_to_world(a, a->mouse_x, a->mouse_y);
+    bool ctrl = (SDL_GetModState() & KMOD_CTRL) != 0;
+    if (button->button == SDL_BUTTON_MIDDLE || (button->button == SDL_BUTTON_RIGHT && ctrl))
+    {
+        a->panning = true;
+    }
+    else if (button->button == SDL_BUTTON_RIGHT)
+    {
+        a->ray_dragging = a->has_ray = true;
+        a->ray_origin = a->ray_end = p;
+        a->ray_found = false;
+    }
+    else if (button->button == SDL_BUTTON_LEFT)
+    {
+        if ((SDL_GetModState() & KMOD_SHIFT) != 0)
+        {
+            app_spawn_circle(a, p);
+            return;
+        }
+        app_grab_at(a, p);
+    }
+}
+
+// A release ends the ray's drag, the pan or the grab.
+static void handle_button_up(app* a, const SDL_MouseButtonEvent* button)
+{
+    if (button->button == SDL_BUTTON_RIGHT && a->ray_dragging)
+    {
+        a->ray_dragging = false;
+        // A click without a drag clears the ray.
+        double len = hypot(a->ray_end.x - a->ray_origin.x, a->ray_end.y - a->ray_origin.y);
+        a->has_ray = len * a->view.scale >= 3.0;
+    }
+    if (button->button == SDL_BUTTON_RIGHT || button->button == SDL_BUTTON_MIDDLE)
+    {
+        a->panning = false;
+    }
+    else if (button->button == SDL_BUTTON_LEFT)
+    {
+        release_grab(a);
+    }
+}
+
+// A move pans the view, moves the grab's target and the ray's end. s is the pixel ratio.
+static void handle_motion(app* a, const SDL_MouseMotionEvent* motion, double s)
+{
+    double x = motion->x * s;
+    double y = motion->y * s;
+    if (a->panning)
+    {
+        render_view_pan(&a->view, x - a->mouse_x, y - a->mouse_y);
+        a->view_moved = true;
+    }
+    a->mouse_x = x;
+    a->mouse_y = y;
+    if (a->grab_body >= 0)
+    {
+        a->grab_target = layout_to_world(a, x, y);
+    }
+    if (a->ray_dragging)
+    {
+        a->ray_end = layout_to_world(a, x, y);
+    }
+}
+
 void app_handle_event(app* a, const SDL_Event* e)
 {
     layout_update(a); // a key of this frame may have loaded a scene: the mouse maps through the new view
@@ -369,97 +518,17 @@ void app_handle_event(app* a, const SDL_Event* e)
             app_handle_key(a, e->key.keysym.sym, e->key.keysym.mod);
             break;
         case SDL_MOUSEWHEEL:
-        {
-            double y = e->wheel.preciseY != 0.0f ? e->wheel.preciseY : e->wheel.y;
-            if (layout_contains(layout_panel_rect(a), a->mouse_x, a->mouse_y))
-            {
-                // Three rows a notch, as text views scroll.
-                panel_scroll_by(
-                    a, (float)(-y * 3.0 * (render_ui_line_height(a->renderer) + 6.0f * a->ui_scale)));
-                break;
-            }
-            if (panel_covers(a, a->mouse_x, a->mouse_y))
-            {
-                break; // the wheel over a panel leaves the world's zoom alone
-            }
-            layout_rect pane = layout_pane_rect(a, layout_pane_at(a, a->mouse_x, a->mouse_y));
-            render_view_zoom_at(&a->view, a->mouse_x - pane.x, a->mouse_y - pane.y, pow(1.15, y));
-            a->view_moved = true;
+            handle_wheel(a, &e->wheel);
             break;
-        }
         case SDL_MOUSEBUTTONDOWN:
-        {
-            a->mouse_x = e->button.x * s;
-            a->mouse_y = e->button.y * s;
-            if (e->button.button == SDL_BUTTON_LEFT && panel_click(a, a->mouse_x, a->mouse_y))
-            {
-                break; // a click on a panel never reaches the world
-            }
-            if (panel_covers(a, a->mouse_x, a->mouse_y))
-            {
-                break;
-            }
-            cs_vec2 p = layout_to_world(a, a->mouse_x, a->mouse_y);
-            bool ctrl = (SDL_GetModState() & KMOD_CTRL) != 0;
-            if (e->button.button == SDL_BUTTON_MIDDLE || (e->button.button == SDL_BUTTON_RIGHT && ctrl))
-            {
-                a->panning = true;
-            }
-            else if (e->button.button == SDL_BUTTON_RIGHT)
-            {
-                a->ray_dragging = a->has_ray = true;
-                a->ray_origin = a->ray_end = p;
-                a->ray_found = false;
-            }
-            else if (e->button.button == SDL_BUTTON_LEFT)
-            {
-                if ((SDL_GetModState() & KMOD_SHIFT) != 0)
-                {
-                    app_spawn_circle(a, p);
-                    break;
-                }
-                app_grab_at(a, p);
-            }
+            handle_button_down(a, &e->button, s);
             break;
-        }
         case SDL_MOUSEBUTTONUP:
-            if (e->button.button == SDL_BUTTON_RIGHT && a->ray_dragging)
-            {
-                a->ray_dragging = false;
-                // A click without a drag clears the ray.
-                double len = hypot(a->ray_end.x - a->ray_origin.x, a->ray_end.y - a->ray_origin.y);
-                a->has_ray = len * a->view.scale >= 3.0;
-            }
-            if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
-            {
-                a->panning = false;
-            }
-            else if (e->button.button == SDL_BUTTON_LEFT)
-            {
-                release_grab(a);
-            }
+            handle_button_up(a, &e->button);
             break;
         case SDL_MOUSEMOTION:
-        {
-            double x = e->motion.x * s;
-            double y = e->motion.y * s;
-            if (a->panning)
-            {
-                render_view_pan(&a->view, x - a->mouse_x, y - a->mouse_y);
-                a->view_moved = true;
-            }
-            a->mouse_x = x;
-            a->mouse_y = y;
-            if (a->grab_body >= 0)
-            {
-                a->grab_target = layout_to_world(a, x, y);
-            }
-            if (a->ray_dragging)
-            {
-                a->ray_end = layout_to_world(a, x, y);
-            }
+            handle_motion(a, &e->motion, s);
             break;
-        }
         case SDL_DROPFILE:
             if (e->drop.file != NULL)
             {

@@ -101,10 +101,10 @@ static bool parse_numbers(const char* arg, script_action* act)
     return act->kind == SCRIPT_SPAWN || (frames >= 1.0 && frames <= 1e9 && frames == floor(frames));
 }
 
-static bool parse_line(char* line, int line_no, const char* path, script_action* act, char* err,
+// "at FRAME ACTION [ARGUMENT]" into its words (words[3] NULL without an argument) and the frame.
+static bool split_line(char* line, int line_no, const char* path, char* words[4], long long* frame, char* err,
                        size_t err_size)
 {
-    char* words[4] = {NULL, NULL, NULL, NULL};
     int count = 0;
     for (char* tok = strtok(line, " \t\r\n"); tok != NULL && count < 4; tok = strtok(NULL, " \t\r\n"))
     {
@@ -122,38 +122,60 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
     }
     char* end = NULL;
     errno = 0;
-    long long frame = strtoll(words[1], &end, 10);
-    if (errno != 0 || *end != '\0' || frame < 0)
+    *frame = strtoll(words[1], &end, 10);
+    if (errno != 0 || *end != '\0' || *frame < 0)
     {
         app_format(err, err_size, "%s:%d: frame '%s' is not a non-negative integer", path, line_no, words[1]);
         return false;
     }
-    *act = (script_action){.frame = frame, .line = line_no};
+    return true;
+}
+
+// The verb's index in verbs[], or VERB_COUNT for none.
+static int find_verb(const char* name)
+{
     int v = 0;
-    while (v < VERB_COUNT && strcmp(verbs[v].name, words[2]) != 0)
+    while (v < VERB_COUNT && strcmp(verbs[v].name, name) != 0)
     {
         v++;
     }
-    if (v == VERB_COUNT)
+    return v;
+}
+
+// compare's argument: "off" or 2 to 4 comma-separated registered solvers.
+static bool check_compare(const char* arg, int line_no, const char* path, char* err, size_t err_size)
+{
+    if (strcmp(arg, "off") == 0)
     {
-        app_format(err, err_size,
-                   "%s:%d: unknown action '%s' (key, solver, alpha, iterations, warmstart, pause, resume, "
-                   "screenshot, record, scene, compare, csv, spawn, drag, save-state, load-state, quit)",
-                   path, line_no, words[2]);
+        return true;
+    }
+    char names[1024];
+    app_format(names, sizeof names, "%s", arg);
+    int count = 0;
+    for (char *save = NULL, *name = strtok_r(names, ",", &save); name != NULL;
+         name = strtok_r(NULL, ",", &save), ++count)
+    {
+        if (cs_solver_find(name) < 0)
+        {
+            app_format(err, err_size, "%s:%d: compare: unknown solver '%s' (known: %s)", path, line_no, name,
+                       cs_solver_names());
+            return false;
+        }
+    }
+    if (count < 2 || count > 4)
+    {
+        app_format(err, err_size, "%s:%d: compare takes 2 to 4 comma-separated solvers, or off", path,
+                   line_no);
         return false;
     }
-    act->kind = verbs[v].kind;
-    const char* arg = words[3];
-    if (verbs[v].needs_argument != (arg != NULL))
-    {
-        app_format(err, err_size, "%s:%d: '%s' %s", path, line_no, words[2],
-                   verbs[v].needs_argument ? "needs an argument" : "takes no argument");
-        return false;
-    }
-    if (arg != NULL)
-    {
-        app_format(act->text, sizeof act->text, "%s", arg);
-    }
+    return true;
+}
+
+// The argument of act->kind's verb (named verb in messages), checked and parsed into act.
+static bool parse_argument(const char* verb, const char* arg, int line_no, const char* path,
+                           script_action* act, char* err, size_t err_size)
+{
+    char* end = NULL;
     switch (act->kind)
     {
         case SCRIPT_KEY:
@@ -164,29 +186,7 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
             }
             break;
         case SCRIPT_COMPARE:
-            if (strcmp(arg, "off") != 0)
-            {
-                char names[1024];
-                app_format(names, sizeof names, "%s", arg);
-                int count = 0;
-                for (char *save = NULL, *name = strtok_r(names, ",", &save); name != NULL;
-                     name = strtok_r(NULL, ",", &save), ++count)
-                {
-                    if (cs_solver_find(name) < 0)
-                    {
-                        app_format(err, err_size, "%s:%d: compare: unknown solver '%s' (known: %s)", path,
-                                   line_no, name, cs_solver_names());
-                        return false;
-                    }
-                }
-                if (count < 2 || count > 4)
-                {
-                    app_format(err, err_size, "%s:%d: compare takes 2 to 4 comma-separated solvers, or off",
-                               path, line_no);
-                    return false;
-                }
-            }
-            break;
+            return check_compare(arg, line_no, path, err, err_size);
         case SCRIPT_SOLVER:
             if (cs_solver_find(arg) < 0)
             {
@@ -204,7 +204,7 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
                 (act->kind == SCRIPT_ITERATIONS &&
                  (act->value != floor(act->value) || act->value > APP_MAX_ITERATIONS)))
             {
-                app_format(err, err_size, "%s:%d: bad %s '%s' (%s)", path, line_no, words[2], arg,
+                app_format(err, err_size, "%s:%d: bad %s '%s' (%s)", path, line_no, verb, arg,
                            act->kind == SCRIPT_ALPHA ? "0 < alpha <= 2" : "an integer in 1..4096");
                 return false;
             }
@@ -214,7 +214,7 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
             if (!parse_numbers(arg, act))
             {
                 app_format(err, err_size, "%s:%d: %s takes %s (finite numbers%s), not '%s'", path, line_no,
-                           words[2], act->kind == SCRIPT_SPAWN ? "X,Y" : "X0,Y0,X1,Y1,FRAMES",
+                           verb, act->kind == SCRIPT_SPAWN ? "X,Y" : "X0,Y0,X1,Y1,FRAMES",
                            act->kind == SCRIPT_DRAG ? "; FRAMES an integer >= 1" : "", arg);
                 return false;
             }
@@ -231,6 +231,42 @@ static bool parse_line(char* line, int line_no, const char* path, script_action*
             break;
     }
     return true;
+}
+
+// One script line: split into words, find the verb, check the argument's presence, parse the argument.
+static bool parse_line(char* line, int line_no, const char* path, script_action* act, char* err,
+                       size_t err_size)
+{
+    char* words[4] = {NULL, NULL, NULL, NULL};
+    long long frame = 0;
+    if (!split_line(line, line_no, path, words, &frame, err, err_size))
+    {
+        return false;
+    }
+    *act = (script_action){.frame = frame, .line = line_no};
+    int v = find_verb(words[2]);
+    if (v == VERB_COUNT)
+    {
+        app_format(err, err_size,
+                   "%s:%d: unknown action '%s' (key, solver, alpha, iterations, warmstart, pause, resume, "
+                   "screenshot, record, scene, compare, csv, spawn, drag, save-state, load-state, quit)",
+                   path, line_no, words[2]);
+        return false;
+    }
+    act->kind = verbs[v].kind;
+    const char* arg = words[3];
+    if (verbs[v].needs_argument != (arg != NULL))
+    {
+        app_format(err, err_size, "%s:%d: '%s' %s", path, line_no, words[2],
+                   verbs[v].needs_argument ? "needs an argument" : "takes no argument");
+        return false;
+    }
+    if (arg == NULL)
+    {
+        return true;
+    }
+    app_format(act->text, sizeof act->text, "%s", arg);
+    return parse_argument(words[2], arg, line_no, path, act, err, err_size);
 }
 
 bool script_load(app_script* s, const char* path, char* err, size_t err_size)

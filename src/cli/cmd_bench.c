@@ -186,93 +186,117 @@ static bool finish_options(const char* cmd, bench_args* o)
            cs_arg_check_use(cmd, "--alphas", CS_SOLVER_USES_ALPHA, o->solvers, o->solver_count);
 }
 
+// The scene files' paths the cases point into (a case's path outlives collect_scenes).
+static char scene_paths[MAX_SCENES][4096];
+
+// --scenes A,B,…: each a file, or a generated pool-N / stream-N. Returns 0, or 2 for a bad list.
+static int listed_scenes(const bench_args* o, cs_bench_case_scene* scenes, int* count)
+{
+    int scene_count = 0;
+    const char* p = o->scene_list;
+    while (*p != '\0')
+    {
+        const char* comma = strchr(p, ',');
+        size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || len >= sizeof scene_paths[0] || scene_count == MAX_SCENES)
+        {
+            fprintf(stderr,
+                    "circlesim-cli bench: --scenes: expected at most %d comma-separated files, "
+                    "got '%s'\n",
+                    MAX_SCENES, o->scene_list);
+            return 2;
+        }
+        memcpy(scene_paths[scene_count], p, len);
+        scene_paths[scene_count][len] = '\0';
+        scenes[scene_count].path = scene_paths[scene_count];
+        scenes[scene_count].bodies = 0;
+        cs_bench_label_from_path(scene_paths[scene_count], scenes[scene_count].label, sizeof scenes[0].label);
+        if (cs_bench_generated_name(scene_paths[scene_count]))
+        {
+            scenes[scene_count].path = NULL; // pool-N, stream-N: built here, as the peers build them
+        }
+        scene_count += 1;
+        p = comma != NULL ? comma + 1 : p + len;
+    }
+    *count = scene_count;
+    return 0;
+}
+
+// --scale, --churn, --sizes: generated pools (or streams after the gas scene) of the given sizes. Returns
+// 0, 1 without gas.json, 2 for a bad --sizes.
+static int sized_scenes(const char* cmd, const bench_args* o, cs_bench_case_scene* scenes, int* count)
+{
+    int scene_count = 0;
+    bool churn = o->churn;
+    int sizes[MAX_SCENES];
+    int size_count = churn ? (int)(sizeof churn_sizes / sizeof churn_sizes[0])
+                           : (int)(sizeof scale_sizes / sizeof scale_sizes[0]);
+    memcpy(sizes, churn ? churn_sizes : scale_sizes, (size_t)size_count * sizeof sizes[0]);
+    if (o->sizes_list != NULL && (size_count = cs_bench_parse_int_list(cmd, "--sizes", o->sizes_list, 1,
+                                                                       10000000, sizes, MAX_SCENES - 1)) < 0)
+    {
+        return 2;
+    }
+    if (churn)
+    {
+        if (!cs_bench_find_scene(o->scene_dir, "gas", scene_paths[0], sizeof scene_paths[0]))
+        {
+            fprintf(stderr, "circlesim-cli bench: cannot find gas.json (run from the repository root or "
+                            "give --scene-dir)\n");
+            return 1;
+        }
+        scenes[scene_count] = (cs_bench_case_scene){.label = "gas", .path = scene_paths[0]};
+        scene_count += 1;
+    }
+    for (int k = 0; k < size_count; ++k)
+    {
+        scenes[scene_count].path = NULL;
+        scenes[scene_count].bodies = sizes[k];
+        snprintf(scenes[scene_count].label, sizeof scenes[0].label, "%s-%d", churn ? "stream" : "pool",
+                 sizes[k]);
+        scene_count += 1;
+    }
+    *count = scene_count;
+    return 0;
+}
+
+// The paper's scenes, found in --scene-dir or scenes/. Returns 0, or 1 when one is missing.
+static int paper_scene_files(const bench_args* o, cs_bench_case_scene* scenes, int* count)
+{
+    int scene_count = 0;
+    for (size_t k = 0; k < sizeof paper_scenes / sizeof paper_scenes[0]; ++k)
+    {
+        if (!cs_bench_find_scene(o->scene_dir, paper_scenes[k], scene_paths[scene_count],
+                                 sizeof scene_paths[0]))
+        {
+            fprintf(stderr,
+                    "circlesim-cli bench: cannot find %s.json (run from the repository root or "
+                    "give --scene-dir)\n",
+                    paper_scenes[k]);
+            return 1;
+        }
+        scenes[scene_count].path = scene_paths[scene_count];
+        scenes[scene_count].bodies = 0;
+        snprintf(scenes[scene_count].label, sizeof scenes[0].label, "%s", paper_scenes[k]);
+        scene_count += 1;
+    }
+    *count = scene_count;
+    return 0;
+}
+
 // The scenes of --scenes, of the scale and churn suites (or --sizes), or the paper's; 0, or the exit code
 // after a message.
 static int collect_scenes(const char* cmd, const bench_args* o, cs_bench_case_scene* scenes, int* count)
 {
-    int scene_count = 0;
-    static char paths[MAX_SCENES][4096];
     if (o->scene_list != NULL)
     {
-        const char* p = o->scene_list;
-        while (*p != '\0')
-        {
-            const char* comma = strchr(p, ',');
-            size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
-            if (len == 0 || len >= sizeof paths[0] || scene_count == MAX_SCENES)
-            {
-                fprintf(stderr,
-                        "circlesim-cli bench: --scenes: expected at most %d comma-separated files, "
-                        "got '%s'\n",
-                        MAX_SCENES, o->scene_list);
-                return 2;
-            }
-            memcpy(paths[scene_count], p, len);
-            paths[scene_count][len] = '\0';
-            scenes[scene_count].path = paths[scene_count];
-            scenes[scene_count].bodies = 0;
-            cs_bench_label_from_path(paths[scene_count], scenes[scene_count].label, sizeof scenes[0].label);
-            if (cs_bench_generated_name(paths[scene_count]))
-            {
-                scenes[scene_count].path = NULL; // pool-N, stream-N: built here, as the peers build them
-            }
-            scene_count += 1;
-            p = comma != NULL ? comma + 1 : p + len;
-        }
+        return listed_scenes(o, scenes, count);
     }
-    else if (o->scale || o->sizes_list != NULL)
+    if (o->scale || o->sizes_list != NULL)
     {
-        bool churn = o->churn;
-        int sizes[MAX_SCENES];
-        int size_count = churn ? (int)(sizeof churn_sizes / sizeof churn_sizes[0])
-                               : (int)(sizeof scale_sizes / sizeof scale_sizes[0]);
-        memcpy(sizes, churn ? churn_sizes : scale_sizes, (size_t)size_count * sizeof sizes[0]);
-        if (o->sizes_list != NULL &&
-            (size_count = cs_bench_parse_int_list(cmd, "--sizes", o->sizes_list, 1, 10000000, sizes,
-                                                  MAX_SCENES - 1)) < 0)
-        {
-            return 2;
-        }
-        if (churn)
-        {
-            if (!cs_bench_find_scene(o->scene_dir, "gas", paths[0], sizeof paths[0]))
-            {
-                fprintf(stderr, "circlesim-cli bench: cannot find gas.json (run from the repository root or "
-                                "give --scene-dir)\n");
-                return 1;
-            }
-            scenes[scene_count] = (cs_bench_case_scene){.label = "gas", .path = paths[0]};
-            scene_count += 1;
-        }
-        for (int k = 0; k < size_count; ++k)
-        {
-            scenes[scene_count].path = NULL;
-            scenes[scene_count].bodies = sizes[k];
-            snprintf(scenes[scene_count].label, sizeof scenes[0].label, "%s-%d", churn ? "stream" : "pool",
-                     sizes[k]);
-            scene_count += 1;
-        }
+        return sized_scenes(cmd, o, scenes, count);
     }
-    else
-    {
-        for (size_t k = 0; k < sizeof paper_scenes / sizeof paper_scenes[0]; ++k)
-        {
-            if (!cs_bench_find_scene(o->scene_dir, paper_scenes[k], paths[scene_count], sizeof paths[0]))
-            {
-                fprintf(stderr,
-                        "circlesim-cli bench: cannot find %s.json (run from the repository root or "
-                        "give --scene-dir)\n",
-                        paper_scenes[k]);
-                return 1;
-            }
-            scenes[scene_count].path = paths[scene_count];
-            scenes[scene_count].bodies = 0;
-            snprintf(scenes[scene_count].label, sizeof scenes[0].label, "%s", paper_scenes[k]);
-            scene_count += 1;
-        }
-    }
-    *count = scene_count;
-    return 0;
+    return paper_scene_files(o, scenes, count);
 }
 
 // --csv FILE (- for stdout) with its header line; false after a message when it cannot be opened. *csv

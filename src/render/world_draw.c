@@ -321,6 +321,70 @@ static void draw_contacts(render_context* r, const cs_world* world, const render
     }
 }
 
+// A body's fill: its value's colour (mass, impulse or the caller's value t), grey when static, pale when
+// kinematic, faded when asleep; the highlighted body's own colour over all.
+static uint32_t body_fill(const cs_world* world, const render_world_options* o, int id, double t)
+{
+    uint32_t fill = o->color_mode == RENDER_COLOR_MASS    ? render_mass_color(t)
+                    : o->color_mode == RENDER_COLOR_VALUE ? render_value_color(t)
+                                                          : render_impulse_color(t);
+    // Issue 16: static circles grey, kinematic ones pale inside a strong outline
+    // (draw_kinematic_edges), sleeping ones faded toward the background.
+    cs_body_type type = cs_world_body_type(world, id);
+    fill = type == CS_BODY_STATIC ? STATIC_COLOR : (type == CS_BODY_KINEMATIC ? KINEMATIC_COLOR : fill);
+    fill = cs_world_body_asleep(world, id) ? lerp_color(fill, SOLID_COLOR, 0.6) : fill;
+    if (id == o->highlight_body)
+    {
+        fill = HIGHLIGHT_COLOR;
+    }
+    return fill;
+}
+
+// Every body's filled circle, outlined as thick as the smallest circle allows; the stats count them.
+static void draw_bodies(render_context* r, const cs_world* world, const render_world_options* o, int count,
+                        float px, const float* matrix)
+{
+    if (count <= 0 || !body_parameters(r, world, o, count))
+    {
+        return;
+    }
+    for (int k = 0; k < count; ++k)
+    {
+        int id = cs_world_body_id(world, k);
+        cs_body_state b = cs_world_body(world, id);
+        circle_batch_add(&r->circles, (float)b.position.x, (float)b.position.y, (float)b.radius,
+                         (float)b.angle, body_fill(world, o, id, r->body_values[k]));
+    }
+    r->stats.bodies_drawn = r->circles.count;
+    int before = r->circles.draw_calls;
+    // Outlines thin out the same way on tiny circles (the smallest circle sets them).
+    double smallest = INFINITY;
+    for (int k = 0; k < count; ++k)
+    {
+        smallest = fmin(smallest, cs_world_body(world, cs_world_body_id(world, k)).radius);
+    }
+    float outline = 1.3f * r->ui_scale;
+    float thin = 0.12f * (float)(smallest / px);
+    outline = thin < outline ? thin : outline;
+    circle_style style = {OUTLINE_COLOR, outline, outline};
+    circle_batch_flush(&r->circles, r->circle_program, matrix, px, &style);
+    r->stats.body_draw_calls = r->circles.draw_calls - before;
+}
+
+// The view's world-to-clip matrix, relative to the view centre so that float precision is spent near what
+// is visible.
+static void view_matrix(const render_view* view, float matrix[16])
+{
+    float hw = (float)(0.5 * view->width / view->scale);
+    float hh = (float)(0.5 * view->height / view->scale);
+    mat4 m;
+    glm_ortho(-hw, hw, -hh, hh, -1.0f, 1.0f, m);
+    glm_translate(m, (vec3){(float)-view->cx, (float)-view->cy, 0.0f});
+    memcpy(matrix, m, 16 * sizeof *matrix);
+}
+
+// Into the pane's viewport (the whole target without one): walls, bodies, the grab's spring, kinematic
+// edges, joints, contacts, flashes and the ray, then the contact dots.
 void render_world(render_context* r, const cs_world* world, const render_view* view,
                   const render_world_options* o)
 {
@@ -339,59 +403,15 @@ void render_world(render_context* r, const cs_world* world, const render_view* v
         glEnable(GL_SCISSOR_TEST);
         glScissor(o->viewport_x, gy, o->viewport_w, o->viewport_h);
     }
-    float hw = (float)(0.5 * view->width / view->scale);
-    float hh = (float)(0.5 * view->height / view->scale);
-    mat4 m;
-    // Relative to the view centre so that float precision is spent near what is visible.
-    glm_ortho(-hw, hw, -hh, hh, -1.0f, 1.0f, m);
-    glm_translate(m, (vec3){(float)-view->cx, (float)-view->cy, 0.0f});
     float matrix[16];
-    memcpy(matrix, m, sizeof matrix);
+    view_matrix(view, matrix);
     float px = (float)(1.0 / view->scale);
     r->world_lines.units_per_px = px;
 
     draw_walls(r, world, view, px);
     line_batch_flush(&r->world_lines, r->line_program, matrix);
-
     int count = cs_world_body_count(world);
-    if (count > 0 && body_parameters(r, world, o, count))
-    {
-        for (int k = 0; k < count; ++k)
-        {
-            int id = cs_world_body_id(world, k);
-            cs_body_state b = cs_world_body(world, id);
-            double t = r->body_values[k];
-            uint32_t fill = o->color_mode == RENDER_COLOR_MASS    ? render_mass_color(t)
-                            : o->color_mode == RENDER_COLOR_VALUE ? render_value_color(t)
-                                                                  : render_impulse_color(t);
-            // Issue 16: static circles grey, kinematic ones pale inside a strong outline
-            // (draw_kinematic_edges), sleeping ones faded toward the background.
-            cs_body_type type = cs_world_body_type(world, id);
-            fill =
-                type == CS_BODY_STATIC ? STATIC_COLOR : (type == CS_BODY_KINEMATIC ? KINEMATIC_COLOR : fill);
-            fill = cs_world_body_asleep(world, id) ? lerp_color(fill, SOLID_COLOR, 0.6) : fill;
-            if (id == o->highlight_body)
-            {
-                fill = HIGHLIGHT_COLOR;
-            }
-            circle_batch_add(&r->circles, (float)b.position.x, (float)b.position.y, (float)b.radius,
-                             (float)b.angle, fill);
-        }
-        r->stats.bodies_drawn = r->circles.count;
-        int before = r->circles.draw_calls;
-        // Outlines thin out the same way on tiny circles (the smallest circle sets them).
-        double smallest = INFINITY;
-        for (int k = 0; k < count; ++k)
-        {
-            smallest = fmin(smallest, cs_world_body(world, cs_world_body_id(world, k)).radius);
-        }
-        float outline = 1.3f * r->ui_scale;
-        float thin = 0.12f * (float)(smallest / px);
-        outline = thin < outline ? thin : outline;
-        circle_style style = {OUTLINE_COLOR, outline, outline};
-        circle_batch_flush(&r->circles, r->circle_program, matrix, px, &style);
-        r->stats.body_draw_calls = r->circles.draw_calls - before;
-    }
+    draw_bodies(r, world, o, count, px, matrix);
 
     if (o->has_target && cs_world_body_alive(world, o->highlight_body))
     {

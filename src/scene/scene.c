@@ -150,17 +150,9 @@ static const char* syntax_hint(const char* text, const char* end)
     return "unexpected character";
 }
 
-cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_scene_info* info, cs_error* err)
+// The scene's JSON tree, or NULL after saying where the syntax broke.
+static cJSON* parse_scene_json(const char* text, const char* display_name, cs_error* err)
 {
-    if (display_name == NULL)
-    {
-        display_name = "<scene>";
-    }
-    if (text == NULL)
-    {
-        cs_fail(err, CS_ERR_USAGE, "%s: no scene text given", display_name);
-        return NULL;
-    }
     const char* end = NULL;
     cJSON* root = cJSON_ParseWithOpts(text, &end, 1);
     if (root == NULL)
@@ -173,6 +165,56 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
         cs_json_position(text, end, &line, &column);
         cs_fail(err, CS_ERR_PARSE, "%s:%d:%d: invalid JSON near line %d, column %d: %s", display_name, line,
                 column, line, column, syntax_hint(text, end));
+    }
+    return root;
+}
+
+// The top level's keys in order: info, world, solver and materials (checked together), the world created,
+// then walls, bodies, generators and joints; a scene without bodies fails. l->world is the world once
+// created, even when a later key fails.
+static bool read_scene(cs_scene_loader* l, const cs_jval* r, cs_scene_info* local)
+{
+    static const char* const keys[] = {"name",  "description", "steps",      "world",  "solver", "materials",
+                                       "walls", "bodies",      "generators", "joints", NULL};
+    cs_world_def def = cs_world_def_default();
+    bool ok = cs_jcheck_type(&l->c, r, cJSON_Object, "an object { ... } at the top level") &&
+              cs_jcheck_object(&l->c, r, keys) && read_info(l, r, local) && cs_scene_read_world(l, r, &def) &&
+              cs_scene_read_solver(l, r, &def) && cs_scene_read_materials(l, r) &&
+              cs_scene_check_world(l, r, &def);
+    if (ok)
+    {
+        cs_error world_err = {CS_OK, ""};
+        l->world = cs_world_create(&def, &world_err);
+        if (l->world == NULL)
+        {
+            ok = cs_jfail(&l->c, r, "cannot create the world: %s", world_err.message);
+        }
+    }
+    ok = ok && cs_scene_read_list(l, r, "walls", false, cs_scene_read_wall) &&
+         cs_scene_read_list(l, r, "bodies", false, cs_scene_read_body) &&
+         cs_scene_read_list(l, r, "generators", false, cs_scene_generate) &&
+         cs_scene_read_list(l, r, "joints", false, cs_scene_read_joint);
+    if (ok && cs_world_body_count(l->world) == 0)
+    {
+        ok = cs_jfail(&l->c, r, "the scene has no bodies (add \"bodies\" or \"generators\")");
+    }
+    return ok;
+}
+
+cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_scene_info* info, cs_error* err)
+{
+    if (display_name == NULL)
+    {
+        display_name = "<scene>";
+    }
+    if (text == NULL)
+    {
+        cs_fail(err, CS_ERR_USAGE, "%s: no scene text given", display_name);
+        return NULL;
+    }
+    cJSON* root = parse_scene_json(text, display_name, err);
+    if (root == NULL)
+    {
         return NULL;
     }
 
@@ -186,32 +228,8 @@ cs_world* cs_scene_load_string(const char* text, const char* display_name, cs_sc
     l.info = &local;
     local.steps = 600;
     base_name(display_name, local.name, sizeof local.name);
-    cs_world_def def = cs_world_def_default();
     cs_jval r = cs_jval_root(root);
-    static const char* const keys[] = {"name",  "description", "steps",      "world",  "solver", "materials",
-                                       "walls", "bodies",      "generators", "joints", NULL};
-
-    bool ok = cs_jcheck_type(&l.c, &r, cJSON_Object, "an object { ... } at the top level") &&
-              cs_jcheck_object(&l.c, &r, keys) && read_info(&l, &r, &local) &&
-              cs_scene_read_world(&l, &r, &def) && cs_scene_read_solver(&l, &r, &def) &&
-              cs_scene_read_materials(&l, &r) && cs_scene_check_world(&l, &r, &def);
-    if (ok)
-    {
-        cs_error world_err = {CS_OK, ""};
-        l.world = cs_world_create(&def, &world_err);
-        if (l.world == NULL)
-        {
-            ok = cs_jfail(&l.c, &r, "cannot create the world: %s", world_err.message);
-        }
-    }
-    ok = ok && cs_scene_read_list(&l, &r, "walls", false, cs_scene_read_wall) &&
-         cs_scene_read_list(&l, &r, "bodies", false, cs_scene_read_body) &&
-         cs_scene_read_list(&l, &r, "generators", false, cs_scene_generate) &&
-         cs_scene_read_list(&l, &r, "joints", false, cs_scene_read_joint);
-    if (ok && cs_world_body_count(l.world) == 0)
-    {
-        ok = cs_jfail(&l.c, &r, "the scene has no bodies (add \"bodies\" or \"generators\")");
-    }
+    bool ok = read_scene(&l, &r, &local);
     if (ok)
     {
         cs_scene_finish_warnings(&l);

@@ -117,8 +117,18 @@ static bool stack(cs_scene_loader* l, const cs_jval* g)
     return true;
 }
 
-// Random sequential addition of non-overlapping discs inside a box (cs_gen_pile_place).
-static bool pile(cs_scene_loader* l, const cs_jval* g)
+// A pile's keys once read and checked: the placement, each circle's mass rule, the speed range and the
+// shared surface and base velocity.
+typedef struct pile_request
+{
+    cs_gen_pile spec;
+    double mass, density;
+    double speed_range[2];
+    cs_circle_def d;
+} pile_request;
+
+// Reads the pile's keys and checks the ranges are ordered and the region holds the largest circle.
+static bool read_pile(cs_scene_loader* l, const cs_jval* g, pile_request* q)
 {
     static const char* const keys[] = {"type",         "seed",     "count",       "region",   "radius",
                                        "radius_range", "mass",     "density",     "material", "friction",
@@ -126,29 +136,30 @@ static bool pile(cs_scene_loader* l, const cs_jval* g)
     static const char* const radius_keys[] = {"radius", "radius_range", NULL};
     static const char* const mass_keys[] = {"mass", "density", NULL};
     const cs_jctx* c = &l->c;
-    cs_circle_def d;
-    double region[4] = {0, 0, 0, 0}, radius_range[2] = {0, 0}, speed_range[2] = {0, 0};
-    double radius = 0.0, mass = 0.0, density = 0.0;
+    double region[4] = {0, 0, 0, 0}, radius_range[2] = {0, 0};
+    double radius = 0.0;
     int count = 0;
     uint64_t seed = 0;
+    q->mass = q->density = 0.0;
+    q->speed_range[0] = q->speed_range[1] = 0.0;
     if (!cs_jcheck_object(c, g, keys) || !cs_jread_uint53(c, g, "seed", &seed) ||
         !read_count(l, g, "count", &count) || !cs_jread_numbers(c, g, "region", true, 4, CS_JR_ANY, region) ||
         !cs_jrequire_one(c, g, radius_keys) ||
         !cs_jread_number(c, g, "radius", false, CS_JR_POSITIVE, &radius) ||
         !cs_jread_numbers(c, g, "radius_range", false, 2, CS_JR_POSITIVE, radius_range) ||
-        !cs_jrequire_one(c, g, mass_keys) || !cs_scene_read_mass(l, g, &mass, &density) ||
-        !read_common(l, g, &d) ||
-        !cs_jread_numbers(c, g, "speed_range", false, 2, CS_JR_NONNEG, speed_range) ||
+        !cs_jrequire_one(c, g, mass_keys) || !cs_scene_read_mass(l, g, &q->mass, &q->density) ||
+        !read_common(l, g, &q->d) ||
+        !cs_jread_numbers(c, g, "speed_range", false, 2, CS_JR_NONNEG, q->speed_range) ||
         !cs_scene_check_room(l, g, count))
     {
         return false;
     }
-    if (!(speed_range[0] <= speed_range[1]))
+    if (!(q->speed_range[0] <= q->speed_range[1]))
     {
         cs_jval at;
         cs_jval_member(g, "speed_range", &at);
         return cs_jfail(c, &at, "must be [slowest, fastest] with slowest <= fastest, got [%g, %g]",
-                        speed_range[0], speed_range[1]);
+                        q->speed_range[0], q->speed_range[1]);
     }
     bool ranged = cs_jhas(g, "radius_range");
     if (ranged && !(radius_range[0] <= radius_range[1]))
@@ -171,20 +182,59 @@ static bool pile(cs_scene_loader* l, const cs_jval* g)
         return cs_jfail(c, &region_at, "is %g x %g m: too small to place any circle of radius %g", width,
                         height, rmax);
     }
+    q->spec = (cs_gen_pile){.seed = seed,
+                            .count = count,
+                            .region = {region[0], region[1], region[2], region[3]},
+                            .ranged = ranged,
+                            .radius = radius,
+                            .radius_range = {radius_range[0], radius_range[1]},
+                            .tries = CS_PILE_TRIES};
+    return true;
+}
 
-    cs_gen_pile spec = {.seed = seed,
-                        .count = count,
-                        .region = {region[0], region[1], region[2], region[3]},
-                        .ranged = ranged,
-                        .radius = radius,
-                        .radius_range = {radius_range[0], radius_range[1]},
-                        .tries = CS_PILE_TRIES};
+// Adds the placed circles. speed_range: each circle also moves in a random direction at a speed uniform in
+// the range (an elastic gas), from a stream of its own so that positions do not depend on it.
+static bool add_pile(cs_scene_loader* l, const cs_jval* g, pile_request* q, const double* x, const double* y,
+                     const double* r, int placed)
+{
+    uint64_t velocities = cs_gen_velocity_seed(q->spec.seed);
+    cs_circle_def d = q->d;
+    cs_vec2 base = d.velocity;
+    bool ok = true;
+    for (int n = 0; ok && n < placed; ++n)
+    {
+        d.position.x = x[n];
+        d.position.y = y[n];
+        d.radius = r[n];
+        d.mass = cs_scene_disc_mass(q->mass, q->density, r[n]);
+        if (q->speed_range[1] > 0.0)
+        {
+            cs_gen_pile_velocity(&velocities, q->speed_range[0], q->speed_range[1], base.x, base.y,
+                                 &d.velocity.x, &d.velocity.y);
+        }
+        ok = cs_scene_add_circle(l, g, &d);
+    }
+    return ok;
+}
+
+// Random sequential addition of non-overlapping discs inside a box (cs_gen_pile_place): read and check the
+// keys, place the circles (saying why when memory or room runs out), add them.
+static bool pile(cs_scene_loader* l, const cs_jval* g)
+{
+    const cs_jctx* c = &l->c;
+    pile_request q;
+    if (!read_pile(l, g, &q))
+    {
+        return false;
+    }
+    int count = q.spec.count;
     double* x = malloc((size_t)count * sizeof *x);
     double* y = malloc((size_t)count * sizeof *y);
     double* r = malloc((size_t)count * sizeof *r);
     int placed = 0;
-    cs_gen_pile_status status =
-        x != NULL && y != NULL && r != NULL ? cs_gen_pile_place(&spec, x, y, r, &placed) : CS_GEN_PILE_MEMORY;
+    cs_gen_pile_status status = x != NULL && y != NULL && r != NULL
+                                    ? cs_gen_pile_place(&q.spec, x, y, r, &placed)
+                                    : CS_GEN_PILE_MEMORY;
     bool ok = status == CS_GEN_PILE_OK;
     if (status == CS_GEN_PILE_MEMORY)
     {
@@ -197,23 +247,7 @@ static bool pile(cs_scene_loader* l, const cs_jval* g)
                  "\"count\"",
                  placed, count, CS_PILE_TRIES);
     }
-    // speed_range: each circle also moves in a random direction at a speed uniform in the range (an
-    // elastic gas), from a stream of its own so that positions do not depend on it.
-    uint64_t velocities = cs_gen_velocity_seed(seed);
-    cs_vec2 base = d.velocity;
-    for (int n = 0; ok && n < placed; ++n)
-    {
-        d.position.x = x[n];
-        d.position.y = y[n];
-        d.radius = r[n];
-        d.mass = cs_scene_disc_mass(mass, density, r[n]);
-        if (speed_range[1] > 0.0)
-        {
-            cs_gen_pile_velocity(&velocities, speed_range[0], speed_range[1], base.x, base.y, &d.velocity.x,
-                                 &d.velocity.y);
-        }
-        ok = cs_scene_add_circle(l, g, &d);
-    }
+    ok = ok && add_pile(l, g, &q, x, y, r, placed);
     free(x);
     free(y);
     free(r);

@@ -140,16 +140,12 @@ static bool awake_dynamic(const cs_world* w, int slot)
            (w->body_flags[slot] & CS_BODY_ALIVE);
 }
 
-// After the step: sleep times, islands, and the islands that have rested long enough go to sleep.
-void cs_sleep_update(cs_world* w)
+// Each awake dynamic body's rest time grows by the step while it is slow and unforced, else starts again
+// at 0; every body starts as its own island.
+static void update_rest_times(cs_world* w, int* parent)
 {
-    if (!w->sleeping)
-    {
-        return;
-    }
     double h = w->def.time_step;
     int n = w->body_count;
-    int* parent = w->island_parent;
     for (int i = 0; i < n; ++i)
     {
         parent[i] = i;
@@ -162,6 +158,11 @@ void cs_sleep_update(cs_world* w)
                     w->fx[i] == 0.0 && w->fy[i] == 0.0;
         w->sleep_time[i] = slow ? w->sleep_time[i] + h : 0.0;
     }
+}
+
+// Awake dynamic bodies in touch (a pushing or closed contact) or joined by a live joint share an island.
+static void join_islands(cs_world* w, int* parent)
+{
     for (int k = 0; k < w->contacts.count; ++k)
     {
         const cs_contact* c = w->contacts.items + k;
@@ -179,8 +180,12 @@ void cs_sleep_update(cs_world* w)
             cs_uf_unite(parent, j->a, j->b);
         }
     }
-    // An island sleeps when its least rested body has rested long enough: the minimum per root.
-    double* least = w->island_rest;
+}
+
+// An island sleeps when its least rested body has rested long enough: the minimum per root, into least.
+static void least_rest(cs_world* w, int* parent, double* least)
+{
+    int n = w->body_count;
     for (int i = 0; i < n; ++i)
     {
         least[i] = INFINITY;
@@ -193,7 +198,13 @@ void cs_sleep_update(cs_world* w)
             least[r] = w->sleep_time[i] < least[r] ? w->sleep_time[i] : least[r];
         }
     }
-    // Each sleeping island becomes a ring through island_next, entered at any of its bodies.
+}
+
+// Each sleeping island becomes a ring through island_next, entered at any of its bodies; then its bodies
+// stop and take no impulse (zero inverse mass and inertia) until woken.
+static void sleep_islands(cs_world* w, int* parent, const double* least)
+{
+    int n = w->body_count;
     for (int i = 0; i < n; ++i)
     {
         if (!awake_dynamic(w, i) || least[cs_uf_find(parent, i)] < CS_TIME_TO_SLEEP)
@@ -223,4 +234,17 @@ void cs_sleep_update(cs_world* w)
             w->inv_inertia[i] = 0.0;
         }
     }
+}
+
+// After the step: sleep times, islands, and the islands that have rested long enough go to sleep.
+void cs_sleep_update(cs_world* w)
+{
+    if (!w->sleeping)
+    {
+        return;
+    }
+    update_rest_times(w, w->island_parent);
+    join_islands(w, w->island_parent);
+    least_rest(w, w->island_parent, w->island_rest);
+    sleep_islands(w, w->island_parent, w->island_rest);
 }
