@@ -224,8 +224,13 @@ static bool apply_overrides(app* a, const app_config* c, char* err, size_t err_s
     if (compare != NULL)
     {
         int solvers[APP_MAX_PANES], count = 0;
-        if (!duel_parse(compare, solvers, &count, err, err_size) || !duel_start(a, solvers, count))
+        if (!duel_parse(compare, solvers, &count, err, err_size))
         {
+            return false;
+        }
+        if (!duel_start(a, solvers, count))
+        {
+            app_format(err, err_size, "--compare %s: the duel could not start", compare);
             return false;
         }
     }

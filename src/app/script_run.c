@@ -51,9 +51,14 @@ static void run_compare(app* a, const script_action* act)
         app_end_panes(a);
         app_request_fit(a);
     }
-    else if (!duel_parse(act->text, solvers, &count, err, sizeof err) || !duel_start(a, solvers, count))
+    else if (!duel_parse(act->text, solvers, &count, err, sizeof err))
     {
         app_message(a, "%s:%d: %s", a->script.path, act->line, err);
+        a->exit_status = 1;
+    }
+    else if (!duel_start(a, solvers, count)) // (its own message says why; this one says where)
+    {
+        app_message(a, "%s:%d: compare %s: the duel could not start", a->script.path, act->line, act->text);
         a->exit_status = 1;
     }
 }
