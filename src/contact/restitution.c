@@ -220,16 +220,21 @@ static inline uint64_t bits(double x)
     return u;
 }
 
-// Whether a friction apply that changed nothing may still change a bit: M⁻¹Jᵀ(0, 0) adds zeros, which turn
-// a velocity of −0 into +0.
+// Whether a friction apply that changed nothing may still change a bit: M⁻¹Jᵀ(0, 0) adds (or subtracts)
+// zeros of either sign; v ± 0 is v for every v but −0, which a +0 turns into +0 (+0 ± 0 stays +0).
+static inline bool negative_zero(double x)
+{
+    return bits(x) == UINT64_C(1) << 63;
+}
+
 static inline bool zero_velocity(const cs_pass_row* c, const cs_pass_body* bodies)
 {
     const double* vb = bodies[c->b].v;
-    bool zero = vb[0] == 0.0 || vb[1] == 0.0 || vb[2] == 0.0;
+    bool zero = negative_zero(vb[0]) || negative_zero(vb[1]) || negative_zero(vb[2]);
     if (c->a >= 0)
     {
         const double* va = bodies[c->a].v;
-        zero = zero || va[0] == 0.0 || va[1] == 0.0 || va[2] == 0.0;
+        zero = zero || negative_zero(va[0]) || negative_zero(va[1]) || negative_zero(va[2]);
     }
     return zero;
 }
