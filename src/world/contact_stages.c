@@ -11,12 +11,6 @@
 #include "core/array.h"
 #include "world/world_internal.h"
 
-// max of two finite numbers; fmax is a library call without -ffinite-math-only.
-static inline double cs_max(double x, double y)
-{
-    return x > y ? x : y;
-}
-
 // The narrow phase of circle pairs, in two passes so that the list comes out in pair order with no copy:
 // each chunk marks which of its pairs touch and counts them; the counts give each chunk where its contacts
 // start; then each chunk fills its contacts there.

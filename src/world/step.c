@@ -12,12 +12,6 @@
 #include "core/array.h"
 #include "world/world_internal.h"
 
-// max of two finite numbers; fmax is a library call without -ffinite-math-only.
-static inline double cs_max(double x, double y)
-{
-    return x > y ? x : y;
-}
-
 // The narrow phase: the broad phase's circle pairs, then the walls (contact_stages.c, split over the
 // workers).
 static cs_status find_contacts(cs_world* w, cs_error* err)

@@ -10,12 +10,6 @@
 #include "core/array.h"
 #include "world/world_internal.h"
 
-// max of two finite numbers; fmax is a library call without -ffinite-math-only.
-static inline double cs_max(double x, double y)
-{
-    return x > y ? x : y;
-}
-
 int cs_stage_chunks(int n)
 {
     return (n + CS_STAGE_CHUNK - 1) / CS_STAGE_CHUNK;

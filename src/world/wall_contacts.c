@@ -19,12 +19,6 @@
 // The most walls whose contacts go to the worker pool (per-wall lists of circles: 4 bytes a wall and body).
 #define CS_WALLS_ON_POOL_MAX 16
 
-// max of two finite numbers; fmax is a library call without -ffinite-math-only.
-static inline double cs_max(double x, double y)
-{
-    return x > y ? x : y;
-}
-
 // Whether body b may meet a wall (& on the conditions, no short-circuit: a branch-free test).
 static inline bool meets_walls(const cs_world* w, bool sensors, int b)
 {

@@ -246,6 +246,12 @@ enum
     CS_BODY_BULLET = 16,
 };
 
+// The max of two finite numbers; fmax is a library call without -ffinite-math-only.
+static inline double cs_max(double x, double y)
+{
+    return x > y ? x : y;
+}
+
 // Both components finite.
 static inline bool cs_vec2_finite(cs_vec2 v)
 {
