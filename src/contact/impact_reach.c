@@ -26,16 +26,11 @@ static inline bool reached(const cs_impact_reach* r, int root)
 
 void cs_reach_begin(cs_impact_reach* r, const cs_contact* contacts, int count, const double* inv_mass)
 {
-    for (int k = 0; k < count; ++k)
+    int n = r->body_count;
+    for (int i = 0; i < n; ++i)
     {
-        const cs_contact* c = contacts + k;
-        r->parent[c->b] = c->b;
-        r->flags[c->b] = 0;
-        if (c->a >= 0)
-        {
-            r->parent[c->a] = c->a;
-            r->flags[c->a] = 0;
-        }
+        r->parent[i] = i;
+        r->flags[i] = 0;
     }
     for (int k = 0; k < count; ++k)
     {
@@ -44,14 +39,21 @@ void cs_reach_begin(cs_impact_reach* r, const cs_contact* contacts, int count, c
             cs_uf_unite(r->parent, contacts[k].a, contacts[k].b);
         }
     }
+    // Every parent made its root, in one ascending pass: a union hangs the higher root under the lower
+    // and path halving only lowers a parent, so parent[i] <= i, and the parent of i is a root by the time i
+    // is reached. (The same roots as finding each contact's: a component's lowest body.)
+    for (int i = 0; i < n; ++i)
+    {
+        r->parent[i] = r->parent[r->parent[i]];
+    }
     // The roots of each contact's dynamic bodies; a contact without one has b's own (its own bounce
     // reaches it).
     for (int k = 0; k < count; ++k)
     {
         const cs_contact* c = contacts + k;
         bool da = dynamic(inv_mass, c->a), db = dynamic(inv_mass, c->b);
-        r->roots[2 * k] = da ? cs_uf_find(r->parent, c->a) : -1;
-        r->roots[2 * k + 1] = db || !da ? cs_uf_find(r->parent, c->b) : -1;
+        r->roots[2 * k] = da ? r->parent[c->a] : -1;
+        r->roots[2 * k + 1] = db || !da ? r->parent[c->b] : -1;
     }
     memset(r->listed, 0, (size_t)count);
     r->count = 0;

@@ -23,6 +23,7 @@
 // contact roots, list, spare and listed.
 typedef struct cs_impact_reach
 {
+    int body_count;  // the world's bodies (every contact's are among them)
     int* parent;     // per body: union-find over the links (a root is its component's lowest body)
     uint8_t* flags;  // per body: reached (on a root), live (its offset belongs to this pass)
     int* roots;      // 2 per contact: the components of its bodies a and b (-1: not a dynamic body)

@@ -110,7 +110,8 @@ static cs_impact_bodies impact_bodies(const cs_world* w)
 // The restitution pass's workspace (per body: world.c; per contact: build_rows).
 static cs_impact_reach impact_reach(const cs_world* w)
 {
-    cs_impact_reach r = {.parent = w->reach_parent,
+    cs_impact_reach r = {.body_count = w->body_count,
+                         .parent = w->reach_parent,
                          .flags = w->reach_flags,
                          .roots = w->reach_roots,
                          .list = w->reach_list,
