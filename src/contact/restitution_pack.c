@@ -10,7 +10,8 @@ void cs_pack_claim(cs_pass_pack* pack, const cs_impact_bodies* bodies, const dou
     r->inv_mass = bodies->inv_mass[body];
     r->inv_inertia = bodies->inv_inertia[body];
     r->offset[0] = r->offset[1] = 0.0;
-    r->share = bodies->offset[3 * body + 2];
+    r->moves = bodies->offset[3 * body + 2] != 0.0;
+    r->touched = pack->tick;
     pack->claimed[pack->claimed_count++] = body;
 }
 
@@ -34,6 +35,7 @@ void cs_pack_row(cs_pass_pack* pack, const cs_contact* contacts, int k)
     r->friction = c->friction;
     r->a = c->a;
     r->b = c->b;
+    r->quiet = 0;
     r->pending = c->pending;
     r->bounce = c->bounce;
 }

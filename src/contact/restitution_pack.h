@@ -10,6 +10,7 @@
 #include "contact/impact.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct cs_pass_row
 {
@@ -23,6 +24,8 @@ typedef struct cs_pass_row
     double impact_time;
     double friction;
     int a, b; // body indices (a: -1 for a wall)
+    uint32_t
+        quiet; // 1 + the pack's tick at this row's last visit if it changed nothing (0: none since packed)
     bool pending;
     bool bounce;
 } cs_pass_row;
@@ -33,7 +36,8 @@ typedef struct cs_pass_body
     double inv_mass;
     double inv_inertia;
     double offset[2]; // the pass's position offset (impact.h), from 0 when the body is claimed
-    double share;     // the offset's third slot: 0 when held (cs_impact_held), read only
+    int32_t moves;    // the offset's third slot is not 0 (0: held, cs_impact_held): the offset accumulates
+    uint32_t touched; // the pack's tick when the pass last changed this body's velocity or offset
 } cs_pass_body;
 
 // The pass's records: rows and bodies indexed like the contacts and the bodies (only the listed contacts'
@@ -44,7 +48,9 @@ typedef struct cs_pass_pack
     cs_pass_body* bodies; // per body
     int* claimed;         // per body
     int claimed_count;
-    int sweeps; // the last pass's sweeps (0: none ran)
+    uint32_t tick; // counts the pass's changes to bodies (restitution.c "Quiet rows"), from 0 each pass
+    int skipped;   // the last pass's row visits left out as quiet
+    int sweeps;    // the last pass's sweeps (0: none ran)
 } cs_pass_pack;
 
 // Copies contact k into its row (its bodies' records must hold their masses: claim them first).

@@ -85,10 +85,10 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
 
 static cs_restitution_params restitution_params(const cs_world* w)
 {
-    cs_restitution_params p = {w->def.time_step,          w->def.restitution_threshold,
-                               w->def.linear_slop,        w->def.solver_params.iterations,
-                               w->def.frictionless,       hypot(w->def.gravity.x, w->def.gravity.y),
-                               w->restitution_every_sweep};
+    cs_restitution_params p = {w->def.time_step,           w->def.restitution_threshold,
+                               w->def.linear_slop,         w->def.solver_params.iterations,
+                               w->def.frictionless,        hypot(w->def.gravity.x, w->def.gravity.y),
+                               w->restitution_every_sweep, w->restitution_quiet_always};
     return p;
 }
 
@@ -355,6 +355,7 @@ static double integrate(cs_world* w, step_run* r)
     cs_pass_pack pack = pass_pack(w);
     cs_contact_restitution(w->contacts.items, w->contacts.count, &bodies, &rp, &reach, &pack, w->v);
     w->stats.restitution_sweeps = pack.sweeps;
+    w->restitution_skipped = pack.skipped;
     join_residuals(w, r); // (the stages below want every thread)
     // (SPOOK has no pseudo-velocity: its correction is in v.)
     const double* vp_pseudo = cs_formulation_splits(w->def.formulation) ? w->pseudo_v : NULL;

@@ -111,7 +111,10 @@ struct cs_world
     struct cs_pass_row* reach_rows; // per contact: the pass's compact contact records (restitution_pack.h)
     uint8_t* reach_listed;          // per contact: in the pass's list
     bool restitution_every_sweep;   // tests only: the pass without its early exit (cs_restitution_params)
-    double* pseudo_v;               // 3 per body + the zero slot: the position problem's velocities
+    int restitution_skipped;       // tests only: the last pass's row visits left out as quiet (restitution.c)
+    bool restitution_quiet_always; // tests only: quiet rows left out whatever the links
+                                   // (cs_restitution_params)
+    double* pseudo_v;              // 3 per body + the zero slot: the position problem's velocities
     int pseudo_v_capacity;
     // The soft formulation's relax solve (relax.c): the contacts re-measured after integration, its rows, λ.
     cs_contact_list relax_contacts;
