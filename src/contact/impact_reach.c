@@ -4,6 +4,7 @@
 
 #include "core/union_find.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static inline bool dynamic(const double* inv_mass, int body)
@@ -58,6 +59,8 @@ void cs_reach_begin(cs_impact_reach* r, const cs_contact* contacts, int count, c
     memset(r->listed, 0, (size_t)count);
     r->count = 0;
     r->grown = false;
+    r->members = false;
+    r->reached = 0;
 }
 
 void cs_reach_seed(cs_impact_reach* r, int k)
@@ -75,11 +78,13 @@ void cs_reach_link(cs_impact_reach* r, int k)
         {
             r->flags[root] |= CS_REACH_REACHED;
             r->grown = true;
+            r->spare[r->reached++] = root; // (the list's next build starts there: spare is free till then)
         }
     }
 }
 
-void cs_reach_rebuild(cs_impact_reach* r, int count)
+// The list of the reached components' contacts, by a scan of every contact (the first build).
+static void rebuild_by_scan(cs_impact_reach* r, int count)
 {
     int n = 0, fresh = 0;
     int* built = r->spare;
@@ -98,10 +103,105 @@ void cs_reach_rebuild(cs_impact_reach* r, int count)
         bool edge = ra >= 0 && rb >= 0 && ra != rb;
         built[n++] = k << 1 | (edge ? CS_REACH_EDGE : 0);
     }
+    r->fresh_count = fresh;
+    r->count = n;
+}
+
+// Each component's contacts, as lists of sides 2k + s threaded through next from the component's first side
+// in parent (free after cs_reach_begin: nothing reads the union-find after it), in key order. An edge
+// contact is on both its components' lists, any other on one.
+static void build_members(cs_impact_reach* r, int count)
+{
+    int* head = r->parent;
+    for (int k = 0; k < 2 * count; ++k)
+    {
+        if (r->roots[k] >= 0)
+        {
+            head[r->roots[k]] = -1;
+        }
+    }
+    for (int k = count - 1; k >= 0; --k)
+    {
+        int ra = r->roots[2 * k], rb = r->roots[2 * k + 1];
+        if (rb >= 0)
+        {
+            r->next[2 * k + 1] = head[rb];
+            head[rb] = 2 * k + 1;
+        }
+        if (ra >= 0 && ra != rb)
+        {
+            r->next[2 * k] = head[ra];
+            head[ra] = 2 * k;
+        }
+    }
+    r->members = true;
+}
+
+static int compare_ints(const void* x, const void* y)
+{
+    int a = *(const int*)x, b = *(const int*)y;
+    return (a > b) - (a < b);
+}
+
+// A grown list: the contacts of the components the sweep reached (r->spare[0 .. reached)) that were not
+// listed, sorted, merged into the list in key order — the list the scan would build, without a look at
+// every contact.
+static void rebuild_by_members(cs_impact_reach* r, int count)
+{
+    int* built = r->spare;
+    int* fresh = built + count;
+    int fresh_count = 0;
+    for (int i = 0; i < r->reached; ++i)
+    {
+        for (int side = r->parent[built[i]]; side >= 0; side = r->next[side])
+        {
+            int k = side >> 1;
+            if (!r->listed[k])
+            {
+                r->listed[k] = 1;
+                fresh[fresh_count++] = k;
+            }
+        }
+    }
+    if (r->reached > 1) // (one component's are in key order already)
+    {
+        qsort(fresh, (size_t)fresh_count, sizeof *fresh, compare_ints);
+    }
+    // Merged from the back (built's entries before fresh, which starts at count: n <= count, so no write
+    // overtakes a read).
+    int n = r->count + fresh_count, i = r->count - 1, j = fresh_count - 1;
+    for (int at = n - 1; at >= 0; --at)
+    {
+        if (j < 0 || (i >= 0 && r->list[i] >> 1 > fresh[j]))
+        {
+            built[at] = r->list[i--];
+            continue;
+        }
+        int k = fresh[j--], ra = r->roots[2 * k], rb = r->roots[2 * k + 1];
+        built[at] = k << 1 | (ra >= 0 && rb >= 0 && ra != rb ? CS_REACH_EDGE : 0);
+    }
+    r->fresh_count = fresh_count;
+    r->count = n;
+}
+
+void cs_reach_rebuild(cs_impact_reach* r, int count)
+{
+    if (r->count == 0) // (the first build: the seeds' components)
+    {
+        rebuild_by_scan(r, count);
+    }
+    else
+    {
+        if (!r->members)
+        {
+            build_members(r, count);
+        }
+        rebuild_by_members(r, count);
+    }
+    int* built = r->spare;
     r->spare = r->list;
     r->list = built;
-    r->count = n;
     r->fresh = built + count;
-    r->fresh_count = fresh;
     r->grown = false;
+    r->reached = 0;
 }

@@ -28,12 +28,15 @@ typedef struct cs_impact_reach
     uint8_t* flags;  // per body: reached (on a root), live (its offset belongs to this pass)
     int* roots;      // 2 per contact: the components of its bodies a and b (-1: not a dynamic body)
     int* list;       // 2 per contact: the contacts the pass sweeps, key order (entries above), then `fresh`
-    int* spare;      // 2 per contact: the list's next build
+    int* spare;      // 2 per contact: the list's next build (during a sweep: the components it reached)
+    int* next;       // 2 per contact: per component, its contacts' sides in key order (cs_reach_rebuild)
     uint8_t* listed; // per contact: in the list (a rebuild finds the contacts that join by it)
     int count;
     const int* fresh; // the contacts that joined the list at its last build (the pass releases them)
     int fresh_count;
-    bool grown; // an edge contact acted on a body outside: the list is rebuilt after the sweep
+    bool grown;   // an edge contact acted on a body outside: the list is rebuilt after the sweep
+    bool members; // parent holds each component's first side, next the others (built at the first growth)
+    int reached;  // the components the sweep reached (in spare) since the last build
 } cs_impact_reach;
 
 // The components of the step's contacts (nothing reached, an empty list).

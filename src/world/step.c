@@ -116,6 +116,7 @@ static cs_impact_reach impact_reach(const cs_world* w)
                          .roots = w->reach_roots,
                          .list = w->reach_list,
                          .spare = w->reach_spare,
+                         .next = w->reach_next,
                          .listed = w->reach_listed};
     return r;
 }
@@ -191,8 +192,8 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
         int cap = cs_grow_capacity(w->position_capacity, count);
         if (!CS_RESIZE(w->position_bias, cap) || !CS_RESIZE(w->position_lambda, cap) ||
             !CS_RESIZE(w->reach_roots, 2 * cap) || !CS_RESIZE(w->reach_list, 2 * cap) ||
-            !CS_RESIZE(w->reach_spare, 2 * cap) || !CS_RESIZE(w->reach_rows, cap) ||
-            !CS_RESIZE(w->reach_listed, cap))
+            !CS_RESIZE(w->reach_spare, 2 * cap) || !CS_RESIZE(w->reach_next, 2 * cap) ||
+            !CS_RESIZE(w->reach_rows, cap) || !CS_RESIZE(w->reach_listed, cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
         }

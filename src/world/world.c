@@ -179,6 +179,7 @@ void cs_world_destroy(cs_world* w)
     free(w->reach_roots);
     free(w->reach_list);
     free(w->reach_spare);
+    free(w->reach_next);
     free(w->reach_rows);
     free(w->reach_listed);
     free(w->reach_bodies);

@@ -108,6 +108,7 @@ struct cs_world
     int* reach_roots;         // 2 per contact: the restitution pass's components (contact/impact_reach.h)
     int* reach_list;          // 2 per contact: its list
     int* reach_spare;
+    int* reach_next;                // 2 per contact: the pass's contacts per component (impact_reach.h)
     struct cs_pass_row* reach_rows; // per contact: the pass's compact contact records (restitution_pack.h)
     uint8_t* reach_listed;          // per contact: in the pass's list
     bool restitution_every_sweep;   // tests only: the pass without its early exit (cs_restitution_params)
