@@ -4,7 +4,6 @@
 
 #include "core/union_find.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static inline bool dynamic(const double* inv_mass, int body)
@@ -137,10 +136,42 @@ static void build_members(cs_impact_reach* r, int count)
     r->members = true;
 }
 
-static int compare_ints(const void* x, const void* y)
+// The contacts a grown list gathered (fresh, marked 2 in listed) in key order, marked listed (1): one
+// component's come in key order, a handful by insertion, more by a look at every contact's mark (no
+// allocation in the step: not qsort).
+static void sort_fresh(cs_impact_reach* r, int count, int* fresh, int fresh_count)
 {
-    int a = *(const int*)x, b = *(const int*)y;
-    return (a > b) - (a < b);
+    if (r->reached == 1)
+    {
+        for (int i = 0; i < fresh_count; ++i)
+        {
+            r->listed[fresh[i]] = 1;
+        }
+        return;
+    }
+    if (fresh_count <= 32)
+    {
+        for (int i = 0; i < fresh_count; ++i)
+        {
+            int k = fresh[i], j = i - 1;
+            for (; j >= 0 && fresh[j] > k; --j)
+            {
+                fresh[j + 1] = fresh[j];
+            }
+            fresh[j + 1] = k;
+            r->listed[k] = 1;
+        }
+        return;
+    }
+    int n = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        if (r->listed[k] == 2)
+        {
+            r->listed[k] = 1;
+            fresh[n++] = k;
+        }
+    }
 }
 
 // A grown list: the contacts of the components the sweep reached (r->spare[0 .. reached)) that were not
@@ -158,15 +189,12 @@ static void rebuild_by_members(cs_impact_reach* r, int count)
             int k = side >> 1;
             if (!r->listed[k])
             {
-                r->listed[k] = 1;
+                r->listed[k] = 2;
                 fresh[fresh_count++] = k;
             }
         }
     }
-    if (r->reached > 1) // (one component's are in key order already)
-    {
-        qsort(fresh, (size_t)fresh_count, sizeof *fresh, compare_ints);
-    }
+    sort_fresh(r, count, fresh, fresh_count);
     // Merged from the back (built's entries before fresh, which starts at count: n <= count, so no write
     // overtakes a read).
     int n = r->count + fresh_count, i = r->count - 1, j = fresh_count - 1;
