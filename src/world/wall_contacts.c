@@ -45,41 +45,88 @@ static inline bool wall_contact(const cs_world* w, int k, int b, cs_contact* c)
     return true;
 }
 
-// One pass on this thread: the circles that may meet a wall found once, then each wall against them.
+// The most walls one pass over the bodies tests (a bit each in a body's mask).
+#define CS_WALL_GROUP 64
+
+// A wall's box test, read into a local array: the masks written beside it cannot alias it, so its numbers
+// stay in registers or the stack across the body loop.
+typedef struct wall_test
+{
+    double nx, ny, x0, y0;
+    bool half_plane; // else every circle is left to cs_collide_wall
+} wall_test;
+
+// The circles of bodies [first, end) that may meet a wall of [k0, k0 + count) (count <= CS_WALL_GROUP), in
+// body order, with a mask of those walls: bit k − k0 unless cs_half_plane_beyond rules wall k out (a wall
+// other than a half-plane always gets its bit: cs_collide_wall decides). Each body's numbers are read once
+// for all the walls (a wall-major loop read them once a wall, ~35 instructions a wall and circle).
+static int near_walls(const cs_world* w, int first, int end, int k0, int count, int* ids, uint64_t* masks)
+{
+    wall_test tests[CS_WALL_GROUP];
+    for (int k = 0; k < count; ++k)
+    {
+        const cs_wall* wall = w->walls + k0 + k;
+        tests[k] = (wall_test){wall->normal.x, wall->normal.y, wall->p0.x, wall->p0.y,
+                               wall->kind == CS_WALL_HALF_PLANE};
+    }
+    const bool sensors = w->sensor_count > 0;
+    const double margin = w->def.speculative_margin;
+    const double *px = w->px, *py = w->py, *radius = w->radius, *reach = w->reach;
+    int near = 0;
+    for (int b = first; b < end; ++b)
+    {
+        const double bx = px[b], by = py[b], br = radius[b];
+        const double m = margin + (reach[b] - br); // wall_reach
+        uint64_t mask = 0, bit = 1;
+        for (const wall_test* t = tests; t < tests + count; ++t, bit <<= 1)
+        {
+            if (!t->half_plane || !cs_half_plane_beyond(t->nx, t->ny, t->x0, t->y0, bx, by, br, m))
+            {
+                mask |= bit; // (few circles)
+            }
+        }
+        if (mask != 0 && meets_walls(w, sensors, b)) // (most circles are far from every wall)
+        {
+            ids[near] = b;
+            masks[near] = mask;
+            near += 1;
+        }
+    }
+    return near;
+}
+
+// One pass on this thread: for each group of walls, the circles that may meet one of them found once, then
+// each wall against those whose mask has its bit.
 static cs_status walls_in_one_pass(cs_world* w, cs_error* err)
 {
     cs_contact_list* list = &w->contacts;
-    if (!CS_GROW(w->wall_bodies, w->wall_bodies_capacity, w->body_count))
+    if (!CS_GROW(w->wall_bodies, w->wall_bodies_capacity, w->body_count) ||
+        !CS_GROW(w->wall_masks, w->wall_masks_capacity, w->body_count))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    int candidates = 0;
-    const bool sensors = w->sensor_count > 0;
-    for (int b = 0; b < w->body_count; ++b)
+    for (int k0 = 0; k0 < w->wall_count; k0 += CS_WALL_GROUP)
     {
-        w->wall_bodies[candidates] = b;
-        candidates += meets_walls(w, sensors, b);
-    }
-    const int* wall_bodies = w->wall_bodies;
-    const double *px = w->px, *py = w->py, *radius = w->radius;
-    for (int k = 0; k < w->wall_count; ++k)
-    {
-        // The test reads a copy: the contacts written below cannot alias it, so its fields stay in registers.
-        const cs_wall test = w->walls[k];
-        for (int i = 0; i < candidates; ++i)
+        const int count = w->wall_count - k0 < CS_WALL_GROUP ? w->wall_count - k0 : CS_WALL_GROUP;
+        const int near = near_walls(w, 0, w->body_count, k0, count, w->wall_bodies, w->wall_masks);
+        const int* ids = w->wall_bodies;
+        const uint64_t* masks = w->wall_masks;
+        for (int k = 0; k < count; ++k)
         {
-            int b = wall_bodies[i];
-            if (cs_wall_beyond(&test, px[b], py[b], radius[b], wall_reach(w, b)))
+            for (int i = 0; i < near; ++i)
             {
-                continue; // (most circles: no call)
+                if (!((masks[i] >> k) & 1u))
+                {
+                    continue; // (most circles)
+                }
+                // The list's next free entry, filled in place (a contact is 160 bytes: filling a local and
+                // copying it in cost ~15 M instructions per 1 000 steps of Pool 1); kept by counting it.
+                if (!CS_GROW(list->items, list->capacity, list->count + 1))
+                {
+                    return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
+                }
+                list->count += wall_contact(w, k0 + k, ids[i], list->items + list->count);
             }
-            // The list's next free entry, filled in place (a contact is 160 bytes: filling a local and
-            // copying it in cost ~15 M instructions per 1 000 steps of Pool 1); kept by counting it.
-            if (!CS_GROW(list->items, list->capacity, list->count + 1))
-            {
-                return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
-            }
-            list->count += wall_contact(w, k, b, list->items + list->count);
         }
     }
     return CS_OK;
@@ -94,7 +141,8 @@ typedef struct walls_job
     int* contacts; // per task: the contacts it found
 } walls_job;
 
-// A chunk of bodies: the circles that may meet a wall, then for each wall those its box test lets through.
+// A chunk of bodies: the circles that may meet a wall (near_walls), then for each wall those its box test
+// lets through.
 static void walls_near(void* ctx, int chunk, int thread)
 {
     (void)thread;
@@ -103,24 +151,16 @@ static void walls_near(void* ctx, int chunk, int thread)
     int first, end;
     cs_stage_range(chunk, w->body_count, &first, &end);
     int candidates[CS_STAGE_CHUNK];
-    int count = 0;
-    const bool sensors = w->sensor_count > 0;
-    for (int b = first; b < end; ++b)
-    {
-        candidates[count] = b;
-        count += meets_walls(w, sensors, b);
-    }
-    const double *px = w->px, *py = w->py, *radius = w->radius;
+    uint64_t masks[CS_STAGE_CHUNK];
+    const int count = near_walls(w, first, end, 0, w->wall_count, candidates, masks); // (<= 16 walls)
     for (int k = 0; k < w->wall_count; ++k)
     {
-        const cs_wall test = w->walls[k];
         int* ids = j->ids + (size_t)k * (size_t)w->body_count + first;
         int near = 0;
         for (int i = 0; i < count; ++i)
         {
-            int b = candidates[i];
-            ids[near] = b;
-            near += !cs_wall_beyond(&test, px[b], py[b], radius[b], wall_reach(w, b));
+            ids[near] = candidates[i];
+            near += (int)((masks[i] >> k) & 1u);
         }
         j->near[k * j->chunks + chunk] = near;
     }

@@ -90,6 +90,8 @@ struct cs_world
     cs_wall* walls;
     int* wall_bodies; // the step's circles that may meet a wall, by slot (step.c's scratch)
     int wall_bodies_capacity;
+    uint64_t* wall_masks; // beside wall_bodies: which of (up to 64) walls each may meet (wall_contacts.c)
+    int wall_masks_capacity;
 
     cs_broadphase broadphase;
     cs_contact_list contacts; // this step's, sorted by key
