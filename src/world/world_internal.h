@@ -209,10 +209,10 @@ typedef void (*cs_part_fn)(void* ctx, int first, int end, double* part);
 const double* cs_stage_parts(cs_world* w, int n, int width, cs_part_fn fn, void* ctx);
 // The world's workers; NULL: one thread, run on this one.
 cs_workers* cs_world_workers(cs_world* w);
-void cs_stage_forces(cs_world* w);                                          // v_pre = v; v += h M⁻¹ f
-void cs_stage_reach(cs_world* w);                                           // reach = r + h|v|
+// v_pre = v; v += h M⁻¹ f; the velocity problem's v* (reserved for body_count bodies) = v; reach = r + h|v|.
+void cs_stage_forces(cs_world* w);
 void cs_stage_copy_velocities(cs_world* w, double* to, const double* from); // 3 per body
-void cs_stage_problem_bodies(cs_world* w); // the velocity problem's inverse masses and inertias and v*
+void cs_stage_problem_bodies(cs_world* w); // the velocity problem's inverse masses and inertias
 // Positions move by h (v + pseudo) (pseudo NULL: none); returns the largest squared linear move. The
 // chunk results must be reserved.
 double cs_stage_integrate(cs_world* w, const double* pseudo);
