@@ -53,21 +53,50 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
     cs_status st = cs_contact_rows_velocity_reserve(count, rp, p, err);
     if (st == CS_OK)
     {
-        cs_contact_rows_velocity_range(contacts, order, 0, count, rp, p);
+        cs_contact_rows_velocity_range(contacts, order, 0, count, rp, p, NULL);
     }
     return st;
 }
 
-void cs_contact_rows_velocity_range(const cs_contact* contacts, const int* order, int first, int end,
-                                    const cs_row_params* rp, cs_lcp* p)
+// The numbers position_bias reads of cs_row_params, read once per pass: a store of a bias (a double) may
+// alias rp's doubles, so read through rp they were loaded again for every contact.
+typedef struct position_params
+{
+    double h, slop, baumgarte, max_correction;
+} position_params;
+
+static position_params position_params_of(const cs_row_params* rp)
+{
+    return (position_params){rp->time_step, rp->linear_slop, rp->baumgarte, rp->max_correction};
+}
+
+// C < 0: penetration beyond the slop, removed at the rate β C / h (capped). C >= 0: the pseudo velocity
+// may close at most C this step, so correction never pushes a body into a neighbour.
+static inline double position_bias_of(const cs_contact* c, position_params pp)
+{
+    double h = pp.h;
+    double C = c->gap + pp.slop;
+    double correction = pp.baumgarte * C; // < 0, capped at −max_correction (a comparison: no fmax call)
+    return C >= 0.0 ? C / h : (correction > -pp.max_correction ? correction : -pp.max_correction) / h;
+}
+
+// The rows of contacts order[first] .. order[end − 1] (and their position biases when position_bias is not
+// NULL). Inlined twice: with the flags of the common step as constants (coloured order, no SPOOK, friction,
+// no reg, the split's biases) and with the flags read from the arguments, so the common step's loop tests
+// none of them per contact.
+static inline __attribute__((always_inline)) void rows_loop(const cs_contact* contacts, const int* order,
+                                                            int first, int end, const cs_row_params* rp,
+                                                            cs_lcp* p, double* position_bias, bool ordered,
+                                                            bool spook, bool frictionless, bool has_reg,
+                                                            bool has_bias)
 {
     double h = rp->time_step;
     double upsilon = 1.0 / (1.0 + 4.0 * rp->spook_damping_time / h);
     double eps = 4.0 * upsilon / (h * h * rp->spook_stiffness);
     // The arrays and flags read once: a store through p->kind (uint8_t, which may alias anything) made the
     // compiler load every array pointer and rp's flags again after it, for every row.
-    const bool spook = rp->spook, frictionless = rp->frictionless;
     const double linear_slop = rp->linear_slop;
+    const position_params pp = position_params_of(rp);
     const double* v_pre = rp->v_pre;
     int* body_a = p->body_a;
     int* body_b = p->body_b;
@@ -83,7 +112,7 @@ void cs_contact_rows_velocity_range(const cs_contact* contacts, const int* order
     int row = frictionless ? first : 2 * first;
     for (int k = first; k < end; ++k)
     {
-        const cs_contact* c = contacts + (order != NULL ? order[k] : k);
+        const cs_contact* c = contacts + (ordered ? order[k] : k);
         double nx = c->nx, ny = c->ny;
 
         double bias = c->bias; // impact.c: row_bias
@@ -100,9 +129,12 @@ void cs_contact_rows_velocity_range(const cs_contact* contacts, const int* order
             bias = 4.0 * upsilon / h * (c->gap + linear_slop) - upsilon * vn0;
             reg = eps;
         }
-        // Everything the friction row reads of the contact, read before the first store.
+        // Everything the friction row and the position bias read of the contact, read before the first
+        // store.
         int a = c->a, b = c->b;
         double ra = c->ra, rb = c->rb, friction = c->friction, friction_impulse = c->friction_impulse;
+        double normal_impulse = c->normal_impulse;
+        double split_bias = has_bias ? position_bias_of(c, pp) : 0.0;
 
         set_jacobian(jac + 6 * row, a >= 0, nx, ny, 0.0, 0.0);
         body_a[row] = a;
@@ -113,8 +145,8 @@ void cs_contact_rows_velocity_range(const cs_contact* contacts, const int* order
         mu[row] = 0.0;
         lo[row] = 0.0;
         hi[row] = INFINITY;
-        lambda0[row] = c->normal_impulse;
-        if (reg_out != NULL)
+        lambda0[row] = normal_impulse;
+        if (has_reg)
         {
             reg_out[row] = reg;
         }
@@ -134,50 +166,41 @@ void cs_contact_rows_velocity_range(const cs_contact* contacts, const int* order
             lo[row] = 0.0;
             hi[row] = 0.0;
             lambda0[row] = friction_impulse;
-            if (reg_out != NULL)
+            if (has_reg)
             {
                 reg_out[row] = 0.0; // friction stays hard
             }
             row += 1;
         }
+        if (has_bias)
+        {
+            position_bias[k] = split_bias;
+        }
     }
 }
 
-// The numbers position_bias reads of cs_row_params, read once per pass: a store of a bias (a double) may
-// alias rp's doubles, so read through rp they were loaded again for every contact.
-typedef struct position_params
+void cs_contact_rows_velocity_range(const cs_contact* contacts, const int* order, int first, int end,
+                                    const cs_row_params* rp, cs_lcp* p, double* position_bias)
 {
-    double h, slop, baumgarte, max_correction;
-} position_params;
-
-static position_params position_params_of(const cs_row_params* rp)
-{
-    return (position_params){rp->time_step, rp->linear_slop, rp->baumgarte, rp->max_correction};
-}
-
-// C < 0: penetration beyond the slop, removed at the rate β C / h (capped). C >= 0: the pseudo velocity
-// may close at most C this step, so correction never pushes a body into a neighbour.
-static double position_bias(const cs_contact* c, position_params pp)
-{
-    double h = pp.h;
-    double C = c->gap + pp.slop;
-    double correction = pp.baumgarte * C; // < 0, capped at −max_correction (a comparison: no fmax call)
-    return C >= 0.0 ? C / h : (correction > -pp.max_correction ? correction : -pp.max_correction) / h;
+    const bool ordered = order != NULL, has_reg = p->reg != NULL, has_bias = position_bias != NULL;
+    if (ordered && !rp->spook && !rp->frictionless && !has_reg && has_bias)
+    {
+        rows_loop(contacts, order, first, end, rp, p, position_bias, true, false, false, false, true);
+    }
+    else
+    {
+        rows_loop(contacts, order, first, end, rp, p, position_bias, ordered, rp->spook, rp->frictionless,
+                  has_reg, has_bias);
+    }
 }
 
 void cs_contact_position_bias(const cs_contact* contacts, const int* order, int count,
                               const cs_row_params* rp, double* bias)
 {
-    cs_contact_position_bias_range(contacts, order, 0, count, rp, bias);
-}
-
-void cs_contact_position_bias_range(const cs_contact* contacts, const int* order, int first, int end,
-                                    const cs_row_params* rp, double* bias)
-{
     const position_params pp = position_params_of(rp);
-    for (int k = first; k < end; ++k)
+    for (int k = 0; k < count; ++k)
     {
-        bias[k] = position_bias(contacts + (order != NULL ? order[k] : k), pp);
+        bias[k] = position_bias_of(contacts + (order != NULL ? order[k] : k), pp);
     }
 }
 
@@ -194,7 +217,7 @@ cs_status cs_contact_rows_position(const cs_contact* contacts, int count, const 
     {
         const cs_contact* c = contacts + k;
         set_row(p, k, c, c->nx, c->ny, 0.0, 0.0);
-        p->bias[k] = position_bias(c, pp);
+        p->bias[k] = position_bias_of(c, pp);
         p->kind[k] = CS_ROW_NORMAL;
         p->link[k] = -1;
         p->mu[k] = 0.0;

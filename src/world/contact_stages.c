@@ -253,11 +253,7 @@ typedef struct rows_job
 static void rows_range(void* ctx, int first, int end)
 {
     const rows_job* j = ctx;
-    cs_contact_rows_velocity_range(j->contacts, j->order, first, end, j->rp, j->p);
-    if (j->position_bias != NULL)
-    {
-        cs_contact_position_bias_range(j->contacts, j->order, first, end, j->rp, j->position_bias);
-    }
+    cs_contact_rows_velocity_range(j->contacts, j->order, first, end, j->rp, j->p, j->position_bias);
 }
 
 cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, double* position_bias,
