@@ -48,47 +48,50 @@ static inline bool wall_contact(const cs_world* w, int k, int b, cs_contact* c)
 // The most walls one pass over the bodies tests (a bit each in a body's mask).
 #define CS_WALL_GROUP 64
 
-// A wall's box test, read into a local array: the masks written beside it cannot alias it, so its numbers
-// stay in registers or the stack across the body loop.
-typedef struct wall_test
-{
-    double nx, ny, x0, y0;
-    bool half_plane; // else every circle is left to cs_collide_wall
-} wall_test;
-
 // The circles of bodies [first, end) that may meet a wall of [k0, k0 + count) (count <= CS_WALL_GROUP), in
-// body order, with a mask of those walls: bit k − k0 unless cs_half_plane_beyond rules wall k out (a wall
-// other than a half-plane always gets its bit: cs_collide_wall decides). Each body's numbers are read once
-// for all the walls (a wall-major loop read them once a wall, ~35 instructions a wall and circle).
+// body order, with a mask of those walls: bit k − k0 where cs_half_plane_beyond does not rule wall k out (a
+// wall other than a half-plane always gets its bit: cs_collide_wall decides). masks has room for
+// end − first entries: each wall first sets its bit over all the bodies, in a loop of plain array reads that
+// the compiler takes two bodies at a time; then the bodies with a bit that may meet a wall (meets_walls) are
+// closed up in place. (A loop over walls and circles with a call per circle cost ~35 instructions a wall and
+// circle; one pass a body with the walls inside it ~22.)
 static int near_walls(const cs_world* w, int first, int end, int k0, int count, int* ids, uint64_t* masks)
 {
-    wall_test tests[CS_WALL_GROUP];
+    const int n = end - first;
+    const double margin = w->def.speculative_margin;
+    const double *px = w->px + first, *py = w->py + first, *radius = w->radius + first,
+                 *reach = w->reach + first;
+    for (int i = 0; i < n; ++i)
+    {
+        masks[i] = 0;
+    }
     for (int k = 0; k < count; ++k)
     {
         const cs_wall* wall = w->walls + k0 + k;
-        tests[k] = (wall_test){wall->normal.x, wall->normal.y, wall->p0.x, wall->p0.y,
-                               wall->kind == CS_WALL_HALF_PLANE};
+        const uint64_t bit = (uint64_t)1 << k;
+        if (wall->kind != CS_WALL_HALF_PLANE)
+        {
+            for (int i = 0; i < n; ++i)
+            {
+                masks[i] |= bit;
+            }
+            continue;
+        }
+        const double nx = wall->normal.x, ny = wall->normal.y, x0 = wall->p0.x, y0 = wall->p0.y;
+        for (int i = 0; i < n; ++i)
+        {
+            const double m = margin + (reach[i] - radius[i]); // wall_reach
+            masks[i] |= cs_half_plane_beyond(nx, ny, x0, y0, px[i], py[i], radius[i], m) ? 0 : bit;
+        }
     }
     const bool sensors = w->sensor_count > 0;
-    const double margin = w->def.speculative_margin;
-    const double *px = w->px, *py = w->py, *radius = w->radius, *reach = w->reach;
     int near = 0;
-    for (int b = first; b < end; ++b)
+    for (int i = 0; i < n; ++i)
     {
-        const double bx = px[b], by = py[b], br = radius[b];
-        const double m = margin + (reach[b] - br); // wall_reach
-        uint64_t mask = 0, bit = 1;
-        for (const wall_test* t = tests; t < tests + count; ++t, bit <<= 1)
+        if (masks[i] != 0 && meets_walls(w, sensors, first + i)) // (most circles are far from every wall)
         {
-            if (!t->half_plane || !cs_half_plane_beyond(t->nx, t->ny, t->x0, t->y0, bx, by, br, m))
-            {
-                mask |= bit; // (few circles)
-            }
-        }
-        if (mask != 0 && meets_walls(w, sensors, b)) // (most circles are far from every wall)
-        {
-            ids[near] = b;
-            masks[near] = mask;
+            ids[near] = first + i;
+            masks[near] = masks[i];
             near += 1;
         }
     }
