@@ -133,11 +133,11 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
     {
         return st;
     }
-    if (!cs_stage_chunk_reserve(w, cs_stage_chunks(w->contacts.count))) // (the per-contact sums)
+    // (The per-contact sums; the warm start's penetration sums.)
+    if (!cs_stage_chunk_reserve(w, cs_stage_chunks(w->contacts.count)) || !cs_stage_warm_start(w))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    cs_stage_warm_start(w); // contact_stages.c
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
     cs_stage_impacts(w, &bodies, &rp);
@@ -367,27 +367,6 @@ static double integrate(cs_world* w, step_run* r)
     return sqrt(move2) + shift;
 }
 
-// A chunk of contacts' penetrations: the deepest, their sum, how many touch.
-static void penetration_part(void* ctx, int first, int end, double* part)
-{
-    const cs_world* w = ctx;
-    double max_pen = 0.0, sum_pen = 0.0;
-    int touching = 0;
-    for (int k = first; k < end; ++k)
-    {
-        double g = w->contacts.items[k].gap;
-        if (g < 0.0)
-        {
-            max_pen = cs_max(max_pen, -g);
-            sum_pen += -g;
-            touching += 1;
-        }
-    }
-    part[0] = max_pen;
-    part[1] = sum_pen;
-    part[2] = touching;
-}
-
 // A chunk of bodies' kinetic energy (a static or kinematic circle's motion is given, not energy of the
 // system).
 static void energy_part(void* ctx, int first, int end, double* part)
@@ -422,7 +401,7 @@ static void record_stats(cs_world* w, const cs_solver_stats* vstats, const cs_sp
     s->res_nat = vstats->res_nat;
     s->solve_stop = (int)vstats->stop;
     double max_pen = 0.0, sum_pen = 0.0, touching = 0.0;
-    const double* pen = cs_stage_parts(w, w->contacts.count, 3, penetration_part, w);
+    const double* pen = w->penetration_parts; // (the warm start's, per chunk of contacts)
     for (int c = 0; c < cs_stage_chunks(w->contacts.count); ++c)
     {
         max_pen = cs_max(max_pen, pen[3 * c]);

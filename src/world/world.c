@@ -187,6 +187,7 @@ void cs_world_destroy(cs_world* w)
     free(w->pair_hits);
     free(w->chunk_ints);
     free(w->chunk_doubles);
+    free(w->penetration_parts);
     free(w);
 }
 

@@ -130,6 +130,8 @@ struct cs_world
     int chunk_ints_capacity;
     double* chunk_doubles; // per chunk of a parallel stage: its max
     int chunk_doubles_capacity;
+    double* penetration_parts; // per chunk of contacts: deepest, sum, touching (the warm start's; stats)
+    int penetration_parts_capacity;
 
     // Body types, ids and filters (world_remove.c, body_types.c, filter.c). body_count above is the
     // number of slots (alive or free); a body's id is its slot plus its generation (CS_ID_SLOT_BITS).
@@ -223,7 +225,9 @@ cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err);
 int cs_stage_runs(cs_world* w, int* counts, int tasks);
 // Then the walls' contacts, wall-major, bodies ascending (wall_contacts.c).
 cs_status cs_stage_wall_contacts(cs_world* w, cs_error* err);
-void cs_stage_warm_start(cs_world* w); // w->contacts' impulses from w->previous
+// w->contacts' impulses from w->previous, and their penetration sums by chunk (w->penetration_parts: 3 per
+// chunk); false: out of memory.
+bool cs_stage_warm_start(cs_world* w);
 // Every contact's instant (impact.h), then the bodies the timed contacts hold.
 void cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_restitution_params* params);
 // The velocity problem's contact rows (its bodies filled) and, unless NULL, the position biases.
