@@ -53,7 +53,7 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
     cs_status st = cs_contact_rows_velocity_reserve(count, rp, p, err);
     if (st == CS_OK)
     {
-        cs_contact_rows_velocity_range(contacts, order, 0, count, rp, p, NULL);
+        cs_contact_rows_velocity_range(contacts, order, 0, count, rp, p, NULL, 0);
     }
     return st;
 }
@@ -81,14 +81,15 @@ static inline double position_bias_of(const cs_contact* c, position_params pp)
 }
 
 // The rows of contacts order[first] .. order[end − 1] (and their position biases when position_bias is not
-// NULL). Inlined twice: with the flags of the common step as constants (coloured order, no SPOOK, friction,
-// no reg, the split's biases) and with the flags read from the arguments, so the common step's loop tests
-// none of them per contact.
+// NULL); with `fixed` false, without the numbers every contact row has (kind, link, the normal row's μ, lo,
+// hi: the row already holds them). Inlined three times: with the flags of the common step as constants
+// (coloured order, no SPOOK, friction, no reg, the split's biases), with and without the fixed numbers, and
+// with the flags read from the arguments, so the common step's loop tests none of them per contact.
 static inline __attribute__((always_inline)) void rows_loop(const cs_contact* contacts, const int* order,
                                                             int first, int end, const cs_row_params* rp,
                                                             cs_lcp* p, double* position_bias, bool ordered,
                                                             bool spook, bool frictionless, bool has_reg,
-                                                            bool has_bias)
+                                                            bool has_bias, bool fixed)
 {
     double h = rp->time_step;
     double upsilon = 1.0 / (1.0 + 4.0 * rp->spook_damping_time / h);
@@ -140,11 +141,14 @@ static inline __attribute__((always_inline)) void rows_loop(const cs_contact* co
         body_a[row] = a;
         body_b[row] = b;
         bias_out[row] = bias;
-        kind[row] = CS_ROW_NORMAL;
-        link[row] = -1;
-        mu[row] = 0.0;
-        lo[row] = 0.0;
-        hi[row] = INFINITY;
+        if (fixed)
+        {
+            kind[row] = CS_ROW_NORMAL;
+            link[row] = -1;
+            mu[row] = 0.0;
+            lo[row] = 0.0;
+            hi[row] = INFINITY;
+        }
         lambda0[row] = normal_impulse;
         if (has_reg)
         {
@@ -160,11 +164,14 @@ static inline __attribute__((always_inline)) void rows_loop(const cs_contact* co
             body_a[row] = a;
             body_b[row] = b;
             bias_out[row] = 0.0;
-            kind[row] = CS_ROW_FRICTION;
-            link[row] = normal_row;
+            if (fixed)
+            {
+                kind[row] = CS_ROW_FRICTION;
+                link[row] = normal_row;
+                lo[row] = 0.0;
+                hi[row] = 0.0;
+            }
             mu[row] = friction;
-            lo[row] = 0.0;
-            hi[row] = 0.0;
             lambda0[row] = friction_impulse;
             if (has_reg)
             {
@@ -180,17 +187,19 @@ static inline __attribute__((always_inline)) void rows_loop(const cs_contact* co
 }
 
 void cs_contact_rows_velocity_range(const cs_contact* contacts, const int* order, int first, int end,
-                                    const cs_row_params* rp, cs_lcp* p, double* position_bias)
+                                    const cs_row_params* rp, cs_lcp* p, double* position_bias, int laid)
 {
     const bool ordered = order != NULL, has_reg = p->reg != NULL, has_bias = position_bias != NULL;
     if (ordered && !rp->spook && !rp->frictionless && !has_reg && has_bias)
     {
-        rows_loop(contacts, order, first, end, rp, p, position_bias, true, false, false, false, true);
+        const int mid = laid < first ? first : (laid > end ? end : laid);
+        rows_loop(contacts, order, first, mid, rp, p, position_bias, true, false, false, false, true, false);
+        rows_loop(contacts, order, mid, end, rp, p, position_bias, true, false, false, false, true, true);
     }
     else
     {
         rows_loop(contacts, order, first, end, rp, p, position_bias, ordered, rp->spook, rp->frictionless,
-                  has_reg, has_bias);
+                  has_reg, has_bias, true);
     }
 }
 

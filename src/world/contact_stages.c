@@ -282,12 +282,13 @@ typedef struct rows_job
     const cs_row_params* rp;
     cs_lcp* p;
     double* position_bias; // NULL: none
+    int laid;              // contacts whose rows hold the fixed numbers (cs_contact_rows_velocity_range)
 } rows_job;
 
 static void rows_range(void* ctx, int first, int end)
 {
     const rows_job* j = ctx;
-    cs_contact_rows_velocity_range(j->contacts, j->order, first, end, j->rp, j->p, j->position_bias);
+    cs_contact_rows_velocity_range(j->contacts, j->order, first, end, j->rp, j->p, j->position_bias, j->laid);
 }
 
 cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, double* position_bias,
@@ -299,9 +300,22 @@ cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, 
     {
         return st;
     }
-    rows_job j = {w->contacts.items, order, rp, p, position_bias};
+    // The rows' fixed numbers stay in p from step to step (only the joint rows, after the contacts' rows,
+    // overwrite them: cs_stage_rows_overwritten); a change of frictionless moves every row.
+    if (rp->frictionless != w->rows_laid_frictionless)
+    {
+        w->rows_laid = 0;
+        w->rows_laid_frictionless = rp->frictionless;
+    }
+    rows_job j = {w->contacts.items, order, rp, p, position_bias, w->rows_laid};
     cs_stage_for_range(w, w->contacts.count, rows_range, &j);
+    w->rows_laid = w->rows_laid > w->contacts.count ? w->rows_laid : w->contacts.count;
     return CS_OK;
+}
+
+void cs_stage_rows_overwritten(cs_world* w, int contacts)
+{
+    w->rows_laid = w->rows_laid < contacts ? w->rows_laid : contacts;
 }
 
 // The solved λ back into the contacts (the next step's warm start).

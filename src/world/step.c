@@ -201,6 +201,10 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     {
         return st;
     }
+    if (w->joint_count > 0)
+    {
+        cs_stage_rows_overwritten(w, count); // (the joints' rows follow the contacts')
+    }
     if ((st = cs_joint_rows(w, vp, err)) != CS_OK) // joint.c: after the contact rows
     {
         return st;

@@ -132,6 +132,8 @@ struct cs_world
     int chunk_doubles_capacity;
     double* penetration_parts; // per chunk of contacts: deepest, sum, touching (the warm start's; stats)
     int penetration_parts_capacity;
+    int rows_laid; // the velocity problem's rows of the first rows_laid contacts hold their fixed numbers
+    bool rows_laid_frictionless; // ... laid out for this setting (cs_stage_rows)
 
     // Body types, ids and filters (world_remove.c, body_types.c, filter.c). body_count above is the
     // number of slots (alive or free); a body's id is its slot plus its generation (CS_ID_SLOT_BITS).
@@ -233,6 +235,9 @@ void cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_rest
 // The velocity problem's contact rows (its bodies filled) and, unless NULL, the position biases.
 cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, double* position_bias,
                         cs_error* err);
+// Rows from those of contact `contacts` on were written by another stage (the joints'): the next
+// cs_stage_rows writes their fixed numbers again.
+void cs_stage_rows_overwritten(cs_world* w, int contacts);
 // The sweeps' order (w->order: its 64-contact blocks coloured).
 cs_status cs_stage_order(cs_world* w, cs_error* err);
 void cs_stage_store_impulses(cs_world* w, const int* order, int per, const double* lambda);
