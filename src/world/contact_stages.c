@@ -24,9 +24,9 @@ typedef struct pairs_job
 } pairs_job;
 
 // The broad phase's predicate: the gap may close by both circles' travel this step.
-static inline double pair_reach(const cs_world* w, double margin, int a, int b)
+static inline double pair_reach(const double* reach, const double* radius, double margin, int a, int b)
 {
-    return margin + (w->reach[a] - w->radius[a]) + (w->reach[b] - w->radius[b]);
+    return margin + (reach[a] - radius[a]) + (reach[b] - radius[b]);
 }
 
 static void pairs_mark(void* ctx, int chunk, int thread)
@@ -37,15 +37,17 @@ static void pairs_mark(void* ctx, int chunk, int thread)
     const cs_pair* pairs = w->broadphase.pairs;
     const double *px = w->px, *py = w->py, *radius = w->radius;
     int first, end;
+    const double* reach = w->reach;
+    const double margin = j->margin;
     cs_stage_range(chunk, w->broadphase.pair_count, &first, &end);
     int count = 0;
     for (int k = first; k < end; ++k)
     {
         int a = pairs[k].a, b = pairs[k].b;
         // (filtered pairs never make rows: filter.c)
-        bool hit =
-            (!j->filtering || cs_pair_collides(w, a, b)) &&
-            cs_circles_meet(px[a], py[a], radius[a], px[b], py[b], radius[b], pair_reach(w, j->margin, a, b));
+        bool hit = (!j->filtering || cs_pair_collides(w, a, b)) &&
+                   cs_circles_meet(px[a], py[a], radius[a], px[b], py[b], radius[b],
+                                   pair_reach(reach, radius, margin, a, b));
         j->hit[k] = hit;
         count += hit;
     }
@@ -61,6 +63,8 @@ static void pairs_fill(void* ctx, int chunk, int thread)
     const double *px = w->px, *py = w->py, *radius = w->radius;
     const double *friction = w->friction, *restitution = w->restitution;
     int first, end;
+    const double* reach = w->reach;
+    const double margin = j->margin;
     cs_stage_range(chunk, w->broadphase.pair_count, &first, &end);
     cs_contact* c = w->contacts.items + j->counts[chunk];
     for (int k = first; k < end; ++k)
@@ -71,7 +75,7 @@ static void pairs_fill(void* ctx, int chunk, int thread)
         }
         int a = pairs[k].a, b = pairs[k].b;
         cs_collide_circles(a, b, px[a], py[a], radius[a], px[b], py[b], radius[b],
-                           pair_reach(w, j->margin, a, b), c);
+                           pair_reach(reach, radius, margin, a, b), c);
         c->friction = sqrt(friction[a] * friction[b]);
         c->restitution = cs_max(restitution[a], restitution[b]);
         c += 1;
@@ -106,17 +110,20 @@ static cs_status pairs_in_one_pass(const pairs_job* j, cs_error* err)
     }
     const cs_pair* pairs = w->broadphase.pairs;
     const double *px = w->px, *py = w->py, *radius = w->radius;
-    const double *friction = w->friction, *restitution = w->restitution;
+    const double *friction = w->friction, *restitution = w->restitution, *reach = w->reach;
+    // (In locals: the compiler read them through w and j again for every pair.)
+    const double margin = j->margin;
+    const bool filtering = j->filtering;
     cs_contact* c = list->items + list->count;
     for (int k = 0; k < pair_count; ++k)
     {
         int a = pairs[k].a, b = pairs[k].b;
-        if (j->filtering && !cs_pair_collides(w, a, b))
+        if (filtering && !cs_pair_collides(w, a, b))
         {
             continue; // filtered pairs never make rows (filter.c)
         }
         if (cs_collide_circles(a, b, px[a], py[a], radius[a], px[b], py[b], radius[b],
-                               pair_reach(w, j->margin, a, b), c))
+                               pair_reach(reach, radius, margin, a, b), c))
         {
             c->friction = sqrt(friction[a] * friction[b]);
             c->restitution = cs_max(restitution[a], restitution[b]);
