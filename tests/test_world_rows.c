@@ -1,5 +1,6 @@
 // cs_world_contact_colour: in the coloured row order no two contacts of one colour in a block share a
 // body (what makes the sweep's neighbouring rows independent); in key order there are no colours.
+#include <math.h>
 #include <stdlib.h>
 
 #include "test_support.h"
@@ -54,11 +55,46 @@ static void test_colours_are_a_graph_colouring(void** state)
     cs_world_destroy(w);
 }
 
+// The step keeps the contact rows' fixed numbers (kind, link, lo, hi, the normal row's μ) in the velocity
+// problem from one step to the next and writes them only for rows that held none or that the joints' rows
+// (after the contacts') took over: in the cradle (joints and contacts, their count changing) every contact
+// row must still hold them after every step.
+static void test_contact_rows_keep_their_fixed_numbers(void** state)
+{
+    (void)state;
+    cs_error err = {0};
+    cs_world* w = cs_scene_load(cs_test_source_path("scenes/cradle.json"), NULL, &err);
+    assert_non_null(w);
+    int changes = 0, last = -1;
+    for (int s = 0; s < 300; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+        const cs_lcp* p = cs_world_last_problem(w);
+        const int n = cs_world_contact_count(w);
+        changes += n != last;
+        last = n;
+        assert_true(p->row_count >= 2 * n);
+        for (int k = 0; k < n; ++k)
+        {
+            int r = 2 * k;
+            if (p->kind[r] != CS_ROW_NORMAL || p->link[r] != -1 || p->lo[r] != 0.0 || p->hi[r] != INFINITY ||
+                p->mu[r] != 0.0 || p->kind[r + 1] != CS_ROW_FRICTION || p->link[r + 1] != r ||
+                p->lo[r + 1] != 0.0 || p->hi[r + 1] != 0.0)
+            {
+                fail_msg("step %d: contact %d's rows lost their fixed numbers", s + 1, k);
+            }
+        }
+    }
+    assert_true(changes > 4); // (the contacts come and go beside the joints' rows)
+    cs_world_destroy(w);
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_colours_are_a_graph_colouring),
+        cmocka_unit_test(test_contact_rows_keep_their_fixed_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,19 +31,20 @@ cs_status cs_contact_rows_velocity(const cs_contact* contacts, const int* order,
                                    const cs_row_params* rp, cs_lcp* p, cs_error* err);
 // The same in parts, for a step that splits its contacts over threads: room for count contacts' rows
 // (row_count set), then the rows of the contacts order[first] .. order[end − 1] (rows per·first on; each
-// part writes only its own rows).
+// part writes only its own rows) and, unless position_bias is NULL, their position biases
+// (cs_contact_position_bias) in position_bias[first .. end − 1], in the same pass. `laid`: the rows of the
+// first `laid` contacts already hold the numbers every contact row has (kind, link, the normal row's μ, lo,
+// hi), left by an earlier pass with the same rp->frictionless and not overwritten since; they may be left
+// as they are (0: write them all).
 cs_status cs_contact_rows_velocity_reserve(int count, const cs_row_params* rp, cs_lcp* p, cs_error* err);
 void cs_contact_rows_velocity_range(const cs_contact* contacts, const int* order, int first, int end,
-                                    const cs_row_params* rp, cs_lcp* p);
+                                    const cs_row_params* rp, cs_lcp* p, double* position_bias, int laid);
 
 // The split-impulse position problem (pseudo-velocities that remove penetration beyond the slop): the
 // velocity problem's normal rows with v* = 0, λ⁰ = 0 and this bias per contact. The step solves it on
 // the velocity problem's packed rows (cs_solve_split) and only needs the biases, in the same order.
 void cs_contact_position_bias(const cs_contact* contacts, const int* order, int count,
                               const cs_row_params* rp, double* bias);
-// bias[first .. end − 1] alone.
-void cs_contact_position_bias_range(const cs_contact* contacts, const int* order, int first, int end,
-                                    const cs_row_params* rp, double* bias);
 
 // The same problem written out as rows of its own (p's bodies must be filled with v = 0), for tests and
 // inspection.

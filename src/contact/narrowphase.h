@@ -57,16 +57,13 @@ static inline bool cs_circles_meet(double ax, double ay, double ar, double bx, d
 // Fills c for a wall (as body a = -1) and circle b; returns false when the gap is not below margin.
 bool cs_collide_wall(const cs_wall* wall, int wall_index, int b, double bx, double by, double br,
                      double margin, cs_contact* c);
-// Whether circle (bx, by, br) is certainly not within margin of a half-plane wall: cs_collide_wall's own
-// first test (the same operations), inline so that the step's loop over walls × circles skips the call for
-// the many circles far from each wall. False for other walls (then the call decides).
-static inline bool cs_wall_beyond(const cs_wall* wall, double bx, double by, double br, double margin)
+// Whether circle (bx, by, br) is certainly not within margin of the half-plane wall through (x0, y0) with
+// normal (nx, ny): cs_collide_wall's own first test (the same operations), inline so that the step's loop
+// over walls × circles skips the call for the many circles far from each wall.
+static inline bool cs_half_plane_beyond(double nx, double ny, double x0, double y0, double bx, double by,
+                                        double br, double margin)
 {
-    if (wall->kind != CS_WALL_HALF_PLANE)
-    {
-        return false;
-    }
-    double dist = wall->normal.x * (bx - wall->p0.x) + wall->normal.y * (by - wall->p0.y);
+    double dist = nx * (bx - x0) + ny * (by - y0);
     return !(dist - br < margin);
 }
 

@@ -24,9 +24,9 @@ typedef struct pairs_job
 } pairs_job;
 
 // The broad phase's predicate: the gap may close by both circles' travel this step.
-static inline double pair_reach(const cs_world* w, double margin, int a, int b)
+static inline double pair_reach(const double* reach, const double* radius, double margin, int a, int b)
 {
-    return margin + (w->reach[a] - w->radius[a]) + (w->reach[b] - w->radius[b]);
+    return margin + (reach[a] - radius[a]) + (reach[b] - radius[b]);
 }
 
 static void pairs_mark(void* ctx, int chunk, int thread)
@@ -37,15 +37,17 @@ static void pairs_mark(void* ctx, int chunk, int thread)
     const cs_pair* pairs = w->broadphase.pairs;
     const double *px = w->px, *py = w->py, *radius = w->radius;
     int first, end;
+    const double* reach = w->reach;
+    const double margin = j->margin;
     cs_stage_range(chunk, w->broadphase.pair_count, &first, &end);
     int count = 0;
     for (int k = first; k < end; ++k)
     {
         int a = pairs[k].a, b = pairs[k].b;
         // (filtered pairs never make rows: filter.c)
-        bool hit =
-            (!j->filtering || cs_pair_collides(w, a, b)) &&
-            cs_circles_meet(px[a], py[a], radius[a], px[b], py[b], radius[b], pair_reach(w, j->margin, a, b));
+        bool hit = (!j->filtering || cs_pair_collides(w, a, b)) &&
+                   cs_circles_meet(px[a], py[a], radius[a], px[b], py[b], radius[b],
+                                   pair_reach(reach, radius, margin, a, b));
         j->hit[k] = hit;
         count += hit;
     }
@@ -61,6 +63,8 @@ static void pairs_fill(void* ctx, int chunk, int thread)
     const double *px = w->px, *py = w->py, *radius = w->radius;
     const double *friction = w->friction, *restitution = w->restitution;
     int first, end;
+    const double* reach = w->reach;
+    const double margin = j->margin;
     cs_stage_range(chunk, w->broadphase.pair_count, &first, &end);
     cs_contact* c = w->contacts.items + j->counts[chunk];
     for (int k = first; k < end; ++k)
@@ -71,7 +75,7 @@ static void pairs_fill(void* ctx, int chunk, int thread)
         }
         int a = pairs[k].a, b = pairs[k].b;
         cs_collide_circles(a, b, px[a], py[a], radius[a], px[b], py[b], radius[b],
-                           pair_reach(w, j->margin, a, b), c);
+                           pair_reach(reach, radius, margin, a, b), c);
         c->friction = sqrt(friction[a] * friction[b]);
         c->restitution = cs_max(restitution[a], restitution[b]);
         c += 1;
@@ -106,17 +110,20 @@ static cs_status pairs_in_one_pass(const pairs_job* j, cs_error* err)
     }
     const cs_pair* pairs = w->broadphase.pairs;
     const double *px = w->px, *py = w->py, *radius = w->radius;
-    const double *friction = w->friction, *restitution = w->restitution;
+    const double *friction = w->friction, *restitution = w->restitution, *reach = w->reach;
+    // (In locals: the compiler read them through w and j again for every pair.)
+    const double margin = j->margin;
+    const bool filtering = j->filtering;
     cs_contact* c = list->items + list->count;
     for (int k = 0; k < pair_count; ++k)
     {
         int a = pairs[k].a, b = pairs[k].b;
-        if (j->filtering && !cs_pair_collides(w, a, b))
+        if (filtering && !cs_pair_collides(w, a, b))
         {
             continue; // filtered pairs never make rows (filter.c)
         }
         if (cs_collide_circles(a, b, px[a], py[a], radius[a], px[b], py[b], radius[b],
-                               pair_reach(w, j->margin, a, b), c))
+                               pair_reach(reach, radius, margin, a, b), c))
         {
             c->friction = sqrt(friction[a] * friction[b]);
             c->restitution = cs_max(restitution[a], restitution[b]);
@@ -156,24 +163,44 @@ cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err)
 // Both lists are sorted by key: a merge gives each persisting contact last step's impulses. Each chunk of
 // the new list finds where its first key would sit in the old one (binary search) and merges from there.
 // (One key compare per entry while both lists last; scanning `before` for every contact of `now` cost ~19 M
-// instructions per 1 000 steps of Pool 1.)
+// instructions per 1 000 steps of Pool 1.) The same pass sums the chunk's penetrations for the step's stats
+// (the gaps stay as the narrow phase found them): its deepest, their sum and how many touch, in contact
+// order, to w->penetration_parts (a pass of its own over the 160-byte contacts before).
 typedef struct warm_job
 {
     cs_contact* now;
     const cs_contact* before;
     int nb;
+    double* parts; // 3 per chunk
 } warm_job;
 
-static void warm_range(void* ctx, int i, int n)
+// A chunk's penetration sums (deepest, sum, how many touch), contact by contact in list order.
+typedef struct penetration_sums
+{
+    double max, sum;
+    int touching;
+} penetration_sums;
+
+static inline void add_penetration(penetration_sums* s, double g)
+{
+    if (g < 0.0)
+    {
+        s->max = cs_max(s->max, -g);
+        s->sum += -g;
+        s->touching += 1;
+    }
+}
+
+static void warm_range(void* ctx, int first, int n)
 {
     const warm_job* wj = ctx;
     cs_contact* c = wj->now;
     const cs_contact* p = wj->before;
-    int lo = 0, hi = wj->nb; // the first old entry with key >= c[i].key
+    int lo = 0, hi = wj->nb; // the first old entry with key >= c[first].key
     while (lo < hi)
     {
         int mid = lo + (hi - lo) / 2;
-        if (p[mid].key < c[i].key)
+        if (p[mid].key < c[first].key)
         {
             lo = mid + 1;
         }
@@ -182,8 +209,9 @@ static void warm_range(void* ctx, int i, int n)
             hi = mid;
         }
     }
-    int j = lo;
+    int i = first, j = lo;
     const int nb = wj->nb;
+    penetration_sums pen = {0.0, 0.0, 0};
     while (i < n && j < nb)
     {
         uint64_t ki = c[i].key, kj = p[j].key;
@@ -191,6 +219,7 @@ static void warm_range(void* ctx, int i, int n)
         {
             c[i].normal_impulse = p[j].normal_impulse;
             c[i].friction_impulse = p[j].friction_impulse;
+            add_penetration(&pen, c[i].gap);
             ++i;
             ++j;
         }
@@ -198,6 +227,7 @@ static void warm_range(void* ctx, int i, int n)
         {
             c[i].normal_impulse = 0.0; // new this step
             c[i].friction_impulse = 0.0;
+            add_penetration(&pen, c[i].gap);
             ++i;
         }
         else
@@ -209,13 +239,24 @@ static void warm_range(void* ctx, int i, int n)
     {
         c[i].normal_impulse = 0.0;
         c[i].friction_impulse = 0.0;
+        add_penetration(&pen, c[i].gap);
     }
+    double* part = wj->parts + 3 * (first / CS_STAGE_CHUNK);
+    part[0] = pen.max;
+    part[1] = pen.sum;
+    part[2] = pen.touching;
 }
 
-void cs_stage_warm_start(cs_world* w)
+bool cs_stage_warm_start(cs_world* w)
 {
-    warm_job j = {w->contacts.items, w->previous.items, w->previous.count};
+    const int chunks = cs_stage_chunks(w->contacts.count);
+    if (!CS_GROW(w->penetration_parts, w->penetration_parts_capacity, 3 * chunks + 1))
+    {
+        return false;
+    }
+    warm_job j = {w->contacts.items, w->previous.items, w->previous.count, w->penetration_parts};
     cs_stage_for_range(w, w->contacts.count, warm_range, &j);
+    return true;
 }
 
 // The contact instant of every contact (impact.h), then, if any contact is timed, the bodies held.
@@ -248,16 +289,13 @@ typedef struct rows_job
     const cs_row_params* rp;
     cs_lcp* p;
     double* position_bias; // NULL: none
+    int laid;              // contacts whose rows hold the fixed numbers (cs_contact_rows_velocity_range)
 } rows_job;
 
 static void rows_range(void* ctx, int first, int end)
 {
     const rows_job* j = ctx;
-    cs_contact_rows_velocity_range(j->contacts, j->order, first, end, j->rp, j->p);
-    if (j->position_bias != NULL)
-    {
-        cs_contact_position_bias_range(j->contacts, j->order, first, end, j->rp, j->position_bias);
-    }
+    cs_contact_rows_velocity_range(j->contacts, j->order, first, end, j->rp, j->p, j->position_bias, j->laid);
 }
 
 cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, double* position_bias,
@@ -269,9 +307,22 @@ cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, 
     {
         return st;
     }
-    rows_job j = {w->contacts.items, order, rp, p, position_bias};
+    // The rows' fixed numbers stay in p from step to step (only the joint rows, after the contacts' rows,
+    // overwrite them: cs_stage_rows_overwritten); a change of frictionless moves every row.
+    if (rp->frictionless != w->rows_laid_frictionless)
+    {
+        w->rows_laid = 0;
+        w->rows_laid_frictionless = rp->frictionless;
+    }
+    rows_job j = {w->contacts.items, order, rp, p, position_bias, w->rows_laid};
     cs_stage_for_range(w, w->contacts.count, rows_range, &j);
+    w->rows_laid = w->rows_laid > w->contacts.count ? w->rows_laid : w->contacts.count;
     return CS_OK;
+}
+
+void cs_stage_rows_overwritten(cs_world* w, int contacts)
+{
+    w->rows_laid = w->rows_laid < contacts ? w->rows_laid : contacts;
 }
 
 // The solved λ back into the contacts (the next step's warm start).

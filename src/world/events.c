@@ -120,24 +120,31 @@ static bool list_touching(cs_world* w, const cs_touch_list* before, cs_touch_lis
     {
         return false;
     }
+    // (The list and the arrays in locals: the entries' int stores may alias w->contacts.count, which the
+    // loop read again after each of them.)
     const double slop = w->def.linear_slop;
+    const cs_contact* contacts = w->contacts.items;
+    const int count = w->contacts.count;
+    uint64_t* keys = out->keys;
+    int* source = out->source;
+    cs_contact_event* items = out->items;
     int n = 0;
-    for (int k = 0; k < w->contacts.count; ++k)
+    for (int k = 0; k < count; ++k)
     {
-        const cs_contact* c = w->contacts.items + k;
+        const cs_contact* c = contacts + k;
         if (!(c->gap <= slop || c->normal_impulse > 0.0))
         {
             continue;
         }
-        cs_contact_event* ev = out->items + n;
+        cs_contact_event* ev = items + n;
         ev->body_a = c->a >= 0 ? cs_world_slot_id(w, c->a) : -1;
         ev->body_b = cs_world_slot_id(w, c->b);
         ev->wall = c->wall;
         ev->point.x = c->px;
         ev->point.y = c->py;
         ev->approach_speed = 0.0;
-        out->keys[n] = c->key;
-        out->source[n] = k;
+        keys[n] = c->key;
+        source[n] = k;
         n += 1;
     }
     out->count = n;

@@ -55,8 +55,10 @@ static void support(cs_world* w, const cs_contact* c, int up, int down)
 }
 
 // The supporting contacts of each body (CSR: head[i] .. head[i + 1] in adj, contact indices); the bodies
-// that touch something static are queued at level 1. Returns how many were queued.
-static int build_graph(const cs_world* w, int* level, int* head, int* adj, int* queue)
+// that touch something static are queued at level 1. Returns how many were queued. One pass over the
+// contacts (160 bytes each; 5 MB at 20 000 circles) lists the supporting ones in `held` (the contact and its
+// moving bodies, -1 for a static one: 12 bytes), and the adjacency is filled from that list.
+static int build_graph(const cs_world* w, int* level, int* head, int* adj, int* queue, int* held)
 {
     const int n = w->body_count, count = w->contacts.count;
     const cs_contact* cs = w->contacts.items;
@@ -65,7 +67,7 @@ static int build_graph(const cs_world* w, int* level, int* head, int* adj, int* 
     {
         level[i] = -1;
     }
-    int tail = 0;
+    int tail = 0, supports = 0;
     for (int k = 0; k < count; ++k)
     {
         const cs_contact* c = cs + k;
@@ -88,24 +90,24 @@ static int build_graph(const cs_world* w, int* level, int* head, int* adj, int* 
             level[seed] = 1;
             queue[tail++] = seed;
         }
+        int* h = held + 3 * supports++;
+        h[0] = k;
+        h[1] = sa ? -1 : c->a;
+        h[2] = sb ? -1 : c->b;
     }
     for (int i = 0; i < n; ++i)
     {
         head[i + 1] += head[i];
     }
-    for (int k = 0; k < count; ++k)
+    for (const int* h = held; h < held + 3 * supports; h += 3)
     {
-        const cs_contact* c = cs + k;
-        if (supporting(c))
+        if (h[1] >= 0)
         {
-            if (!is_static(w, c->a))
-            {
-                adj[head[c->a]++] = k;
-            }
-            if (!is_static(w, c->b))
-            {
-                adj[head[c->b]++] = k;
-            }
+            adj[head[h[1]]++] = h[0];
+        }
+        if (h[2] >= 0)
+        {
+            adj[head[h[2]]++] = h[0];
         }
     }
     for (int i = n; i > 0; --i)
@@ -119,15 +121,16 @@ static int build_graph(const cs_world* w, int* level, int* head, int* adj, int* 
 cs_status cs_shock_propagate(cs_world* w, cs_error* err)
 {
     const int n = w->body_count, count = w->contacts.count;
-    if (!CS_GROW(w->shock_ints, w->shock_capacity, 3 * n + 1 + 2 * count))
+    if (!CS_GROW(w->shock_ints, w->shock_capacity, 3 * n + 1 + 5 * count))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
     int* level = w->shock_ints;
     int* head = level + n; // n + 1
     int* queue = head + n + 1;
-    int* adj = queue + n; // 2·count
-    int tail = build_graph(w, level, head, adj, queue);
+    int* adj = queue + n;        // 2·count
+    int* held = adj + 2 * count; // 3·count
+    int tail = build_graph(w, level, head, adj, queue, held);
     const cs_contact* cs = w->contacts.items;
     // Breadth-first, so the queue is in level order: when a body leaves it, every body one level below is
     // final (its own supports came before), and the body is pushed off each of them (or off a static one).

@@ -20,16 +20,11 @@ static cs_status find_contacts(cs_world* w, cs_error* err)
     return st != CS_OK ? st : cs_stage_wall_contacts(w, err);
 }
 
-static cs_status fill_bodies(cs_lcp* p, cs_world* w, cs_error* err)
+// The velocity problem's bodies (reserved by solve_phases, v* written by the forces stage).
+static void fill_bodies(cs_lcp* p, cs_world* w)
 {
-    cs_status st = cs_lcp_reserve(p, w->body_count, 0, err);
-    if (st != CS_OK)
-    {
-        return st;
-    }
     p->body_count = w->body_count;
     cs_stage_problem_bodies(w); // step_stages.c
-    return CS_OK;
 }
 
 // Threads ------------------------------------------------------------------------------------------------
@@ -70,8 +65,7 @@ static void step_empty(cs_world* w, double t_start)
 // distance both circles can travel this step, so fast bodies meet a contact before they overlap.
 static cs_status broad_phase(cs_world* w, cs_error* err)
 {
-    const int n = w->body_count;
-    cs_stage_reach(w);                                                        // step_stages.c
+    const int n = w->body_count;                                              // (reach: the forces stage's)
     w->broadphase.active = w->alive_count < w->body_count ? w->active : NULL; // skip free slots
     cs_status st = cs_broadphase_update_on(&w->broadphase, w->px, w->py, w->reach, n,
                                            w->def.speculative_margin, cs_world_workers(w), err);
@@ -141,11 +135,11 @@ static cs_status narrow_phase(cs_world* w, const int** order, cs_error* err)
     {
         return st;
     }
-    if (!cs_stage_chunk_reserve(w, cs_stage_chunks(w->contacts.count))) // (the per-contact sums)
+    // (The per-contact sums; the warm start's penetration sums.)
+    if (!cs_stage_chunk_reserve(w, cs_stage_chunks(w->contacts.count)) || !cs_stage_warm_start(w))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    cs_stage_warm_start(w); // contact_stages.c
     cs_impact_bodies bodies = impact_bodies(w);
     cs_restitution_params rp = restitution_params(w);
     cs_stage_impacts(w, &bodies, &rp);
@@ -203,11 +197,15 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    cs_status st;
-    if ((st = fill_bodies(vp, w, err)) != CS_OK ||
-        (st = cs_stage_rows(w, order, &rp, w->position_bias, err)) != CS_OK) // contact_stages.c
+    fill_bodies(vp, w);
+    cs_status st = cs_stage_rows(w, order, &rp, w->position_bias, err); // contact_stages.c
+    if (st != CS_OK)
     {
         return st;
+    }
+    if (w->joint_count > 0)
+    {
+        cs_stage_rows_overwritten(w, count); // (the joints' rows follow the contacts')
     }
     if ((st = cs_joint_rows(w, vp, err)) != CS_OK) // joint.c: after the contact rows
     {
@@ -376,27 +374,6 @@ static double integrate(cs_world* w, step_run* r)
     return sqrt(move2) + shift;
 }
 
-// A chunk of contacts' penetrations: the deepest, their sum, how many touch.
-static void penetration_part(void* ctx, int first, int end, double* part)
-{
-    const cs_world* w = ctx;
-    double max_pen = 0.0, sum_pen = 0.0;
-    int touching = 0;
-    for (int k = first; k < end; ++k)
-    {
-        double g = w->contacts.items[k].gap;
-        if (g < 0.0)
-        {
-            max_pen = cs_max(max_pen, -g);
-            sum_pen += -g;
-            touching += 1;
-        }
-    }
-    part[0] = max_pen;
-    part[1] = sum_pen;
-    part[2] = touching;
-}
-
 // A chunk of bodies' kinetic energy (a static or kinematic circle's motion is given, not energy of the
 // system).
 static void energy_part(void* ctx, int first, int end, double* part)
@@ -431,7 +408,7 @@ static void record_stats(cs_world* w, const cs_solver_stats* vstats, const cs_sp
     s->res_nat = vstats->res_nat;
     s->solve_stop = (int)vstats->stop;
     double max_pen = 0.0, sum_pen = 0.0, touching = 0.0;
-    const double* pen = cs_stage_parts(w, w->contacts.count, 3, penetration_part, w);
+    const double* pen = w->penetration_parts; // (the warm start's, per chunk of contacts)
     for (int c = 0; c < cs_stage_chunks(w->contacts.count); ++c)
     {
         max_pen = cs_max(max_pen, pen[3 * c]);
@@ -474,13 +451,19 @@ static cs_status undo_step(cs_world* w, bool contacts_swapped, cs_status st)
 // phase is undone (undo_step). scripts/physics/*_ledger.c run it too, then measure the rest.
 static cs_status solve_phases(cs_world* w, step_run* r, cs_error* err)
 {
-    if (!cs_stage_chunk_reserve(w, cs_stage_chunks(w->body_count))) // (the per-body stages' results)
+    // (The per-body stages' results; the velocity problem's bodies, whose v* the forces stage writes.)
+    if (!cs_stage_chunk_reserve(w, cs_stage_chunks(w->body_count)))
     {
         return cs_fail(err, CS_ERR_MEMORY, "step: out of memory");
     }
-    cs_stage_forces(w); // 1. v_pre = v; v* = v + h M⁻¹ f (step_stages.c)
+    cs_status st = cs_lcp_reserve(&w->velocity_problem, w->body_count, 0, err);
+    if (st != CS_OK)
+    {
+        return st;
+    }
+    cs_stage_forces(w); // 1. v_pre = v; v* = v + h M⁻¹ f; reach (step_stages.c)
     r->t[0] = cs_seconds();
-    cs_status st = broad_phase(w, err);
+    st = broad_phase(w, err);
     if (st != CS_OK)
     {
         return undo_step(w, false, st);

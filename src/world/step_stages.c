@@ -81,46 +81,39 @@ const double* cs_stage_parts(cs_world* w, int n, int width, cs_part_fn fn, void*
 }
 
 // 1. External forces: v* = v + h M⁻¹ f; the velocity before them is kept (the contact instant needs both).
+// The same pass writes v* into the velocity problem (reserved for the world's bodies) and how far each
+// circle reaches this step (the broad phase's boxes): r + h|v*|. (Three passes over the bodies before, and
+// two copies.)
 static void forces_range(void* ctx, int first, int end)
 {
     cs_world* w = ctx;
     const double h = w->def.time_step;
     const double gx = w->def.gravity.x, gy = w->def.gravity.y;
-    const double *inv_mass = w->inv_mass, *fx = w->fx, *fy = w->fy;
-    double* v = w->v;
-    memcpy(w->v_pre + 3 * first, v + 3 * first, (size_t)(3 * (end - first)) * sizeof(double));
+    const double *inv_mass = w->inv_mass, *fx = w->fx, *fy = w->fy, *radius = w->radius;
+    double *v = w->v, *v_pre = w->v_pre, *v_star = w->velocity_problem.v, *reach = w->reach;
     for (int i = first; i < end; ++i)
     {
-        if (inv_mass[i] == 0.0)
+        double vx = v[3 * i], vy = v[3 * i + 1], om = v[3 * i + 2];
+        v_pre[3 * i] = vx;
+        v_pre[3 * i + 1] = vy;
+        v_pre[3 * i + 2] = om;
+        if (inv_mass[i] != 0.0) // (else static, kinematic or a free slot: no force moves it)
         {
-            continue; // static, kinematic or a free slot: no force moves it
+            vx += h * (gx + fx[i] * inv_mass[i]);
+            vy += h * (gy + fy[i] * inv_mass[i]);
+            v[3 * i] = vx;
+            v[3 * i + 1] = vy;
         }
-        v[3 * i] += h * (gx + fx[i] * inv_mass[i]);
-        v[3 * i + 1] += h * (gy + fy[i] * inv_mass[i]);
+        v_star[3 * i] = vx;
+        v_star[3 * i + 1] = vy;
+        v_star[3 * i + 2] = om;
+        reach[i] = radius[i] + h * sqrt(vx * vx + vy * vy);
     }
 }
 
 void cs_stage_forces(cs_world* w)
 {
     cs_stage_for_range(w, w->body_count, forces_range, w);
-}
-
-// 2. How far each circle reaches this step (the broad phase's boxes): r + h|v*|.
-static void reach_range(void* ctx, int first, int end)
-{
-    cs_world* w = ctx;
-    const double h = w->def.time_step;
-    const double *v = w->v, *radius = w->radius;
-    double* reach = w->reach;
-    for (int i = first; i < end; ++i)
-    {
-        reach[i] = radius[i] + h * sqrt(v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1]);
-    }
-}
-
-void cs_stage_reach(cs_world* w)
-{
-    cs_stage_for_range(w, w->body_count, reach_range, w);
 }
 
 // The velocity solve's velocities back into the world.
@@ -142,7 +135,8 @@ void cs_stage_copy_velocities(cs_world* w, double* to, const double* from)
     cs_stage_for_range(w, w->body_count, copy_range, &j);
 }
 
-// The velocity problem's bodies: inverse masses and inertias, and v*.
+// The velocity problem's bodies' inverse masses and inertias (after the broad phase, which may wake a body;
+// v* is the forces stage's).
 static void bodies_range(void* ctx, int first, int end)
 {
     cs_world* w = ctx;
@@ -150,7 +144,6 @@ static void bodies_range(void* ctx, int first, int end)
     size_t n = (size_t)(end - first);
     memcpy(p->inv_mass + first, w->inv_mass + first, n * sizeof(double));
     memcpy(p->inv_inertia + first, w->inv_inertia + first, n * sizeof(double));
-    memcpy(p->v + 3 * first, w->v + 3 * first, 3 * n * sizeof(double));
 }
 
 void cs_stage_problem_bodies(cs_world* w)

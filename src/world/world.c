@@ -158,6 +158,7 @@ void cs_world_destroy(cs_world* w)
     cs_event_state_free(&w->events);
     free(w->walls);
     free(w->wall_bodies);
+    free(w->wall_masks);
     cs_broadphase_free(&w->broadphase);
     free(w->contacts.items);
     cs_contact_order_free(&w->order);
@@ -187,6 +188,7 @@ void cs_world_destroy(cs_world* w)
     free(w->pair_hits);
     free(w->chunk_ints);
     free(w->chunk_doubles);
+    free(w->penetration_parts);
     free(w);
 }
 

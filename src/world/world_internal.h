@@ -90,6 +90,8 @@ struct cs_world
     cs_wall* walls;
     int* wall_bodies; // the step's circles that may meet a wall, by slot (step.c's scratch)
     int wall_bodies_capacity;
+    uint64_t* wall_masks; // beside wall_bodies: which of (up to 64) walls each may meet (wall_contacts.c)
+    int wall_masks_capacity;
 
     cs_broadphase broadphase;
     cs_contact_list contacts; // this step's, sorted by key
@@ -132,6 +134,10 @@ struct cs_world
     int chunk_ints_capacity;
     double* chunk_doubles; // per chunk of a parallel stage: its max
     int chunk_doubles_capacity;
+    double* penetration_parts; // per chunk of contacts: deepest, sum, touching (the warm start's; stats)
+    int penetration_parts_capacity;
+    int rows_laid; // the velocity problem's rows of the first rows_laid contacts hold their fixed numbers
+    bool rows_laid_frictionless; // ... laid out for this setting (cs_stage_rows)
 
     // Body types, ids and filters (world_remove.c, body_types.c, filter.c). body_count above is the
     // number of slots (alive or free); a body's id is its slot plus its generation (CS_ID_SLOT_BITS).
@@ -211,10 +217,10 @@ typedef void (*cs_part_fn)(void* ctx, int first, int end, double* part);
 const double* cs_stage_parts(cs_world* w, int n, int width, cs_part_fn fn, void* ctx);
 // The world's workers; NULL: one thread, run on this one.
 cs_workers* cs_world_workers(cs_world* w);
-void cs_stage_forces(cs_world* w);                                          // v_pre = v; v += h M⁻¹ f
-void cs_stage_reach(cs_world* w);                                           // reach = r + h|v|
+// v_pre = v; v += h M⁻¹ f; the velocity problem's v* (reserved for body_count bodies) = v; reach = r + h|v|.
+void cs_stage_forces(cs_world* w);
 void cs_stage_copy_velocities(cs_world* w, double* to, const double* from); // 3 per body
-void cs_stage_problem_bodies(cs_world* w); // the velocity problem's inverse masses and inertias and v*
+void cs_stage_problem_bodies(cs_world* w); // the velocity problem's inverse masses and inertias
 // Positions move by h (v + pseudo) (pseudo NULL: none); returns the largest squared linear move. The
 // chunk results must be reserved.
 double cs_stage_integrate(cs_world* w, const double* pseudo);
@@ -225,12 +231,17 @@ cs_status cs_stage_pair_contacts(cs_world* w, cs_error* err);
 int cs_stage_runs(cs_world* w, int* counts, int tasks);
 // Then the walls' contacts, wall-major, bodies ascending (wall_contacts.c).
 cs_status cs_stage_wall_contacts(cs_world* w, cs_error* err);
-void cs_stage_warm_start(cs_world* w); // w->contacts' impulses from w->previous
+// w->contacts' impulses from w->previous, and their penetration sums by chunk (w->penetration_parts: 3 per
+// chunk); false: out of memory.
+bool cs_stage_warm_start(cs_world* w);
 // Every contact's instant (impact.h), then the bodies the timed contacts hold.
 void cs_stage_impacts(cs_world* w, const cs_impact_bodies* bodies, const cs_restitution_params* params);
 // The velocity problem's contact rows (its bodies filled) and, unless NULL, the position biases.
 cs_status cs_stage_rows(cs_world* w, const int* order, const cs_row_params* rp, double* position_bias,
                         cs_error* err);
+// Rows from those of contact `contacts` on were written by another stage (the joints'): the next
+// cs_stage_rows writes their fixed numbers again.
+void cs_stage_rows_overwritten(cs_world* w, int contacts);
 // The sweeps' order (w->order: its 64-contact blocks coloured).
 cs_status cs_stage_order(cs_world* w, cs_error* err);
 void cs_stage_store_impulses(cs_world* w, const int* order, int per, const double* lambda);
