@@ -33,9 +33,10 @@ typedef struct cs_restitution_params
     double linear_slop; // slop/h: a velocity change below it carries no load (the pass)
     int iterations;     // Gauss-Seidel sweeps
     bool frictionless;
-    double gravity;    // |g|: an approach slower than max(slop/h, |g| h) is resting, not an impact
-    bool every_sweep;  // no early exit: every sweep runs (tests/test_restitution_pack.c, the same bits)
-    bool quiet_always; // quiet rows left out whatever the links (tests: restitution.c "Quiet rows")
+    double gravity;       // |g|: an approach slower than max(slop/h, |g| h) is resting, not an impact
+    bool every_sweep;     // no early exit: every sweep runs (tests/test_restitution_pack.c, the same bits)
+    bool quiet_always;    // quiet rows left out whatever the links (tests: restitution.c "Quiet rows")
+    uint32_t tick_origin; // where the quiet rows' tick starts (0; tests: near its wrap, restitution.c)
 } cs_restitution_params;
 
 // Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during

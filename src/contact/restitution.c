@@ -314,15 +314,39 @@ static bool sweep(pass* p, bool links_only)
 // (which stirs), a pending one never. Nor does a quiet visit link an edge (it returned no change). So a row
 // whose last visit was quiet, at tick t, and neither of whose bodies a visit that was not quiet or a release
 // touched since (touched <= t), is left out: the sweeps compute exactly what visiting it computes, in the
-// same order, and say stirred alike. The tick counts those touches (at most one a visit or release: below
-// 2^32 for any list the world can hold). tests/test_restitution_pack.c checks it step by step against
-// every row visited (every_sweep).
+// same order, and say stirred alike. The tick counts those touches, one a visit that was not quiet or a
+// release: up to (iterations + 2) × rows a pass, which can pass 2^32 (iterations up to 1e8). Before it would
+// wrap (a stamp from before would then look newer than the touches after), restart_tick clears the stamps
+// and starts it again: a cleared row is visited, which computes what leaving it out would.
+// tests/test_restitution_pack.c checks it step by step against every row visited (every_sweep), also with
+// the tick started just below the wrap (tick_origin).
+#define CS_TICK_LAST (UINT32_MAX - 1u) // the last tick: a quiet stamp (tick + 1) stays below 2^32
+
+static void restart_tick(pass* p)
+{
+    cs_pass_pack* pack = p->pack;
+    const int* list = p->reach->list;
+    for (int i = 0; i < p->reach->count; ++i)
+    {
+        pack->rows[list[i] >> 1].quiet = 0;
+    }
+    for (int i = 0; i < pack->claimed_count; ++i)
+    {
+        pack->bodies[pack->claimed[i]].touched = 0;
+    }
+    pack->tick = 0;
+}
+
 static inline void stamp_quiet(pass* p, cs_pass_row* c, bool quiet)
 {
     if (quiet)
     {
         c->quiet = p->pack->tick + 1;
         return;
+    }
+    if (p->pack->tick >= CS_TICK_LAST)
+    {
+        restart_tick(p);
     }
     c->quiet = 0;
     uint32_t tick = ++p->pack->tick;
@@ -526,7 +550,7 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
         return 0;
     }
     pack->claimed_count = 0;
-    pack->tick = 0;
+    pack->tick = params->tick_origin; // (0 but in tests)
     pack->skipped = 0;
     cs_reach_rebuild(reach, count);
     release(&p, v);

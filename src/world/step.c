@@ -82,7 +82,8 @@ static cs_restitution_params restitution_params(const cs_world* w)
     cs_restitution_params p = {w->def.time_step,           w->def.restitution_threshold,
                                w->def.linear_slop,         w->def.solver_params.iterations,
                                w->def.frictionless,        hypot(w->def.gravity.x, w->def.gravity.y),
-                               w->restitution_every_sweep, w->restitution_quiet_always};
+                               w->restitution_every_sweep, w->restitution_quiet_always,
+                               w->restitution_tick_origin};
     return p;
 }
 

@@ -117,7 +117,9 @@ struct cs_world
     int restitution_skipped;       // tests only: the last pass's row visits left out as quiet (restitution.c)
     bool restitution_quiet_always; // tests only: quiet rows left out whatever the links
                                    // (cs_restitution_params)
-    double* pseudo_v;              // 3 per body + the zero slot: the position problem's velocities
+    uint32_t restitution_tick_origin; // tests only: where the pass's quiet-rows tick starts
+                                      // (cs_restitution_params)
+    double* pseudo_v;                 // 3 per body + the zero slot: the position problem's velocities
     int pseudo_v_capacity;
     // The soft formulation's relax solve (relax.c): the contacts re-measured after integration, its rows, λ.
     cs_contact_list relax_contacts;
