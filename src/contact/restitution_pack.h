@@ -48,9 +48,9 @@ typedef struct cs_pass_pack
     cs_pass_body* bodies; // per body
     int* claimed;         // per body
     int claimed_count;
-    uint32_t tick; // counts the pass's changes to bodies (restitution.c "Quiet rows"), from 0 each pass
-    int skipped;   // the last pass's row visits left out as quiet
-    int sweeps;    // the last pass's sweeps (0: none ran)
+    uint32_t tick;   // counts the pass's changes to bodies (restitution.c "Quiet rows"), from 0 each pass
+    int64_t skipped; // the last pass's row visits left out as quiet (up to (iterations + 2) × rows)
+    int sweeps;      // the last pass's sweeps (0: none ran)
 } cs_pass_pack;
 
 // Copies contact k into its row (its bodies' records must hold their masses: claim them first).

@@ -114,7 +114,7 @@ struct cs_world
     struct cs_pass_row* reach_rows; // per contact: the pass's compact contact records (restitution_pack.h)
     uint8_t* reach_listed;          // per contact: in the pass's list
     bool restitution_every_sweep;   // tests only: the pass without its early exit (cs_restitution_params)
-    int restitution_skipped;       // tests only: the last pass's row visits left out as quiet (restitution.c)
+    int64_t restitution_skipped;   // tests only: the last pass's row visits left out as quiet (restitution.c)
     bool restitution_quiet_always; // tests only: quiet rows left out whatever the links
                                    // (cs_restitution_params)
     uint32_t restitution_tick_origin; // tests only: where the pass's quiet-rows tick starts
