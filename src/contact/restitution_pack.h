@@ -55,7 +55,8 @@ typedef struct cs_pass_pack
 
 // Copies contact k into its row (its bodies' records must hold their masses: claim them first).
 void cs_pack_row(cs_pass_pack* pack, const cs_contact* contacts, int k);
-// Copies body b's velocity, masses and share in; its offset starts at 0.
+// Copies body b's velocity and masses in and sets whether the shift moves it (moves) and its touched stamp
+// (the pack's tick); its offset starts at 0.
 void cs_pack_claim(cs_pass_pack* pack, const cs_impact_bodies* bodies, const double* v, int body);
 // Writes the rows of the listed contacts (list entries: k << 1 | edge) and the claimed bodies back.
 void cs_pack_write_back(const cs_pass_pack* pack, const int* list, int count, cs_contact* contacts,

@@ -152,8 +152,8 @@ static void locate(cs_world* w)
 // (& on the conditions, no early exit): the good path is every step's, and the short-circuit chain cost
 // ~1.6 % of Pool 1's step. The same conditions as bad_velocity, bad_finite and next_position, which say
 // where only when this finds something. A body's (vx, vy) and its next (x, y) go by two-double vectors
-// (cs_v2: the same IEEE operations lane by lane), their tests AND-ed into a mask (~49 instructions a body
-// as scalars, ~33 so).
+// (cs_v2: the same IEEE operations lane by lane), their tests AND-ed into a mask (fewer instructions a
+// body than the ~49 of the scalar tests).
 // (Chunks of bodies on the world's workers, each writing its own verdict: step_stages.c.)
 static void sane_chunk(void* ctx, int chunk, int thread)
 {
