@@ -80,6 +80,113 @@ static inline double position_bias_of(const cs_contact* c, position_params pp)
     return C >= 0.0 ? C / h : (correction > -pp.max_correction ? correction : -pp.max_correction) / h;
 }
 
+// The arrays rows_loop writes, read once: a store through p->kind (uint8_t, which may alias anything) made
+// the compiler load every array pointer and rp's flags again after it, for every row.
+typedef struct row_arrays
+{
+    int* body_a;
+    int* body_b;
+    double* jac;
+    double* bias;
+    uint8_t* kind;
+    int* link;
+    double* mu;
+    double* lo;
+    double* hi;
+    double* lambda0;
+    double* reg;
+} row_arrays;
+
+static inline __attribute__((always_inline)) row_arrays row_arrays_of(cs_lcp* p)
+{
+    return (row_arrays){p->body_a, p->body_b, p->jac, p->bias,    p->kind, p->link,
+                        p->mu,     p->lo,     p->hi,  p->lambda0, p->reg};
+}
+
+// What the contact's rows read of it, read before the first store.
+typedef struct row_inputs
+{
+    double nx, ny, bias, reg;
+    int a, b;
+    double ra, rb, friction, friction_impulse, normal_impulse;
+} row_inputs;
+
+// The contact's numbers; with spook, a touching contact's bias and regularisation are SPOOK's: the
+// correction of gap + slop comes from real impulses (stabilised over the damping time) and the
+// regularisation makes the contact a stiff spring-damper (a bounce is the restitution pass's).
+static inline __attribute__((always_inline)) row_inputs row_inputs_of(const cs_contact* c, bool spook,
+                                                                      const double* v_pre, double upsilon,
+                                                                      double eps, double h,
+                                                                      double linear_slop)
+{
+    row_inputs in = {.nx = c->nx, .ny = c->ny, .bias = c->bias, .reg = 0.0}; // bias: impact.c row_bias
+    if (spook && c->impact_time == 0.0 && !c->bounce)
+    {
+        double vn0 = in.nx * v_pre[3 * c->b] + in.ny * v_pre[3 * c->b + 1];
+        if (c->a >= 0)
+        {
+            vn0 -= in.nx * v_pre[3 * c->a] + in.ny * v_pre[3 * c->a + 1];
+        }
+        in.bias = 4.0 * upsilon / h * (c->gap + linear_slop) - upsilon * vn0;
+        in.reg = eps;
+    }
+    in.a = c->a;
+    in.b = c->b;
+    in.ra = c->ra;
+    in.rb = c->rb;
+    in.friction = c->friction;
+    in.friction_impulse = c->friction_impulse;
+    in.normal_impulse = c->normal_impulse;
+    return in;
+}
+
+// The normal row (with `fixed`, its fixed numbers too).
+static inline __attribute__((always_inline)) void normal_row(const row_arrays* o, int row,
+                                                             const row_inputs* in, bool has_reg, bool fixed)
+{
+    set_jacobian(o->jac + 6 * row, in->a >= 0, in->nx, in->ny, 0.0, 0.0);
+    o->body_a[row] = in->a;
+    o->body_b[row] = in->b;
+    o->bias[row] = in->bias;
+    if (fixed)
+    {
+        o->kind[row] = CS_ROW_NORMAL;
+        o->link[row] = -1;
+        o->mu[row] = 0.0;
+        o->lo[row] = 0.0;
+        o->hi[row] = INFINITY;
+    }
+    o->lambda0[row] = in->normal_impulse;
+    if (has_reg)
+    {
+        o->reg[row] = in->reg;
+    }
+}
+
+// The friction row after the normal row normal_row (with `fixed`, its fixed numbers too).
+static inline __attribute__((always_inline)) void friction_row(const row_arrays* o, int row, int normal_row,
+                                                               const row_inputs* in, bool has_reg, bool fixed)
+{
+    double tx = -in->ny, ty = in->nx;
+    set_jacobian(o->jac + 6 * row, in->a >= 0, tx, ty, -in->ra, -in->rb);
+    o->body_a[row] = in->a;
+    o->body_b[row] = in->b;
+    o->bias[row] = 0.0;
+    if (fixed)
+    {
+        o->kind[row] = CS_ROW_FRICTION;
+        o->link[row] = normal_row;
+        o->lo[row] = 0.0;
+        o->hi[row] = 0.0;
+    }
+    o->mu[row] = in->friction;
+    o->lambda0[row] = in->friction_impulse;
+    if (has_reg)
+    {
+        o->reg[row] = 0.0; // friction stays hard
+    }
+}
+
 // The rows of contacts order[first] .. order[end − 1] (and their position biases when position_bias is not
 // NULL); with `fixed` false, without the numbers every contact row has (kind, link, the normal row's μ, lo,
 // hi: the row already holds them). Inlined three times: with the flags of the common step as constants
@@ -91,92 +198,24 @@ static inline __attribute__((always_inline)) void rows_loop(const cs_contact* co
                                                             bool spook, bool frictionless, bool has_reg,
                                                             bool has_bias, bool fixed)
 {
-    double h = rp->time_step;
-    double upsilon = 1.0 / (1.0 + 4.0 * rp->spook_damping_time / h);
-    double eps = 4.0 * upsilon / (h * h * rp->spook_stiffness);
-    // The arrays and flags read once: a store through p->kind (uint8_t, which may alias anything) made the
-    // compiler load every array pointer and rp's flags again after it, for every row.
+    const double h = rp->time_step;
+    const double upsilon = 1.0 / (1.0 + 4.0 * rp->spook_damping_time / h);
+    const double eps = 4.0 * upsilon / (h * h * rp->spook_stiffness);
     const double linear_slop = rp->linear_slop;
     const position_params pp = position_params_of(rp);
     const double* v_pre = rp->v_pre;
-    int* body_a = p->body_a;
-    int* body_b = p->body_b;
-    double* jac = p->jac;
-    double* bias_out = p->bias;
-    uint8_t* kind = p->kind;
-    int* link = p->link;
-    double* mu = p->mu;
-    double* lo = p->lo;
-    double* hi = p->hi;
-    double* lambda0 = p->lambda0;
-    double* reg_out = p->reg;
+    const row_arrays o = row_arrays_of(p);
     int row = frictionless ? first : 2 * first;
     for (int k = first; k < end; ++k)
     {
         const cs_contact* c = contacts + (ordered ? order[k] : k);
-        double nx = c->nx, ny = c->ny;
-
-        double bias = c->bias; // impact.c: row_bias
-        double reg = 0.0;
-        if (spook && c->impact_time == 0.0 && !c->bounce) // (a bounce is the restitution pass's)
-        {
-            // Touching: a SPOOK row. The correction of gap + slop comes from real impulses (stabilised
-            // over the damping time) and the regularisation makes the contact a stiff spring-damper.
-            double vn0 = nx * v_pre[3 * c->b] + ny * v_pre[3 * c->b + 1];
-            if (c->a >= 0)
-            {
-                vn0 -= nx * v_pre[3 * c->a] + ny * v_pre[3 * c->a + 1];
-            }
-            bias = 4.0 * upsilon / h * (c->gap + linear_slop) - upsilon * vn0;
-            reg = eps;
-        }
-        // Everything the friction row and the position bias read of the contact, read before the first
-        // store.
-        int a = c->a, b = c->b;
-        double ra = c->ra, rb = c->rb, friction = c->friction, friction_impulse = c->friction_impulse;
-        double normal_impulse = c->normal_impulse;
+        const row_inputs in = row_inputs_of(c, spook, v_pre, upsilon, eps, h, linear_slop);
         double split_bias = has_bias ? position_bias_of(c, pp) : 0.0;
-
-        set_jacobian(jac + 6 * row, a >= 0, nx, ny, 0.0, 0.0);
-        body_a[row] = a;
-        body_b[row] = b;
-        bias_out[row] = bias;
-        if (fixed)
-        {
-            kind[row] = CS_ROW_NORMAL;
-            link[row] = -1;
-            mu[row] = 0.0;
-            lo[row] = 0.0;
-            hi[row] = INFINITY;
-        }
-        lambda0[row] = normal_impulse;
-        if (has_reg)
-        {
-            reg_out[row] = reg;
-        }
-        int normal_row = row;
+        normal_row(&o, row, &in, has_reg, fixed);
         row += 1;
-
         if (!frictionless)
         {
-            double tx = -ny, ty = nx;
-            set_jacobian(jac + 6 * row, a >= 0, tx, ty, -ra, -rb);
-            body_a[row] = a;
-            body_b[row] = b;
-            bias_out[row] = 0.0;
-            if (fixed)
-            {
-                kind[row] = CS_ROW_FRICTION;
-                link[row] = normal_row;
-                lo[row] = 0.0;
-                hi[row] = 0.0;
-            }
-            mu[row] = friction;
-            lambda0[row] = friction_impulse;
-            if (has_reg)
-            {
-                reg_out[row] = 0.0; // friction stays hard
-            }
+            friction_row(&o, row, row - 1, &in, has_reg, fixed);
             row += 1;
         }
         if (has_bias)
