@@ -47,6 +47,8 @@ static inline bool wall_contact(const cs_world* w, int k, int b, cs_contact* c)
 
 // The most walls one pass over the bodies tests (a bit each in a body's mask).
 #define CS_WALL_GROUP 64
+// (walls_near's single near_walls pass over a pooled world's walls relies on it)
+_Static_assert(CS_WALLS_ON_POOL_MAX <= CS_WALL_GROUP, "a pooled world's walls fit in one group");
 
 // The circles of bodies [first, end) that may meet a wall of [k0, k0 + count) (count <= CS_WALL_GROUP), in
 // body order, with a mask of those walls: bit k − k0 where cs_half_plane_beyond does not rule wall k out (a
