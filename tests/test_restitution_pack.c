@@ -3,13 +3,18 @@
 // on compact records" and "Issue 12: the churning pile"): every step of an elastic gas, of a pile under
 // falling discs with friction (also with quiet rows forced), of bouncing discs at rest sideways (velocities
 // of exactly ±0) and of the shipped pegs scene keeps the bits of the same world with every sweep run and
-// every row visited, and the exit and the quiet rows do fire.
+// every row visited, and the exit and the quiet rows do fire; so does a hand-built pass in which a grown
+// list's release moves the body of a quiet row (restitution.c release's stamp).
 #include "test_support.h"
 
+#include "contact/impact.h"
+#include "contact/impact_reach.h"
+#include "contact/restitution_pack.h"
 #include "world/world_internal.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 // A closed box of four walls (restitution e, friction mu).
 static cs_world* box_world(cs_vec2 gravity, bool frictionless, double half, double mu, double e)
@@ -197,6 +202,102 @@ static void pegs_keep_their_bits(void** state)
     assert_true(early_exits(pegs, 400, as_shipped) > 0);
 }
 
+// A grown list's release moves a body outside the list's quiet rows (restitution.c release: it stamps the
+// bodies it touches). Hand-built, frictionless, unit masses, 4 bodies: A (0), Y (1), W (2), X (3).
+// k0, k1: A and Y bounce off walls (the seeds: components {A} and {Y}). k2: A–W, open, A approaching: acts
+// in sweep 1 and brings in W's component {W, X}. k3: Y–X, open, separating at +0.1 m/s: a quiet visit in
+// sweep 1, after k2's. k4: W–X, pending, opening, λ 0.125 (no load: 2 × 0.125 < slop/h = 0.3): joins after
+// sweep 1, and its release takes its λ back, X's velocity along x from +0.1 to −0.025, so k3 approaches and
+// must act in sweep 2. Nothing else touches Y or X after (k4 stays quiet: its gap never closes), so without
+// the release's stamp k3 stays left out as quiet in every later sweep and its impulse stays 0.
+enum
+{
+    STAMP_BODIES = 4,
+    STAMP_CONTACTS = 5
+};
+
+static void stamp_case(cs_contact* c, double* v)
+{
+    memset(c, 0, STAMP_CONTACTS * sizeof c[0]);
+    const int a[STAMP_CONTACTS] = {-1, -1, 0, 1, 2}, b[STAMP_CONTACTS] = {0, 1, 2, 3, 3};
+    for (int k = 0; k < STAMP_CONTACTS; ++k)
+    {
+        c[k].key = (uint64_t)(a[k] + 1) << 32 | (uint64_t)b[k];
+        c[k].a = a[k];
+        c[k].b = b[k];
+        c[k].wall = a[k] < 0 ? k : -1;
+        c[k].nx = k < 2 ? 0.0 : 1.0;
+        c[k].ny = k < 2 ? 1.0 : 0.0;
+        c[k].gap = k < 2 ? 0.0 : 0.01;
+        c[k].restitution = 1.0;
+    }
+    c[0].bounce = c[1].bounce = true;
+    c[4].pending = true;
+    c[4].closing = 1.0; // (its bodies never close 1 m in the step)
+    c[4].normal_impulse = 0.125;
+    c[4].impact_time = -1.0;
+    c[2].impact_time = c[3].impact_time = -1.0;
+    const double v0[3 * STAMP_BODIES] = {1.0, -2.0, 0.0, 0.0, -2.0, 0.0, 0.0, 0.0, 0.0, 0.1, 0.0, 0.0};
+    memcpy(v, v0, sizeof v0);
+}
+
+// Runs the pass on the case; returns the row visits it left out as quiet.
+static int64_t stamp_pass(cs_contact* c, double* v, bool every_sweep)
+{
+    static int parent[STAMP_BODIES], claimed[STAMP_BODIES], roots[2 * STAMP_CONTACTS],
+        list[2 * STAMP_CONTACTS], spare[2 * STAMP_CONTACTS], next[2 * STAMP_CONTACTS];
+    static uint8_t flags[STAMP_BODIES], listed[STAMP_CONTACTS];
+    static cs_pass_row rows[STAMP_CONTACTS];
+    static cs_pass_body records[STAMP_BODIES];
+    const double inv_mass[STAMP_BODIES] = {1.0, 1.0, 1.0, 1.0},
+                 inv_inertia[STAMP_BODIES] = {1.0, 1.0, 1.0, 1.0};
+    double offset[3 * STAMP_BODIES] = {0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0};
+    cs_impact_bodies bodies = {.inv_mass = inv_mass, .inv_inertia = inv_inertia, .offset = offset};
+    cs_restitution_params params = {.time_step = 1.0 / 60.0,
+                                    .threshold = 0.5,
+                                    .linear_slop = 0.005,
+                                    .iterations = 4,
+                                    .frictionless = true,
+                                    .every_sweep = every_sweep,
+                                    .quiet_always = !every_sweep};
+    cs_impact_reach reach = {.body_count = STAMP_BODIES,
+                             .parent = parent,
+                             .flags = flags,
+                             .roots = roots,
+                             .list = list,
+                             .spare = spare,
+                             .next = next,
+                             .listed = listed};
+    cs_pass_pack pack = {.rows = rows, .bodies = records, .claimed = claimed};
+    assert_int_equal(cs_contact_restitution(c, STAMP_CONTACTS, &bodies, &params, &reach, &pack, v), 2);
+    assert_int_equal(reach.count, STAMP_CONTACTS); // (k4 joined: the list grew)
+    return pack.skipped;
+}
+
+// The case with quiet rows forced keeps the bits of every row visited, and k3 acted. Without the release's
+// stamp k3's impulse stays 0 (every row visited: 0.0125 after sweep 2) and Y's and X's velocities differ.
+static void a_grown_lists_release_wakes_quiet_rows(void** state)
+{
+    (void)state;
+    cs_contact quiet[STAMP_CONTACTS], every[STAMP_CONTACTS];
+    double vq[3 * STAMP_BODIES], ve[3 * STAMP_BODIES];
+    stamp_case(quiet, vq);
+    stamp_case(every, ve);
+    int64_t skipped = stamp_pass(quiet, vq, false);
+    assert_int_equal(stamp_pass(every, ve, true), 0);
+    print_message("k3: %.17g every row visited, %.17g with quiet rows (%lld visits left out)\n",
+                  every[3].normal_impulse, quiet[3].normal_impulse, (long long)skipped);
+    assert_true(skipped > 0);
+    assert_true(every[3].normal_impulse > 0.0);
+    assert_memory_equal(vq, ve, sizeof vq);
+    for (int k = 0; k < STAMP_CONTACTS; ++k)
+    {
+        assert_memory_equal(&quiet[k].normal_impulse, &every[k].normal_impulse, sizeof(double));
+        assert_int_equal(quiet[k].bounce, every[k].bounce);
+        assert_int_equal(quiet[k].pending, every[k].pending);
+    }
+}
+
 int main(void)
 {
     cs_test_init();
@@ -207,6 +308,7 @@ int main(void)
         cmocka_unit_test(worlds_keep_their_bits_across_the_tick_wrap),
         cmocka_unit_test(bouncers_keep_their_bits),
         cmocka_unit_test(pegs_keep_their_bits),
+        cmocka_unit_test(a_grown_lists_release_wakes_quiet_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
