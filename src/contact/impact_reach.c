@@ -39,13 +39,7 @@ void cs_reach_begin(cs_impact_reach* r, const cs_contact* contacts, int count, c
             cs_uf_unite(r->parent, contacts[k].a, contacts[k].b);
         }
     }
-    // Every parent made its root, in one ascending pass: a union hangs the higher root under the lower
-    // and path halving only lowers a parent, so parent[i] <= i, and the parent of i is a root by the time i
-    // is reached. (The same roots as finding each contact's: a component's lowest body.)
-    for (int i = 0; i < n; ++i)
-    {
-        r->parent[i] = r->parent[r->parent[i]];
-    }
+    cs_uf_flatten(r->parent, n); // (each body's parent its root: one load a lookup below)
     // The roots of each contact's dynamic bodies; a contact without one has b's own (its own bounce
     // reaches it).
     for (int k = 0; k < count; ++k)

@@ -24,4 +24,15 @@ static inline void cs_uf_unite(int* parent, int x, int y)
     }
 }
 
+// Every slot pointed straight at its root, in one ascending pass: cs_uf_unite hangs the higher root under the
+// lower and path halving only lowers a parent, so parent[i] <= i, and the parent of i is a root by the time
+// i is reached. (The roots cs_uf_find gives: each set's lowest slot.)
+static inline void cs_uf_flatten(int* parent, int n)
+{
+    for (int i = 0; i < n; ++i)
+    {
+        parent[i] = parent[parent[i]];
+    }
+}
+
 #endif

@@ -1,42 +1,11 @@
 // The packed row: one row of a solve in the record the sweeps stream (solve.c and schedule.c pack it), and
-// the two-double vector it is made of.
+// the two-double vector it is made of (core/v2.h).
 #ifndef CS_SOLVER_PACKED_ROW_H
 #define CS_SOLVER_PACKED_ROW_H
 
+#include "core/v2.h"
+
 #include <stdint.h>
-#include <string.h>
-
-// Two doubles in one 16-byte vector register (SSE2 on x86-64, NEON on arm64). GCC and Clang vector
-// extensions: element-wise + − × are the same IEEE operations as on scalars, so a kernel written with
-// them gives the same bits as the scalar sums it spells out; it only needs fewer instructions.
-typedef double cs_v2 __attribute__((vector_size(16)));
-
-static inline cs_v2 cs_v2_load(const double* p)
-{
-    cs_v2 x;
-    memcpy(&x, p, sizeof x);
-    return x;
-}
-
-static inline void cs_v2_store(double* p, cs_v2 x)
-{
-    memcpy(p, &x, sizeof x);
-}
-
-static inline cs_v2 cs_v2_set(double x0, double x1)
-{
-    cs_v2 x = {x0, x1};
-    return x;
-}
-
-// The bits of x − x: +0 (no bit set) for a finite x, NaN for ±inf and NaN. OR-ed over many numbers, the
-// result is 0 exactly when all are finite (OR has no rounding: any order, no branch). check.c, solve.c.
-typedef uint64_t cs_u2 __attribute__((vector_size(16)));
-
-static inline cs_u2 cs_nonfinite_bits(cs_v2 x)
-{
-    return (cs_u2)(x - x);
-}
 
 // Nonzero when any of x[0 .. n) is not finite (cs_nonfinite_bits OR-ed, two lanes, no branch; check.c).
 uint64_t cs_nonfinite_any(const double* x, int n);

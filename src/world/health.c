@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "solver/packed_row.h"
+#include "core/v2.h"
 #include "world/limits.h"
 #include "world/world_internal.h"
 
