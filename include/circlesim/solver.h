@@ -157,6 +157,9 @@ extern "C"
         int schedule_count;
         int schedule_capacity;
         bool lanes_only; // the rows in quads have no packed record (schedule.c, cs_pack_lanes)
+        // Internal (fuse.h): the segments and deps that let several sweeps run in one pass over the
+        // schedule (a cs_fuse_plan, allocated on first use; NULL or no segments: sweeps one by one).
+        void* fuse;
         // Internal (subspace.h): pgs-sm's state (free set, reduced system, CHOLMOD factor), NULL until used.
         void* subspace;
         // Internal (lemke_purify.c): the purification's arrays, grown on demand like dense.

@@ -78,25 +78,29 @@ void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r)
                          .kind = CS_PACK_NORMAL_ROW};
 }
 
-void cs_pack_records_from_lanes(const cs_solver_work* w)
+void cs_pack_records_of_quad(const cs_solver_work* w, const cs_sweep_item* it)
 {
     cs_packed_row* records = w->packed;
+    for (int u = 0; it->quad >= 0 && u < CS_LANES; ++u)
+    {
+        if (it->count == 2 * CS_LANES)
+        {
+            int row = it->first + 2 * u;
+            cs_pair_from_lane((const cs_pair_quad*)w->quads + it->quad, u, row, records + row);
+        }
+        else
+        {
+            cs_normal_from_lane((const cs_normal_quad*)w->normal_quads + it->quad, u,
+                                records + it->first + u);
+        }
+    }
+}
+
+void cs_pack_records_from_lanes(const cs_solver_work* w)
+{
     const cs_sweep_item* items = w->schedule;
     for (int k = 0; w->lanes_only && k < w->schedule_count; ++k)
     {
-        const cs_sweep_item* it = items + k;
-        for (int u = 0; it->quad >= 0 && u < CS_LANES; ++u)
-        {
-            if (it->count == 2 * CS_LANES)
-            {
-                int row = it->first + 2 * u;
-                cs_pair_from_lane((const cs_pair_quad*)w->quads + it->quad, u, row, records + row);
-            }
-            else
-            {
-                cs_normal_from_lane((const cs_normal_quad*)w->normal_quads + it->quad, u,
-                                    records + it->first + u);
-            }
-        }
+        cs_pack_records_of_quad(w, items + k);
     }
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "solver/fuse.h"
 #include "solver/simd.h"
 #include "solver/split.h"
 
@@ -208,6 +209,34 @@ static void scalar_rows(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx
     {
         cs_sweep(CS_RULE_AMGS, st, ctx->p, cs_packed_rows(w), w->v, ctx->lambda, begin, end);
     }
+}
+
+typedef struct fused_args
+{
+    cs_rule rule;
+    const cs_rule_state* st;
+    cs_solve_ctx* ctx;
+} fused_args;
+
+#if CS_SIMD_X86
+static void fused_items(void* arg, const cs_sweep_item* items, int begin, int end)
+{
+    const fused_args* f = arg;
+    cs_avx2_sweep_items(f->rule, f->st, f->ctx, scalar_rows, items, begin, end);
+}
+#endif
+
+void cs_sweep_lanes_fused(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int sweeps)
+{
+#if CS_SIMD_X86
+    fused_args f = {rule, st, ctx};
+    cs_fuse_run(ctx->work->fuse, sweeps, fused_items, &f);
+#else
+    for (int s = 0; s < sweeps; ++s) // (no plan is built without the vector kernels: never here)
+    {
+        cs_sweep_lanes(rule, st, ctx);
+    }
+#endif
 }
 
 void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx)

@@ -122,6 +122,9 @@ static inline int cs_pair_lane(int k)
 void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n);
 void cs_pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n, const cs_packed_row* f);
 void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r);
+// The records of the rows of schedule item `it` of w from its lanes (nothing unless it is a quad), as
+// cs_pack_records_from_lanes writes them for every quad.
+void cs_pack_records_of_quad(const cs_solver_work* w, const cs_sweep_item* it);
 
 // schedule.c: whether no body appears twice among the halves a[0..3], b[0..3] (the zero slot aside), and a
 // run of rows [first, first + count) one at a time appended to items (merged into the last item when that is
@@ -135,6 +138,9 @@ bool cs_simd_cpu(void);
 // One sweep of ctx's problem with rule (CS_RULE_PGS, CS_RULE_PSOR or CS_RULE_AMGS) along work->schedule:
 // quads in lanes, the rest one row at a time (cs_sweep). Only when work->schedule_count > 0.
 void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx);
+// `sweeps` such sweeps in the wavefront order of the work's fused-sweep plan (fuse.h: the same bits as one
+// after the other). Only when that plan has segments (cs_fuse_ready).
+void cs_sweep_lanes_fused(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int sweeps);
 
 // The scalar sweep of rows [begin, end), for the rows a vector schedule leaves out.
 typedef void (*cs_rows_fn)(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int begin, int end);
@@ -195,11 +201,19 @@ bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_pack4_ou
 // st->diag for AMGS) or four normal rows (rows first .. first + 3) in lanes with rule CS_RULE_PGS or
 // CS_RULE_AMGS (not the literal variant), other items through `rows`.
 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows);
+// The same over items[begin .. end) only (a segment of a fused pass: items in the fused order, fuse.h).
+void cs_avx2_sweep_items(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows,
+                         const cs_sweep_item* items, int begin, int end);
 // One PGS sweep of the split problem along work->items: quads (λ at lambda + first) in lanes, other items
 // through rows(rows_arg, …). limit2 > 0: returns whether any row's update moved (cs_split_moved, the same
 // operations by lane); limit2 = 0: measures nothing and returns true.
 bool cs_avx2_sweep_split(const struct cs_split_work* work, double limit2, double* lambda, double* v,
                          cs_split_rows_fn rows, const void* rows_arg);
+// The same without measuring over items[begin .. end) only (a segment of a fused pass: work->items in the
+// fused order, fuse.h).
+void cs_avx2_sweep_split_items(const struct cs_split_work* work, const cs_sweep_item* items, int begin,
+                               int end, double* lambda, double* v, cs_split_rows_fn rows,
+                               const void* rows_arg);
 // The same along the velocity schedule of `solved` (cs_split_lanes): quads from the velocity quads' normal
 // rows with their bias and λ from work->quad_lanes (by lane), the other split rows through rows(rows_arg, …).
 bool cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const struct cs_split_work* work,

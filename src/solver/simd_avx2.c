@@ -274,17 +274,17 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
 
 // The sweep loop lives here with the kernels, so that each quad's update is inlined (no call, no
 // vzeroupper, constants kept in registers); rows outside quads go back to the scalar sweep through `rows`.
+// items[begin .. end) (the schedule, or a fused order of its items: fuse.h).
 static inline __attribute__((always_inline)) CS_AVX2 void
-sweep_lanes(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
+sweep_lanes(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows,
+            const cs_sweep_item* items, int begin, int end)
 {
     cs_solver_work* w = ctx->work;
-    const cs_sweep_item* items = w->schedule;
     const cs_pair_quad* pairs = w->quads;
     const cs_normal_quad* normals = w->normal_quads;
     double* lambda = ctx->lambda;
     double* v = w->v;
-    int count = w->schedule_count; // read once, as the pointers above
-    for (int k = 0; k < count; ++k)
+    for (int k = begin; k < end; ++k)
     {
         const cs_sweep_item* it = items + k;
         if (it->quad < 0)
@@ -304,24 +304,30 @@ sweep_lanes(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* c
     }
 }
 
-CS_AVX2 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
+CS_AVX2 void cs_avx2_sweep_items(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows,
+                                 const cs_sweep_item* items, int begin, int end)
 {
     if (rule == CS_RULE_PGS)
     {
-        sweep_lanes(CS_RULE_PGS, false, st, ctx, rows);
+        sweep_lanes(CS_RULE_PGS, false, st, ctx, rows, items, begin, end);
     }
     else if (rule == CS_RULE_PSOR)
     {
-        sweep_lanes(CS_RULE_PSOR, false, st, ctx, rows);
+        sweep_lanes(CS_RULE_PSOR, false, st, ctx, rows, items, begin, end);
     }
     else if (st->c != NULL)
     {
-        sweep_lanes(CS_RULE_AMGS, true, st, ctx, rows);
+        sweep_lanes(CS_RULE_AMGS, true, st, ctx, rows, items, begin, end);
     }
     else
     {
-        sweep_lanes(CS_RULE_AMGS, false, st, ctx, rows);
+        sweep_lanes(CS_RULE_AMGS, false, st, ctx, rows, items, begin, end);
     }
+}
+
+CS_AVX2 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
+{
+    cs_avx2_sweep_items(rule, st, ctx, rows, ctx->work->schedule, 0, ctx->work->schedule_count);
 }
 
 // A split quad: normal_quad's PGS update, and with `measure` the changes it applied to its bodies'
@@ -344,18 +350,16 @@ static inline __attribute__((always_inline)) CS_AVX2 __m256d split_quad(bool mea
     return _mm256_cmp_pd(_mm256_max_pd(ma2, mb2), limit2, _CMP_NLT_UQ); // (max: ma2 > mb2 ? ma2 : mb2)
 }
 
-static inline __attribute__((always_inline)) CS_AVX2 bool sweep_split(bool measure, const cs_split_work* work,
-                                                                      double limit2, double* lambda,
-                                                                      double* v, cs_split_rows_fn rows,
-                                                                      const void* rows_arg)
+// items[begin .. end) (work->items, or a fused order of them: fuse.h).
+static inline __attribute__((always_inline)) CS_AVX2 bool
+sweep_split(bool measure, const cs_split_work* work, const cs_sweep_item* items, int begin, int end,
+            double limit2, double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg)
 {
-    const cs_sweep_item* items = work->items; // read once, as in sweep_lanes
-    const cs_normal_quad* quads = work->quads;
-    int count = work->item_count;
+    const cs_normal_quad* quads = work->quads; // read once, as in sweep_lanes
     __m256d lim = _mm256_set1_pd(limit2);
     __m256d moved = _mm256_setzero_pd();
     bool rows_moved = false;
-    for (int k = 0; k < count; ++k)
+    for (int k = begin; k < end; ++k)
     {
         const cs_sweep_item* it = items + k;
         if (it->quad >= 0)
@@ -375,8 +379,17 @@ static inline __attribute__((always_inline)) CS_AVX2 bool sweep_split(bool measu
 CS_AVX2 bool cs_avx2_sweep_split(const cs_split_work* work, double limit2, double* lambda, double* v,
                                  cs_split_rows_fn rows, const void* rows_arg)
 {
-    return limit2 > 0.0 ? sweep_split(true, work, limit2, lambda, v, rows, rows_arg)
-                        : sweep_split(false, work, limit2, lambda, v, rows, rows_arg);
+    const cs_sweep_item* items = work->items;
+    int count = work->item_count;
+    return limit2 > 0.0 ? sweep_split(true, work, items, 0, count, limit2, lambda, v, rows, rows_arg)
+                        : sweep_split(false, work, items, 0, count, limit2, lambda, v, rows, rows_arg);
+}
+
+CS_AVX2 void cs_avx2_sweep_split_items(const cs_split_work* work, const cs_sweep_item* items, int begin,
+                                       int end, double* lambda, double* v, cs_split_rows_fn rows,
+                                       const void* rows_arg)
+{
+    sweep_split(false, work, items, begin, end, 0.0, lambda, v, rows, rows_arg);
 }
 
 // cs_avx2_sweep_split_on for one stride (a constant once inlined: cs_split_lanes folds to two compares).

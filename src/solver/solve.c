@@ -3,6 +3,7 @@
 #include "circlesim/solver.h"
 
 #include "core/array.h"
+#include "solver/fuse.h"
 #include "solver/pack.h"
 #include "solver/simd.h"
 #include "solver/solver_internal.h"
@@ -129,6 +130,11 @@ void cs_solver_work_free(cs_solver_work* w)
     free(w->quads);
     free(w->normal_quads);
     free(w->schedule);
+    if (w->fuse != NULL)
+    {
+        cs_fuse_plan_free(w->fuse);
+        free(w->fuse);
+    }
     cs_subspace_free(w->subspace);
     memset(w, 0, sizeof *w);
 }
@@ -215,6 +221,37 @@ static bool bodies_in_range(const cs_lcp* p)
 static void residuals(const cs_solve_ctx* ctx, double* res_lcp, double* res_nat)
 {
     cs_residuals(ctx->p, ctx->work->v, ctx->lambda, res_lcp, res_nat);
+}
+
+// Whether cs_solve_finish hands a method all its sweeps at once (cs_solver_entry.sweeps): nothing is
+// watched between them.
+static bool sweeps_unwatched(const cs_solver_entry* method, const cs_solver_params* params,
+                             const cs_solver_work* work)
+{
+    bool history = work->record_history && work->history_capacity > 0;
+    bool tolerance = params->tolerance > 0.0 || params->tolerance_rel > 0.0;
+    return method->sweeps != NULL && !(method->info.flags & CS_SOLVER_PIVOTING) && !history && !tolerance;
+}
+
+// The fused-sweep plan of this solve's vector schedule (fuse.h), when its method takes several sweeps at
+// once and the problem is big enough; otherwise an empty plan (the sweeps run one by one).
+static cs_status plan_fused_sweeps(const cs_lcp* p, const cs_solver_entry* method,
+                                   const cs_solver_params* params, cs_solver_work* work, cs_error* err)
+{
+    if (work->fuse != NULL)
+    {
+        ((cs_fuse_plan*)work->fuse)->count = 0;
+    }
+    if (work->schedule_count == 0 || p->row_count < cs_fuse_min_rows || params->iterations < 2 ||
+        !sweeps_unwatched(method, params, work))
+    {
+        return CS_OK;
+    }
+    if (work->fuse == NULL && (work->fuse = calloc(1, sizeof(cs_fuse_plan))) == NULL)
+    {
+        return cs_fail(err, CS_ERR_MEMORY, "out of memory: fused sweeps for %d rows", p->row_count);
+    }
+    return cs_fuse_plan_rows(work->fuse, p, work, err);
 }
 
 cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* params, cs_solver_work* work,
@@ -316,6 +353,11 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
         {
             return s;
         }
+    }
+    s = plan_fused_sweeps(p, method, params, work, err);
+    if (s != CS_OK)
+    {
+        return s;
     }
     if (method->begin != NULL)
     {
@@ -447,6 +489,11 @@ void cs_solve_finish(cs_solve_run* run, cs_solver_stats* stats)
     // iteration budget (its own is params->max_pivots).
     bool pivoting = (run->method->info.flags & CS_SOLVER_PIVOTING) != 0;
     int budget = pivoting ? 1 : params->iterations;
+    if (sweeps_unwatched(run->method, params, work) && stop == CS_STOP_BUDGET)
+    {
+        run->method->sweeps(ctx, budget); // nothing to watch between them: all at once (fuse.h)
+        done = budget;
+    }
     while (stop == CS_STOP_BUDGET && done < budget)
     {
         run->method->sweep(ctx);

@@ -29,6 +29,8 @@ typedef struct cs_solve_ctx
 
 typedef cs_status (*cs_solver_begin_fn)(cs_solve_ctx* ctx, cs_error* err);
 typedef void (*cs_solver_sweep_fn)(cs_solve_ctx* ctx);
+// `sweeps` sweeps at once, when nothing is observed between them: the same bits as that many sweep calls.
+typedef void (*cs_solver_sweeps_fn)(cs_solve_ctx* ctx, int sweeps);
 
 typedef struct cs_solver_entry
 {
@@ -41,6 +43,10 @@ typedef struct cs_solver_entry
     // Its begin builds its own vector schedule (pgs-f32's float lanes): the driver packs every row's record
     // and builds none of the double lanes, whatever CS_SOLVER_SIMD and params->simd say.
     bool own_lanes;
+    // May be NULL. The driver's loop hands it the whole budget when no history or tolerance watches the
+    // sweeps (fuse.h: a row-local method whose sweeps can run as a wavefront, built at the start when the
+    // problem is big enough, cs_fuse_min_rows).
+    cs_solver_sweeps_fn sweeps;
 } cs_solver_entry;
 
 // registry.c
@@ -48,6 +54,7 @@ const cs_solver_entry* cs_solver_entry_at(int index);
 
 // The methods (one file each).
 void cs_pgs_sweep(cs_solve_ctx* ctx);
+void cs_pgs_sweeps(cs_solve_ctx* ctx, int sweeps);            // fused when the work has a plan (fuse.h)
 cs_status cs_pgs_f32_begin(cs_solve_ctx* ctx, cs_error* err); // pgs_f32.c: PGS in single precision
 void cs_pgs_f32_sweep(cs_solve_ctx* ctx);
 cs_status cs_psor_begin(cs_solve_ctx* ctx, cs_error* err); // checks ω in (0, 2)

@@ -65,6 +65,9 @@ cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solve
                 ok = CS_RESIZE(work->quads, cap / CS_LANES + 1) && CS_RESIZE(work->items, cap + 1);
                 work->own_capacity = ok ? cap : 0;
             }
+            // Room for the velocity plan's fused order mapped onto the split rows (cs_fuse_plan_split).
+            ok = ok &&
+                 (stride * count < cs_fuse_min_rows || cs_fuse_plan_reserve(&work->fuse, stride * count, 0));
             break;
         case SPLIT_ON_VELOCITY:
             if (ok && (count > work->lane_capacity || work->quad_lanes == NULL))
@@ -86,6 +89,7 @@ void cs_split_work_free(cs_split_work* work)
     free(work->quads);
     free(work->items);
     free(work->quad_lanes);
+    cs_fuse_plan_free(&work->fuse);
     *work = (cs_split_work){0};
 }
 
@@ -320,6 +324,53 @@ static int split_on_velocity(const cs_solver_work* solved, int stride, const dou
 }
 #endif
 
+#if CS_SIMD_X86
+// The sweeps after the first in the fused order (fuse.h), segment by segment, unmeasured.
+typedef struct split_fused
+{
+    const cs_split_work* work;
+    split_args args;
+    double *lambda, *v;
+} split_fused;
+
+static void split_fused_items(void* arg, const cs_sweep_item* items, int begin, int end)
+{
+    const split_fused* f = arg;
+    cs_avx2_sweep_split_items(f->work, items, begin, end, f->lambda, f->v, split_rows, &f->args);
+}
+
+// cs_solve_split on its own schedule: the first sweep (measured when limit2 > 0, and then possibly the last),
+// the others fused when the velocity solve's plan maps onto its schedule (the same bits as one after the
+// other).
+static int split_own_schedule(const cs_solver_work* solved, cs_split_work* work, const cs_packed_row* rows,
+                              int first, int stride, int iterations, double limit2, double* lambda, double* v)
+{
+    split_args args = {work->rows, rows, first, stride, limit2};
+    if (iterations > 2 && first == 0 && stride == 2 &&
+        cs_fuse_plan_split(&work->fuse, solved, work->items, work->item_count))
+    {
+        if (!cs_avx2_sweep_split(work, limit2, lambda, v, split_rows, &args))
+        {
+            return 1;
+        }
+        split_fused f = {work, {work->rows, rows, first, stride, 0.0}, lambda, v};
+        cs_fuse_run(&work->fuse, iterations - 1, split_fused_items, &f);
+        return iterations;
+    }
+    int sweeps = 0;
+    while (sweeps < iterations)
+    {
+        args.limit2 = first_limit(sweeps, limit2);
+        sweeps += 1;
+        if (!cs_avx2_sweep_split(work, args.limit2, lambda, v, split_rows, &args))
+        {
+            break;
+        }
+    }
+    return sweeps;
+}
+#endif
+
 int cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stride, int count,
                    const double* b, int iterations, double dv_limit, bool simd, cs_split_work* work,
                    double* lambda, double* v)
@@ -356,18 +407,7 @@ int cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stri
     if (path == SPLIT_OWN_SCHEDULE)
     {
         cs_schedule_split(work, count, 3 * bodies);
-        split_args args = {split, rows, first, stride, limit2};
-        int sweeps = 0;
-        while (sweeps < iterations)
-        {
-            args.limit2 = first_limit(sweeps, limit2);
-            sweeps += 1;
-            if (!cs_avx2_sweep_split(work, args.limit2, lambda, v, split_rows, &args))
-            {
-                break;
-            }
-        }
-        return sweeps;
+        return split_own_schedule(solved, work, rows, first, stride, iterations, limit2, lambda, v);
     }
 #endif
     (void)path;

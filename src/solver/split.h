@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "solver/fuse.h"
 #include "solver/solver_internal.h"
 
 // A row of the split-impulse problem, copied from the velocity problem's packed normal row (80 of its 128
@@ -45,6 +46,7 @@ typedef struct cs_split_work
     int capacity;      // rows
     int own_capacity;  // rows that quads and items can hold
     int lane_capacity; // rows that quad_lanes can hold
+    cs_fuse_plan fuse; // the fused order of items for the sweeps after the first (fuse.h)
 } cs_split_work;
 
 // Grows the work for a cs_solve_split of `count` rows with these arguments after `solved` was packed (it
