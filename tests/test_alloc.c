@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "solver/fuse.h"
+#include "world/world_internal.h"
+
 void* __real_malloc(size_t size);
 void* __real_calloc(size_t n, size_t size);
 void* __real_realloc(void* p, size_t size);
@@ -128,6 +131,24 @@ static long allocations_after_settling(cs_world* w, int settle, int count)
     return allocations - before;
 }
 
+// The fused sweeps (solver/fuse.h, forced on for this pool): their plans' arrays grow with the problem and
+// are reused, in both solves.
+static void fused_sweeps_do_not_allocate(void** state)
+{
+    (void)state;
+    int saved = cs_fuse_min_rows;
+    cs_fuse_min_rows = 1000;
+    cs_world* w = cs_test_pool(3000, 55);
+    assert_true(cs_world_set_threads(w, 2));
+    long during = allocations_after_settling(w, 200, 40);
+    printf("# 3000-circle pool, fused sweeps: %ld allocations in 40 steady-state steps\n", during);
+    assert_int_equal(during, 0);
+    const cs_fuse_plan* plan = w->work.fuse;
+    assert_true(plan != NULL && plan->count > 0 && w->split_work.fuse.count > 0); // both solves fused
+    cs_world_destroy(w);
+    cs_fuse_min_rows = saved;
+}
+
 static void history_recording_does_not_allocate_per_step(void** state)
 {
     (void)state;
@@ -168,6 +189,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(steady_state_steps_do_not_allocate),
         cmocka_unit_test(threaded_steady_state_does_not_allocate),
+        cmocka_unit_test(fused_sweeps_do_not_allocate),
         cmocka_unit_test(every_solver_steady_state_does_not_allocate),
         cmocka_unit_test(history_recording_does_not_allocate_per_step),
         cmocka_unit_test(pgs_sm_pcg_does_not_allocate_per_step),
