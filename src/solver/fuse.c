@@ -8,7 +8,6 @@
 
 #include "core/array.h"
 #include "solver/simd.h"
-#include "solver/split.h"
 
 int cs_fuse_min_rows = 200000;
 
