@@ -124,7 +124,7 @@ cs_status cs_amgs_omega_begin(cs_solve_ctx* ctx, cs_error* err)
     return amgs_begin(ctx);
 }
 
-void cs_amgs_sweep(cs_solve_ctx* ctx)
+static cs_rule_state amgs_state(const cs_solve_ctx* ctx)
 {
     cs_solver_work* w = ctx->work;
     cs_rule_state st = {
@@ -137,6 +137,13 @@ void cs_amgs_sweep(cs_solve_ctx* ctx)
         .s = 2.0 / ctx->params->gamma, // y = (2/γ)x
         .half_gamma = 0.5 * ctx->params->gamma,
     };
+    return st;
+}
+
+void cs_amgs_sweep(cs_solve_ctx* ctx)
+{
+    cs_solver_work* w = ctx->work;
+    cs_rule_state st = amgs_state(ctx);
     const cs_packed_row* rows = cs_packed_rows(w);
     // One call site per variant, so that each is specialised (constant f and κ for Ω = αD).
     if (ctx->params->amgs_literal)
@@ -160,4 +167,12 @@ void cs_amgs_sweep(cs_solve_ctx* ctx)
         alpha_d.c = NULL; // visibly constant here, so this call site gets constant f and κ
         cs_sweep(CS_RULE_AMGS, &alpha_d, ctx->p, rows, w->v, ctx->lambda, 0, ctx->p->row_count);
     }
+}
+
+// The rule is row-local (x_i, c_i and A_ii belong to row i), so the sweeps fuse as PGS's do (the literal
+// variant has no vector schedule, hence no plan).
+void cs_amgs_sweeps(cs_solve_ctx* ctx, int sweeps)
+{
+    cs_rule_state st = amgs_state(ctx);
+    cs_sweeps_fused_or(CS_RULE_AMGS, &st, ctx, sweeps, cs_amgs_sweep);
 }

@@ -4,7 +4,6 @@
 //     λ_i ← clamp(λ_i − (J_i·v + b_i)/A_ii, l_i, u_i),   v ← v + M⁻¹J_iᵀ Δλ_i
 // With a vector schedule (simd.h) runs of four independent rows or pairs are updated in the lanes of one
 // vector; the order of the updates, and so every bit of the result, is the same.
-#include "solver/fuse.h"
 #include "solver/simd.h"
 #include "solver/solver_internal.h"
 
@@ -22,15 +21,6 @@ void cs_pgs_sweep(cs_solve_ctx* ctx)
 
 void cs_pgs_sweeps(cs_solve_ctx* ctx, int sweeps)
 {
-    const cs_fuse_plan* plan = ctx->work->fuse;
-    if (plan != NULL && plan->count > 0 && ctx->work->schedule_count > 0)
-    {
-        cs_rule_state none = {0};
-        cs_sweep_lanes_fused(CS_RULE_PGS, &none, ctx, sweeps);
-        return;
-    }
-    for (int s = 0; s < sweeps; ++s)
-    {
-        cs_pgs_sweep(ctx);
-    }
+    cs_rule_state st = {0};
+    cs_sweeps_fused_or(CS_RULE_PGS, &st, ctx, sweeps, cs_pgs_sweep);
 }

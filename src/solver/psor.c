@@ -42,6 +42,12 @@ void cs_psor_sweep(cs_solve_ctx* ctx)
 }
 
 // Rows m − 1 … 0, each through memory (friction bounds from the current λ[link], as forward).
+void cs_psor_sweeps(cs_solve_ctx* ctx, int sweeps)
+{
+    cs_rule_state st = psor_state(ctx);
+    cs_sweeps_fused_or(CS_RULE_PSOR, &st, ctx, sweeps, cs_psor_sweep);
+}
+
 static void backward_sweep(const cs_rule_state* st, const cs_lcp* p, const cs_packed_row* rows, double* v,
                            double* lambda)
 {

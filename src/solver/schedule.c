@@ -226,17 +226,34 @@ static void fused_items(void* arg, const cs_sweep_item* items, int begin, int en
 }
 #endif
 
-void cs_sweep_lanes_fused(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int sweeps)
+bool cs_sweep_lanes_fused(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int sweeps)
 {
+    const cs_fuse_plan* plan = ctx->work->fuse;
+    if (plan == NULL || plan->count == 0 || ctx->work->schedule_count == 0)
+    {
+        return false;
+    }
 #if CS_SIMD_X86
     fused_args f = {rule, st, ctx};
-    cs_fuse_run(ctx->work->fuse, sweeps, fused_items, &f);
+    cs_fuse_run(plan, sweeps, fused_items, &f);
+    return true;
 #else
-    for (int s = 0; s < sweeps; ++s) // (no plan is built without the vector kernels: never here)
-    {
-        cs_sweep_lanes(rule, st, ctx);
-    }
+    (void)rule, (void)st, (void)sweeps;
+    return false; // (no plan is built without the vector kernels: never here)
 #endif
+}
+
+void cs_sweeps_fused_or(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int sweeps,
+                        cs_solver_sweep_fn one)
+{
+    if (cs_sweep_lanes_fused(rule, st, ctx, sweeps))
+    {
+        return;
+    }
+    for (int s = 0; s < sweeps; ++s)
+    {
+        one(ctx);
+    }
 }
 
 void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx)

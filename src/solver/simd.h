@@ -139,8 +139,11 @@ bool cs_simd_cpu(void);
 // quads in lanes, the rest one row at a time (cs_sweep). Only when work->schedule_count > 0.
 void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx);
 // `sweeps` such sweeps in the wavefront order of the work's fused-sweep plan (fuse.h: the same bits as one
-// after the other). Only when that plan has segments (cs_fuse_ready).
-void cs_sweep_lanes_fused(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int sweeps);
+// after the other) when this solve has one; false, with nothing done, when it has none.
+bool cs_sweep_lanes_fused(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int sweeps);
+// A method's cs_solver_entry.sweeps: cs_sweep_lanes_fused, or else `sweeps` calls of its sweep `one`.
+void cs_sweeps_fused_or(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int sweeps,
+                        cs_solver_sweep_fn one);
 
 // The scalar sweep of rows [begin, end), for the rows a vector schedule leaves out.
 typedef void (*cs_rows_fn)(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int begin, int end);

@@ -59,6 +59,7 @@ cs_status cs_pgs_f32_begin(cs_solve_ctx* ctx, cs_error* err); // pgs_f32.c: PGS 
 void cs_pgs_f32_sweep(cs_solve_ctx* ctx);
 cs_status cs_psor_begin(cs_solve_ctx* ctx, cs_error* err); // checks ω in (0, 2)
 void cs_psor_sweep(cs_solve_ctx* ctx);
+void cs_psor_sweeps(cs_solve_ctx* ctx, int sweeps); // fused when the work has a plan, as pgs
 void cs_pssor_sweep(cs_solve_ctx* ctx);
 cs_status cs_jacobi_begin(cs_solve_ctx* ctx, cs_error* err);
 void cs_jacobi_sweep(cs_solve_ctx* ctx);
@@ -78,6 +79,7 @@ void cs_pgs_block_sweep(cs_solve_ctx* ctx);
 cs_status cs_amgs_begin(cs_solve_ctx* ctx, cs_error* err);       // Ω = αD
 cs_status cs_amgs_omega_begin(cs_solve_ctx* ctx, cs_error* err); // Ω = ω̄E
 void cs_amgs_sweep(cs_solve_ctx* ctx);
+void cs_amgs_sweeps(cs_solve_ctx* ctx, int sweeps);                 // fused when the work has a plan, as pgs
 void cs_amgs_set_alpha(cs_solve_ctx* ctx, double alpha);            // Ω = αD from the next sweep on
 cs_status cs_amgs_adaptive_begin(cs_solve_ctx* ctx, cs_error* err); // amgs_adaptive.c: α from the sweeps
 void cs_amgs_adaptive_sweep(cs_solve_ctx* ctx);
