@@ -2,6 +2,7 @@
 // enough to fuse, stepped with the fused sweeps forced on and forced off (cs_fuse_min_rows), must agree in
 // every body's state, the velocity solve's λ, the position solve's λ and its sweep counts; and the plans
 // must have been built and must overlap the sweeps (else the test would compare sequential with sequential).
+// The same for a pool whose circles are added in random order (its plan is dropped).
 #include "test_support.h"
 
 #include <stdint.h>
@@ -14,17 +15,86 @@
 
 enum
 {
-    STEPS = 80
+    STEPS = 80,
+    SHUFFLED_CIRCLES = 20000,
 };
+
+typedef enum pool_kind
+{
+    POOL,              // cs_test_pool's
+    POOL_FRICTIONLESS, // frictionless, two threads
+    POOL_JOINTS,       // with a few distance joints, two threads
+    POOL_SHUFFLED,     // its circles added in random order
+} pool_kind;
 
 typedef struct run_result
 {
     cs_world* w;
-    long position_sweeps; // summed over the steps
-    int velocity_plans;   // steps whose velocity solve had a plan
-    int split_plans;      // steps whose position solve had one
-    bool overlapped;      // some plan let a later sweep start before the one below it ended
+    long position_sweeps;             // summed over the steps
+    int velocity_plans;               // steps whose velocity solve had a plan
+    int split_plans;                  // steps whose position solve had one
+    bool overlapped;                  // some plan let a later sweep start before the one below it ended
+    long moved, quads_apart, dropped; // the velocity plans' counts (cs_fuse_counts), summed over the steps
+    int segments;                     // the most segments of a velocity plan
 } run_result;
+
+// cs_test_pool's layout with the circles added in a random order (a fixed LCG shuffle), so that a body's
+// contacts lie far apart in the contact list.
+static cs_world* shuffled_pool(int count, int columns)
+{
+    cs_world* w = cs_test_pool(0, columns);
+    int* order = malloc((size_t)count * sizeof(int));
+    assert_non_null(order);
+    uint64_t x = 12345;
+    for (int i = 0; i < count; ++i)
+    {
+        order[i] = i;
+    }
+    for (int i = count - 1; i > 0; --i)
+    {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int j = (int)((x >> 33) % (uint64_t)(i + 1)), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    cs_circle_def d = cs_circle_def_default();
+    d.radius = 0.21;
+    d.mass = 2.0;
+    cs_error err = {CS_OK, ""};
+    for (int n = 0; n < count; ++n)
+    {
+        d.position = cs_test_pool_position(order[n], columns);
+        assert_true(cs_world_add_circle(w, &d, &err) >= 0);
+    }
+    free(order);
+    return w;
+}
+
+static cs_world* make_pool(pool_kind kind)
+{
+    if (kind == POOL_SHUFFLED)
+    {
+        return shuffled_pool(SHUFFLED_CIRCLES, 55);
+    }
+    cs_world_def def = cs_world_def_default();
+    def.frictionless = kind == POOL_FRICTIONLESS;
+    cs_world* w = cs_test_pool_def(4000, 55, &def);
+    if (kind == POOL)
+    {
+        return w;
+    }
+    assert_true(cs_world_set_threads(w, 2));
+    cs_error err = {CS_OK, ""};
+    for (int i = 0; kind == POOL_JOINTS && i < 40; ++i) // rods between neighbours of the bottom rows
+    {
+        cs_distance_joint_def j = cs_distance_joint_def_default();
+        j.body_a = 3 + 2 * i; // (the three walls are bodies 0 .. 2)
+        j.body_b = 4 + 2 * i;
+        j.length = 0.44;
+        assert_true(cs_world_add_distance_joint(w, &j, &err) >= 0);
+    }
+    return w;
+}
 
 // Whether the plan lets level 1 start on a segment before level 0 has done them all.
 static bool overlaps(const cs_fuse_plan* plan)
@@ -32,12 +102,12 @@ static bool overlaps(const cs_fuse_plan* plan)
     return plan != NULL && plan->count > 1 && plan->dep[0] < plan->count - 1;
 }
 
-static run_result run(int min_rows)
+// (cs_fuse_min_rows is restored by the tests' teardown, also after a failed assert.)
+static run_result run(pool_kind kind, int steps, int min_rows)
 {
-    int saved = cs_fuse_min_rows;
     cs_fuse_min_rows = min_rows;
-    run_result r = {cs_test_pool(4000, 55), 0, 0, 0, false};
-    for (int s = 0; s < STEPS; ++s)
+    run_result r = {.w = make_pool(kind)};
+    for (int s = 0; s < steps; ++s)
     {
         assert_int_equal(cs_world_step(r.w), CS_OK);
         const cs_fuse_plan* v = r.w->work.fuse;
@@ -46,26 +116,20 @@ static run_result run(int min_rows)
         r.split_plans += p->count > 0;
         r.overlapped |= overlaps(v) || overlaps(p);
         r.position_sweeps += cs_world_stats(r.w)->position_sweeps;
+        if (v != NULL)
+        {
+            r.moved += v->counts.moved;
+            r.quads_apart += v->counts.quads_apart;
+            r.dropped += v->counts.dropped;
+            r.segments = v->counts.segments > r.segments ? v->counts.segments : r.segments;
+        }
     }
-    cs_fuse_min_rows = saved;
     return r;
 }
 
-static void fused_sweeps_give_the_same_bits(void** state)
+// Both worlds in the same state, bit for bit: bodies, both solves' λ, the position sweeps; then frees them.
+static void assert_same_bits(run_result on, run_result off)
 {
-    (void)state;
-    if (!cs_solver_simd_available())
-    {
-        skip(); // no vector schedule, so nothing to fuse
-    }
-    run_result on = run(1000), off = run(INT32_MAX);
-    print_message("fused: %d velocity and %d position solves of %d steps, state hash %016llx\n",
-                  on.velocity_plans, on.split_plans, STEPS, (unsigned long long)cs_world_hash(on.w));
-    // The pool has ~9 000 contacts from the first steps: every solve fused (both solves have more than
-    // 2 sweeps), none when forced off.
-    assert_true(on.velocity_plans > STEPS / 2 && on.split_plans > STEPS / 2 && on.overlapped);
-    assert_true(off.velocity_plans == 0 && off.split_plans == 0);
-
     assert_int_equal(cs_world_body_count(on.w), cs_world_body_count(off.w));
     for (int i = 0; i < cs_world_body_count(on.w); ++i)
     {
@@ -81,6 +145,59 @@ static void fused_sweeps_give_the_same_bits(void** state)
     assert_true(cs_world_hash(on.w) == cs_world_hash(off.w));
     cs_world_destroy(on.w);
     cs_world_destroy(off.w);
+}
+
+static int saved_min_rows;
+
+static int save_min_rows(void** state)
+{
+    (void)state;
+    saved_min_rows = cs_fuse_min_rows;
+    return 0;
+}
+
+static int restore_min_rows(void** state)
+{
+    (void)state;
+    cs_fuse_min_rows = saved_min_rows;
+    return 0;
+}
+
+static void fused_sweeps_give_the_same_bits(void** state)
+{
+    (void)state;
+    if (!cs_solver_simd_available())
+    {
+        skip(); // no vector schedule, so nothing to fuse
+    }
+    run_result on = run(POOL, STEPS, 1000), off = run(POOL, STEPS, INT32_MAX);
+    print_message("fused: %d velocity and %d position solves of %d steps, state hash %016llx; %ld units "
+                  "moved, %ld quads taken apart, up to %d segments\n",
+                  on.velocity_plans, on.split_plans, STEPS, (unsigned long long)cs_world_hash(on.w), on.moved,
+                  on.quads_apart, on.segments);
+    // The pool has ~9 000 contacts from the first steps: every solve fused (both solves have more than
+    // 2 sweeps), none when forced off; the plans moved the wall contacts up, took quads apart and cut many
+    // segments (the levels overlap: `overlapped`).
+    assert_true(on.velocity_plans > STEPS / 2 && on.split_plans > STEPS / 2 && on.overlapped);
+    assert_true(on.moved > 0 && on.quads_apart > 0 && on.segments > 8 && on.dropped == 0);
+    assert_true(off.velocity_plans == 0 && off.split_plans == 0);
+    assert_same_bits(on, off);
+}
+
+// Circles added in random order: most units would move (the plan is dropped: sequential sweeps, the same
+// bits), where the insertion sort of the moved units used to take quadratic time.
+static void a_shuffled_pool_drops_the_plan(void** state)
+{
+    (void)state;
+    if (!cs_solver_simd_available())
+    {
+        skip();
+    }
+    run_result on = run(POOL_SHUFFLED, 6, 1000), off = run(POOL_SHUFFLED, 6, INT32_MAX);
+    print_message("shuffled: %d fused velocity solves of 6, %ld dropped, %ld units moved\n",
+                  on.velocity_plans, on.dropped, on.moved);
+    assert_true(on.dropped >= 5 && on.moved > 0);
+    assert_same_bits(on, off);
 }
 
 // A problem solved through cs_solve (the velocity plan of a lone problem, not the world's): the world's last
@@ -102,7 +219,6 @@ static void a_lone_problem_gives_the_same_bits(void** state)
     int m = p->row_count;
     assert_true(m > 10000);
     const char* methods[] = {"pgs", "psor", "amgs", "amgs-omega"};
-    int saved = cs_fuse_min_rows;
     for (int k = 0; k < 4; ++k)
     {
         double* lambda[2] = {calloc((size_t)m, sizeof(double)), calloc((size_t)m, sizeof(double))};
@@ -119,7 +235,6 @@ static void a_lone_problem_gives_the_same_bits(void** state)
                 cs_solve(p, cs_solver_find(methods[k]), &params, &work[f], lambda[f], &stats, &err), CS_OK);
             assert_int_equal(stats.iterations, 40);
         }
-        cs_fuse_min_rows = saved;
         print_message("%s: %d segments\n", methods[k], ((const cs_fuse_plan*)work[0].fuse)->count);
         assert_true(overlaps(work[0].fuse));
         assert_true(work[1].fuse == NULL || ((const cs_fuse_plan*)work[1].fuse)->count == 0);
@@ -137,8 +252,9 @@ static void a_lone_problem_gives_the_same_bits(void** state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fused_sweeps_give_the_same_bits),
-        cmocka_unit_test(a_lone_problem_gives_the_same_bits),
+        cmocka_unit_test_setup_teardown(fused_sweeps_give_the_same_bits, save_min_rows, restore_min_rows),
+        cmocka_unit_test_setup_teardown(a_shuffled_pool_drops_the_plan, save_min_rows, restore_min_rows),
+        cmocka_unit_test_setup_teardown(a_lone_problem_gives_the_same_bits, save_min_rows, restore_min_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

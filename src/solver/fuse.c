@@ -16,13 +16,6 @@ int cs_fuse_min_rows = 200000;
 // further apart than this is taken apart. A pool's lattice row is ~170 units at 50 000 circles.
 #define CS_FUSE_FAR_UNITS 512
 
-// Units in a segment (CS_FUSE_SEGMENT_ROWS over a pair quad's rows): segment j holds the units anchored in
-// [j, j + 1)·CS_FUSE_SEGMENT_UNITS (fused_order), contiguous in the fused order.
-enum
-{
-    CS_FUSE_SEGMENT_UNITS = CS_FUSE_SEGMENT_ROWS / (2 * CS_LANES)
-};
-
 // Scratch by body: the anchor of its last unit (-1: none yet) and the segment of its first. Indexed by body +
 // 1: entry 0 (a static half, body -1) is a blank that no test sees (the lowest anchor, the highest first
 // segment), so that the pass needs no branch per half.
@@ -38,7 +31,7 @@ void cs_fuse_plan_free(cs_fuse_plan* plan)
     free(plan->first);
     free(plan->dep);
     free(plan->anchor);
-    free(plan->moved);
+    free(plan->next);
     free(plan->bodies);
     *plan = (cs_fuse_plan){0};
 }
@@ -54,7 +47,7 @@ bool cs_fuse_plan_reserve(cs_fuse_plan* plan, int rows, int bodies)
     int c[6] = {plan->row_capacity, plan->row_capacity, plan->row_capacity,
                 plan->row_capacity, plan->row_capacity, plan->row_capacity};
     bool ok = CS_GROW(plan->items, c[0], rows) && CS_GROW(plan->units, c[1], rows) &&
-              grow_int32(&plan->anchor, &c[2], rows) && grow_int32(&plan->moved, &c[3], rows) &&
+              grow_int32(&plan->anchor, &c[2], rows) && grow_int32(&plan->next, &c[3], rows) &&
               grow_int32(&plan->first, &c[4], rows + 1) && grow_int32(&plan->dep, &c[5], rows + 1) &&
               CS_GROW(plan->bodies, plan->body_capacity, bodies + 1);
     for (int i = 0; ok && i < 6; ++i)
@@ -93,7 +86,8 @@ typedef struct order_pass
     const cs_solver_work* work; // (records for a quad taken apart when lanes_only)
     int n;                      // units so far
     int segments;               // segments with a back so far
-    int moved;                  // units with an anchor before them (their indices in plan->moved)
+    int moved;                  // units with an anchor before them
+    int quads_apart;            // quads taken apart
 } order_pass;
 
 // What the units before this one left on the bodies ab[0 .. count): the largest anchor of their last units
@@ -149,10 +143,7 @@ static inline void add_unit(order_pass* o, cs_sweep_item u, unit_past past, cons
     plan->dep[segment] = back;
     plan->units[k] = u;
     plan->anchor[k] = anchor;
-    if (anchor != k)
-    {
-        plan->moved[o->moved++] = k;
-    }
+    o->moved += anchor != k;
 }
 
 // A quad: one unit, or when its lanes would go far apart one unit a lane (the lanes share no body: any order,
@@ -182,6 +173,7 @@ static void add_quad(order_pass* o, const cs_sweep_item* it)
     {
         cs_pack_records_of_quad(o->work, it); // its rows are swept from their records now
     }
+    o->quads_apart += 1;
     int per = lane_rows(it);
     for (int l = 0; l < CS_LANES; ++l) // (a lane's past is not changed by the others')
     {
@@ -214,20 +206,25 @@ static bool add_run(order_pass* o, const cs_sweep_item* it)
     return true;
 }
 
-// The moved units (their indices in plan->moved, increasing) stably by anchor: an insertion sort (they are
-// few: the pools' wall contacts, in the order of their bodies).
-static void sort_moved(cs_fuse_plan* plan, int count)
+// The moved units as lists by anchor, each in increasing index (a stable bucket sort, O(n)): an anchor is
+// a kept unit's index (a moved unit takes an anchor on its bodies, and anchors chain back to kept units), so
+// kept unit k's own next[k] heads the list of the units anchored at k, and a moved unit's next[u] is the one
+// after it (-1 ends a list). Prepending from the last unit down leaves each list in increasing index.
+static void list_moved(cs_fuse_plan* plan, int n)
 {
-    int32_t* moved = plan->moved;
-    for (int i = 1; i < count; ++i)
+    int32_t* next = plan->next;
+    const int32_t* anchor = plan->anchor;
+    for (int32_t k = 0; k < n; ++k)
     {
-        int32_t k = moved[i];
-        int j = i;
-        for (; j > 0 && plan->anchor[moved[j - 1]] > plan->anchor[k]; --j)
+        next[k] = -1;
+    }
+    for (int32_t k = n - 1; k >= 0; --k)
+    {
+        if (anchor[k] != k)
         {
-            moved[j] = moved[j - 1];
+            next[k] = next[anchor[k]];
+            next[anchor[k]] = k;
         }
-        moved[j] = k;
     }
 }
 
@@ -271,13 +268,9 @@ static void dep_of_backs(cs_fuse_plan* plan)
     }
 }
 
-// The fused order (fuse.h): the units (add_quad, add_run), each with an anchor, its own index k or, for a
-// unit whose bodies' last units are all far back, the largest anchor among them (the anchors on a body only
-// grow); the units in (anchor, index) order into plan->items. Every two units j < k that share a body keep
-// their order: anchor(j) <= anchor(k) (a moved k takes the largest anchor on its bodies; a kept one its index
-// k > j >= anchor(j)), and a tie goes by index. So a sweep in this order gives the same bits as one in the
-// schedule's. False for no plan.
-static bool fused_order(order_pass* o, const cs_sweep_item* items, int item_count, int bodies)
+// The units (add_quad, add_run) with their anchors and their segments' backs; false when a friction row is
+// not right after its normal row.
+static bool anchor_units(order_pass* o, const cs_sweep_item* items, int item_count, int bodies)
 {
     cs_fuse_plan* plan = o->plan;
     memset(plan->bodies, 0xff, ((size_t)bodies + 1) * sizeof(cs_fuse_body)); // anchor -1: no unit yet
@@ -295,9 +288,40 @@ static bool fused_order(order_pass* o, const cs_sweep_item* items, int item_coun
             return false;
         }
     }
-    sort_moved(plan, o->moved);
-    const int32_t* moved = plan->moved;
-    int count = 0, segments = 0, m = 0;
+    return true;
+}
+
+// Whether the deps are near enough for the wavefront to pay: a mean dep[j] − j of CS_FUSE_FAR_MEAN segments
+// or less (else each segment is read again only after ~T·mean segments, out of L2, and the levels barely
+// overlap).
+static bool deps_near(const cs_fuse_plan* plan)
+{
+    int64_t far = 0;
+    for (int j = 0; j < plan->count; ++j)
+    {
+        far += plan->dep[j] - j;
+    }
+    return far <= (int64_t)CS_FUSE_FAR_MEAN * plan->count;
+}
+
+// The fused order (fuse.h): the units (anchor_units), each with an anchor, its own index k or, for a unit
+// whose bodies' last units are all far back, the largest anchor among them (the anchors on a body only grow);
+// the units in (anchor, index) order into plan->items. Every two units j < k that share a body keep their
+// order: anchor(j) <= anchor(k) (a moved k takes the largest anchor on its bodies; a kept one its index
+// k > j >= anchor(j)), and a tie goes by index. So a sweep in this order gives the same bits as one in the
+// schedule's. False for no plan: a friction row off its normal row, or a plan that would not pay (fuse.h).
+static bool fused_order(order_pass* o, const cs_sweep_item* items, int item_count, int bodies)
+{
+    cs_fuse_plan* plan = o->plan;
+    bool ok = anchor_units(o, items, item_count, bodies);
+    plan->counts = (cs_fuse_counts){.units = o->n, .moved = o->moved, .quads_apart = o->quads_apart};
+    if (!ok || o->moved > o->n / 8)
+    {
+        plan->counts.dropped = ok;
+        return false;
+    }
+    list_moved(plan, o->n);
+    int count = 0, segments = 0;
     for (int32_t k = 0; k < o->n; ++k)
     {
         if (plan->anchor[k] != k)
@@ -306,21 +330,24 @@ static bool fused_order(order_pass* o, const cs_sweep_item* items, int item_coun
         }
         int32_t segment = k / CS_FUSE_SEGMENT_UNITS;
         emit(plan, &count, &segments, segment, plan->units[k]);
-        for (; m < o->moved && plan->anchor[moved[m]] == k; ++m)
+        for (int32_t u = plan->next[k]; u >= 0; u = plan->next[u])
         {
-            emit(plan, &count, &segments, segment, plan->units[moved[m]]);
+            emit(plan, &count, &segments, segment, plan->units[u]);
         }
     }
     plan->first[segments] = count;
     plan->count = segments;
+    plan->counts.segments = segments;
     dep_of_backs(plan);
-    return true;
+    plan->counts.dropped = !deps_near(plan);
+    return !plan->counts.dropped;
 }
 
 static cs_status build(cs_fuse_plan* plan, order_pass* o, const cs_sweep_item* items, int item_count,
                        int rows, int bodies, cs_error* err)
 {
     plan->count = 0;
+    plan->counts = (cs_fuse_counts){0};
     if (rows < cs_fuse_min_rows || item_count == 0 || bodies == 0)
     {
         return CS_OK;

@@ -2,8 +2,7 @@
 // "Several sweeps in one pass (fuse, issue 12)"). A sweep walks its schedule (cs_sweep_item, simd.h) in
 // order. The plan (fuse.c) first puts the schedule's units (quads, pairs, single rows) in a fused order that
 // keeps every two units that share a body in their order, so one sweep in it gives the schedule's bits; then
-// cuts that order into consecutive segments of about CS_FUSE_SEGMENT_ROWS rows and gives each segment j a
-// dep[j]
+// cuts that order into consecutive segments of CS_FUSE_SEGMENT_UNITS units and gives each segment j a dep[j]
 // >= j and >= every segment that shares a body with j (the zero slot that static halves write is no body: it
 // stays +0 while impulses are finite, see cs_lanes_independent in schedule.c). T sweeps run as T levels over
 // the segments: level s may process segment j only once level s − 1 has completed segments 0 .. dep[j] (level
@@ -33,17 +32,26 @@ struct cs_sweep_item;
 
 enum
 {
-    CS_FUSE_SEGMENT_ROWS = 256, // rows a segment holds at least (it ends at the first item past them)
-    CS_FUSE_LEVELS_MAX = 16,    // sweeps fused in one pass (more run as several passes: the same bits)
+    CS_FUSE_SEGMENT_UNITS =
+        32, // units a segment holds (anchored in it): at most 256 rows, fewer for small units
+    CS_FUSE_LEVELS_MAX = 16, // sweeps fused in one pass (more run as several passes: the same bits)
+    CS_FUSE_FAR_MEAN = 64,   // mean dep[j] − j in segments above which the plan is dropped (below)
 };
 
 // Problems of fewer rows than this are not fused: the plan is not built and the sweeps run one after the
 // other, as before. Measured (docs/PERFORMANCE.md): the fused sweeps and their plan pay at the 50 000-circle
-// pool
-// (~226 000 rows), not at 35 000 (~158 000) or less, whose rows the sweeps stream from L3 about as fast. A
-// variable so that a test can force the fused path on (a small value) or off (INT32_MAX); set it only between
-// steps (both solves of a step read it).
+// pool (~226 000 rows), not at 35 000 (~158 000) or less, whose rows the sweeps stream from L3 about as fast.
+// A variable so that a test can force the fused path on (a small value) or off (INT32_MAX); set it only
+// between steps (both solves of a step read it).
 extern int cs_fuse_min_rows;
+
+// What the last build of a plan did (tests read it): the units it moved up, the quads it took apart, and
+// whether it then dropped the plan as not worth it (most units moved, or deps too far: fuse.c).
+typedef struct cs_fuse_counts
+{
+    int units, moved, quads_apart, segments;
+    bool dropped;
+} cs_fuse_counts;
 
 // The fused order of one schedule's items, its segments and their deps; the arrays grow with the problem and
 // are reused (nothing is allocated in a steady step). count = 0: no plan (the sweeps are not fused).
@@ -53,8 +61,9 @@ typedef struct cs_fuse_plan
     int32_t* first;              // [count + 1] the first item of each segment, then the item count
     int32_t* dep;                // [count] a segment >= the last one sharing a body with each (and >= it)
     int count;
-    struct cs_sweep_item* units; // scratch: the units the fused order moves, in the schedule's order
-    int32_t *anchor, *moved;     // scratch by unit
+    cs_fuse_counts counts;
+    struct cs_sweep_item* units; // scratch: every unit, in the schedule's order
+    int32_t *anchor, *next;      // scratch by unit: its anchor; the moved units' lists by anchor (fuse.c)
     struct cs_fuse_body* bodies; // scratch by body (fuse.c)
     int row_capacity;            // of every array but bodies (at most one entry a row)
     int body_capacity;
@@ -64,8 +73,10 @@ void cs_fuse_plan_free(cs_fuse_plan* plan);
 
 // The plan of work's velocity schedule of p (its items cover rows [0, row_count) in order), from p's body
 // indices; count stays 0 when the problem is below cs_fuse_min_rows or a friction row is not right after its
-// normal row (its bound reads that row's λ: a dependency that is not a body). A quad the fused order takes
-// apart gets its rows' records (lanes_only).
+// normal row (its bound reads that row's λ: a dependency that is not a body), and is dropped (count 0,
+// counts.dropped) when it would not pay: more than an eighth of the units moved (circles not numbered in
+// spatial order), or a mean dep[j] − j above CS_FUSE_FAR_MEAN segments (the window of T levels no longer
+// fits L2). A quad the fused order takes apart gets its rows' records (lanes_only).
 cs_status cs_fuse_plan_rows(cs_fuse_plan* plan, const cs_lcp* p, const cs_solver_work* work, cs_error* err);
 
 // The split solve's plan from the velocity solve's (solved->fuse), when the split's schedule (items, over the
@@ -83,7 +94,8 @@ bool cs_fuse_plan_reserve(cs_fuse_plan* plan, int rows, int bodies);
 // One segment's work: items[begin .. end) of one sweep, in order.
 typedef void (*cs_fuse_items_fn)(void* arg, const struct cs_sweep_item* items, int begin, int end);
 
-// `sweeps` sweeps along the plan's schedule through run(arg, …), in the wavefront order above.
+// `sweeps` sweeps along the plan's schedule through run(arg, …), in the wavefront order above. An empty plan
+// (count 0) runs nothing: callers check count first and sweep in the schedule's order instead.
 void cs_fuse_run(const cs_fuse_plan* plan, int sweeps, cs_fuse_items_fn run, void* arg);
 
 #endif

@@ -160,6 +160,13 @@ cs_world* cs_test_pool(int count, int columns)
     return cs_test_pool_def(count, columns, &def);
 }
 
+cs_vec2 cs_test_pool_position(int i, int columns)
+{
+    double half = 0.5 * (columns * 0.44 + 0.28);
+    int row = i / columns, k = i % columns;
+    return (cs_vec2){-half + 0.25 + k * 0.44 + ((row & 1) != 0 ? 0.22 : 0.0), 0.22 + row * 0.45};
+}
+
 cs_world* cs_test_pool_def(int count, int columns, const cs_world_def* def)
 {
     cs_error err = {CS_OK, ""};
@@ -176,9 +183,7 @@ cs_world* cs_test_pool_def(int count, int columns, const cs_world_def* def)
     d.mass = 2.0;
     for (int i = 0; i < count; ++i)
     {
-        int row = i / columns, k = i % columns;
-        d.position.x = -half + 0.25 + k * 0.44 + ((row & 1) != 0 ? 0.22 : 0.0);
-        d.position.y = 0.22 + row * 0.45;
+        d.position = cs_test_pool_position(i, columns);
         assert_true(cs_world_add_circle(w, &d, &err) >= 0);
     }
     return w;

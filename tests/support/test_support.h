@@ -55,6 +55,8 @@ int cs_test_run(const char* command, char* out, size_t out_size);
 // A pool of `count` circles (r 0.21 m, 2 kg) in rows of `columns` in a three-walled box: the Pool 1 layout
 // that circlesim-cli bench builds its scale suite from. Asserts success.
 cs_world* cs_test_pool(int count, int columns);
+// Where cs_test_pool puts its circle i.
+cs_vec2 cs_test_pool_position(int i, int columns);
 // The same in a world made with `def`.
 cs_world* cs_test_pool_def(int count, int columns, const cs_world_def* def);
 // Adds a disc (position x, velocity v, spin omega, radius r, mass m, friction mu, restitution e); asserts
