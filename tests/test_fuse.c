@@ -2,7 +2,8 @@
 // enough to fuse, stepped with the fused sweeps forced on and forced off (cs_fuse_min_rows), must agree in
 // every body's state, the velocity solve's λ, the position solve's λ and its sweep counts; and the plans
 // must have been built and must overlap the sweeps (else the test would compare sequential with sequential).
-// The same for a pool whose circles are added in random order (its plan is dropped).
+// The same for a frictionless pool and one with joints on two threads (the split solve's worker beside the
+// fused velocity sweeps), and for a pool whose circles are added in random order (its plan is dropped).
 #include "test_support.h"
 
 #include <stdint.h>
@@ -184,6 +185,28 @@ static void fused_sweeps_give_the_same_bits(void** state)
     assert_same_bits(on, off);
 }
 
+// Two threads: the split solve runs on the worker beside the fused velocity sweeps. Frictionless (stride 1)
+// and with joint rows, the split rows are compacted from the quads' records, which the velocity plan reads
+// for the quads it took apart: cs_split_work_reserve writes them before the job is posted (split.c). The
+// bits are the same; under -fsanitize=thread no race is reported (docs/PERFORMANCE.md).
+static void two_threads_frictionless_and_joints_give_the_same_bits(void** state)
+{
+    (void)state;
+    if (!cs_solver_simd_available())
+    {
+        skip();
+    }
+    pool_kind kinds[] = {POOL_FRICTIONLESS, POOL_JOINTS};
+    for (int k = 0; k < 2; ++k)
+    {
+        run_result on = run(kinds[k], 40, 1000), off = run(kinds[k], 40, INT32_MAX);
+        print_message("%s: %d fused velocity solves of 40, %ld quads taken apart\n",
+                      k == 0 ? "frictionless" : "joints", on.velocity_plans, on.quads_apart);
+        assert_true(on.velocity_plans > 20 && on.quads_apart > 0 && off.velocity_plans == 0);
+        assert_same_bits(on, off);
+    }
+}
+
 // Circles added in random order: most units would move (the plan is dropped: sequential sweeps, the same
 // bits), where the insertion sort of the moved units used to take quadratic time.
 static void a_shuffled_pool_drops_the_plan(void** state)
@@ -253,6 +276,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(fused_sweeps_give_the_same_bits, save_min_rows, restore_min_rows),
+        cmocka_unit_test_setup_teardown(two_threads_frictionless_and_joints_give_the_same_bits, save_min_rows,
+                                        restore_min_rows),
         cmocka_unit_test_setup_teardown(a_shuffled_pool_drops_the_plan, save_min_rows, restore_min_rows),
         cmocka_unit_test_setup_teardown(a_lone_problem_gives_the_same_bits, save_min_rows, restore_min_rows),
     };

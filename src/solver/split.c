@@ -44,9 +44,39 @@ static split_path choose_path(const cs_solver_work* solved, bool simd, int first
     return SPLIT_OWN_SCHEDULE;
 }
 
+// Whether compact_from_lanes takes the split rows straight from the lanes: the world's split rows (first 0,
+// stride 2) of a schedule that ends at their last row, every pair quad on an even row. Writes nothing.
+static bool lanes_hold_split(const cs_solver_work* solved, int first, int stride, int count)
+{
+    const cs_sweep_item* items = solved->schedule;
+    const int n = solved->schedule_count;
+    if (!solved->lanes_only || first != 0 || stride != 2 || n == 0 ||
+        items[n - 1].first + items[n - 1].count != 2 * count)
+    {
+        return false;
+    }
+    for (int t = 0; t < n; ++t)
+    {
+        if (items[t].quad >= 0 && items[t].count == 2 * CS_LANES && items[t].first % 2 != 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solved, bool simd, int first,
                                 int stride, int count, cs_error* err)
 {
+    // The split rows compacted from records need the quads' records (lanes_only packs none): written here,
+    // before the step posts the split solve to a worker, since the velocity solve's fused sweeps read the
+    // records of the quads their plan took apart (fuse.c) while that worker runs. (The same values: a race
+    // all the same.)
+    split_path path = choose_path(solved, simd, first, stride, count);
+    if (count > 0 && path != SPLIT_ON_VELOCITY && !lanes_hold_split(solved, first, stride, count))
+    {
+        cs_pack_records_from_lanes(solved);
+    }
     int cap = cs_grow_capacity(0, count);
     bool ok = true;
     if (count > work->capacity || work->rows == NULL)
@@ -56,7 +86,7 @@ cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solve
         work->capacity = ok ? cap : work->capacity;
     }
     // Only the arrays of the path this solve takes (each grows on its own).
-    switch (choose_path(solved, simd, first, stride, count))
+    switch (path)
     {
         case SPLIT_OWN_SCHEDULE:
             if (ok && (count > work->own_capacity || work->quads == NULL))
@@ -192,17 +222,17 @@ static void compact_row(const cs_packed_row* p, double bias_k, double inv_diag, 
 // last row of the schedule) after cs_pack_lanes compacted as from their records, those in quads straight
 // from the lanes (cs_pair_lane_normal, cs_normal_from_lane: the numbers of the records that
 // cs_pack_records_from_lanes would write, 256 bytes a pair, without writing them). False for any other split
-// problem, or a pair quad off an even row: the caller then compacts every row from its record.
+// problem, or a pair quad off an even row (lanes_hold_split): the caller then compacts every row from its
+// record, which cs_split_work_reserve wrote.
 static bool compact_from_lanes(const cs_solver_work* solved, int first, int stride, int count,
                                const double* b, cs_split_row* split, double* lambda)
 {
-    const cs_sweep_item* items = solved->schedule;
-    const int n = solved->schedule_count;
-    if (!solved->lanes_only || first != 0 || stride != 2 || n == 0 ||
-        items[n - 1].first + items[n - 1].count != 2 * count)
+    if (!lanes_hold_split(solved, first, stride, count))
     {
         return false;
     }
+    const cs_sweep_item* items = solved->schedule;
+    const int n = solved->schedule_count;
     const cs_packed_row* rows = cs_packed_rows(solved);
     const cs_pair_quad* pairs = solved->quads;
     const cs_normal_quad* normals = solved->normal_quads;
@@ -213,10 +243,6 @@ static bool compact_from_lanes(const cs_solver_work* solved, int first, int stri
         if (it->quad >= 0 && it->count == 2 * CS_LANES)
         {
             const cs_pair_quad* q = pairs + it->quad;
-            if (it->first % 2 != 0)
-            {
-                return false;
-            }
             for (int u = 0; u < CS_LANES; ++u) // pair u: split row first / 2 + u
             {
                 int k = it->first / 2 + u, l = cs_pair_lane(u);
@@ -395,7 +421,7 @@ int cs_solve_split(const cs_solver_work* solved, int bodies, int first, int stri
     cs_split_row* split = work->rows;
     if (!compact_from_lanes(solved, first, stride, count, b, split, lambda))
     {
-        cs_pack_records_from_lanes(solved);
+        // (The quads' records were written by cs_split_work_reserve, on the thread that posts this solve.)
         for (int k = 0; k < count; ++k)
         {
             size_t i = (size_t)first + (size_t)k * (size_t)stride;

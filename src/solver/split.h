@@ -50,7 +50,9 @@ typedef struct cs_split_work
 } cs_split_work;
 
 // Grows the work for a cs_solve_split of `count` rows with these arguments after `solved` was packed (it
-// allocates only what that solve's path uses).
+// allocates only what that solve's path uses). Call it before each cs_solve_split, on the thread that posts
+// it: when the split rows are compacted from records it writes the quads' records here (so that a split
+// solve on a worker writes nothing that the velocity solve reads).
 cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solved, bool simd, int first,
                                 int stride, int count, cs_error* err);
 void cs_split_work_free(cs_split_work* work);
