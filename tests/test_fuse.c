@@ -6,6 +6,7 @@
 // fused velocity sweeps), and for a pool whose circles are added in random order (its plan is dropped).
 #include "test_support.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,43 @@ static void a_lone_problem_gives_the_same_bits(void** state)
     cs_world_destroy(w);
 }
 
+// A problem that cs_problem_check refuses leaves no plan: the one of the problem solved before it is dropped
+// (the world's split solve maps the velocity plan onto its rows even after a refused velocity problem).
+static void a_refused_problem_leaves_no_plan(void** state)
+{
+    (void)state;
+    if (!cs_solver_simd_available())
+    {
+        skip();
+    }
+    cs_world* w = cs_test_pool(4000, 55);
+    for (int s = 0; s < 30; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+    }
+    cs_error err = {CS_OK, ""};
+    cs_lcp bad = {0};
+    assert_int_equal(cs_lcp_copy(&bad, cs_world_last_problem(w), &err), CS_OK);
+    int m = bad.row_count;
+    double* lambda = calloc((size_t)m, sizeof(double));
+    cs_solver_work work = {0};
+    cs_solver_params params = cs_solver_params_default();
+    params.iterations = 10;
+    cs_solver_stats stats;
+    cs_fuse_min_rows = 1000;
+    assert_int_equal(cs_solve(&bad, cs_solver_find("pgs"), &params, &work, lambda, &stats, &err), CS_OK);
+    const cs_fuse_plan* plan = work.fuse;
+    assert_true(plan != NULL && plan->count > 0);
+    bad.v[0] = NAN; // a body's velocity not finite: refused
+    assert_int_equal(cs_solve(&bad, cs_solver_find("pgs"), &params, &work, lambda, &stats, &err), CS_OK);
+    assert_int_equal(stats.stop, CS_STOP_BAD_PROBLEM);
+    assert_int_equal(plan->count, 0);
+    cs_solver_work_free(&work);
+    cs_lcp_free(&bad);
+    free(lambda);
+    cs_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +317,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(two_threads_frictionless_and_joints_give_the_same_bits, save_min_rows,
                                         restore_min_rows),
         cmocka_unit_test_setup_teardown(a_shuffled_pool_drops_the_plan, save_min_rows, restore_min_rows),
+        cmocka_unit_test_setup_teardown(a_refused_problem_leaves_no_plan, save_min_rows, restore_min_rows),
         cmocka_unit_test_setup_teardown(a_lone_problem_gives_the_same_bits, save_min_rows, restore_min_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

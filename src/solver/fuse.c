@@ -348,6 +348,8 @@ static cs_status build(cs_fuse_plan* plan, order_pass* o, const cs_sweep_item* i
 {
     plan->count = 0;
     plan->counts = (cs_fuse_counts){0};
+    plan->schedule_count = item_count;
+    plan->rows = rows;
     if (rows < cs_fuse_min_rows || item_count == 0 || bodies == 0)
     {
         return CS_OK;
@@ -376,7 +378,10 @@ bool cs_fuse_plan_split(cs_fuse_plan* out, const cs_solver_work* solved, const c
     out->count = 0;
     const cs_fuse_plan* plan = solved->fuse;
     const cs_sweep_item* velocity = solved->schedule;
+    // (The plan must be the current velocity schedule's: one of an earlier problem is not used.)
     if (plan == NULL || plan->count == 0 || item_count != solved->schedule_count ||
+        plan->schedule_count != item_count || item_count == 0 ||
+        plan->rows != velocity[item_count - 1].first + velocity[item_count - 1].count ||
         out->row_capacity < plan->first[plan->count] || out->row_capacity <= plan->count)
     {
         return false;
@@ -405,6 +410,8 @@ bool cs_fuse_plan_split(cs_fuse_plan* out, const cs_solver_work* solved, const c
     memcpy(out->first, plan->first, ((size_t)plan->count + 1) * sizeof(int32_t));
     memcpy(out->dep, plan->dep, (size_t)plan->count * sizeof(int32_t));
     out->count = plan->count;
+    out->schedule_count = item_count;
+    out->rows = plan->rows / 2;
     return true;
 }
 

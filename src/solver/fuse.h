@@ -61,6 +61,7 @@ typedef struct cs_fuse_plan
     int32_t* first;              // [count + 1] the first item of each segment, then the item count
     int32_t* dep;                // [count] a segment >= the last one sharing a body with each (and >= it)
     int count;
+    int schedule_count, rows; // of the schedule the plan was built for (the sweeps use no other's plan)
     cs_fuse_counts counts;
     struct cs_sweep_item* units; // scratch: every unit, in the schedule's order
     int32_t *anchor, *next;      // scratch by unit: its anchor; the moved units' lists by anchor (fuse.c)

@@ -229,7 +229,8 @@ static void fused_items(void* arg, const cs_sweep_item* items, int begin, int en
 bool cs_sweep_lanes_fused(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int sweeps)
 {
     const cs_fuse_plan* plan = ctx->work->fuse;
-    if (plan == NULL || plan->count == 0 || ctx->work->schedule_count == 0)
+    if (plan == NULL || plan->count == 0 || ctx->work->schedule_count == 0 ||
+        plan->schedule_count != ctx->work->schedule_count || plan->rows != ctx->p->row_count)
     {
         return false;
     }

@@ -324,6 +324,10 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
     bool rows_good = false;
     work->schedule_count = 0;
     work->lanes_only = false;
+    if (work->fuse != NULL) // (no plan of an earlier problem survives a check that refuses this one)
+    {
+        ((cs_fuse_plan*)work->fuse)->count = 0;
+    }
     if (packs_lanes)
     {
         // The rows go straight into the lanes the sweeps read; records only for the others.
