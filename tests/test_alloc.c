@@ -136,8 +136,7 @@ static long allocations_after_settling(cs_world* w, int settle, int count)
 static void fused_sweeps_do_not_allocate(void** state)
 {
     (void)state;
-    int saved = cs_fuse_min_rows;
-    cs_fuse_min_rows = 1000;
+    cs_fuse_min_rows = 1000; // (restored by the teardown, also after a failed assert)
     cs_world* w = cs_test_pool(3000, 55);
     assert_true(cs_world_set_threads(w, 2));
     long during = allocations_after_settling(w, 200, 40);
@@ -146,7 +145,39 @@ static void fused_sweeps_do_not_allocate(void** state)
     const cs_fuse_plan* plan = w->work.fuse;
     assert_true(plan != NULL && plan->count > 0 && w->split_work.fuse.count > 0); // both solves fused
     cs_world_destroy(w);
-    cs_fuse_min_rows = saved;
+}
+
+// A plan reserved again for the same rows grows nothing. 1 024 rows: the capacities double from 16, so the
+// arrays of rows grew to exactly 1 024 and those of rows + 1 (first, dep) to 2 048, the one capacity kept for
+// all was 1 024, and those two were reallocated at every reserve (every step at such a size).
+static void a_plan_reserved_again_does_not_grow(void** state)
+{
+    (void)state;
+    cs_fuse_plan plan = {0};
+    assert_true(cs_fuse_plan_reserve(&plan, 1024, 100));
+    long before = allocations;
+    for (int k = 0; k < 5; ++k)
+    {
+        assert_true(cs_fuse_plan_reserve(&plan, 1024, 100));
+    }
+    assert_int_equal(allocations - before, 0);
+    cs_fuse_plan_free(&plan);
+}
+
+static int saved_min_rows;
+
+static int save_min_rows(void** state)
+{
+    (void)state;
+    saved_min_rows = cs_fuse_min_rows;
+    return 0;
+}
+
+static int restore_min_rows(void** state)
+{
+    (void)state;
+    cs_fuse_min_rows = saved_min_rows;
+    return 0;
 }
 
 static void history_recording_does_not_allocate_per_step(void** state)
@@ -189,7 +220,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(steady_state_steps_do_not_allocate),
         cmocka_unit_test(threaded_steady_state_does_not_allocate),
-        cmocka_unit_test(fused_sweeps_do_not_allocate),
+        cmocka_unit_test_setup_teardown(fused_sweeps_do_not_allocate, save_min_rows, restore_min_rows),
+        cmocka_unit_test(a_plan_reserved_again_does_not_grow),
         cmocka_unit_test(every_solver_steady_state_does_not_allocate),
         cmocka_unit_test(history_recording_does_not_allocate_per_step),
         cmocka_unit_test(pgs_sm_pcg_does_not_allocate_per_step),

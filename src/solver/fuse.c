@@ -41,14 +41,16 @@ static bool grow_int32(int32_t** array, int* capacity, int needed)
     return CS_GROW(*array, *capacity, needed);
 }
 
-// (Units, items and segments are at most one a row.)
+// (Units, items and segments are at most one a row; first takes one more. Every array grows to rows + 1, so
+// that the one capacity holds for all: at rows == row_capacity nothing grows again.)
 bool cs_fuse_plan_reserve(cs_fuse_plan* plan, int rows, int bodies)
 {
     int c[6] = {plan->row_capacity, plan->row_capacity, plan->row_capacity,
                 plan->row_capacity, plan->row_capacity, plan->row_capacity};
-    bool ok = CS_GROW(plan->items, c[0], rows) && CS_GROW(plan->units, c[1], rows) &&
-              grow_int32(&plan->anchor, &c[2], rows) && grow_int32(&plan->next, &c[3], rows) &&
-              grow_int32(&plan->first, &c[4], rows + 1) && grow_int32(&plan->dep, &c[5], rows + 1) &&
+    int n = rows + 1;
+    bool ok = CS_GROW(plan->items, c[0], n) && CS_GROW(plan->units, c[1], n) &&
+              grow_int32(&plan->anchor, &c[2], n) && grow_int32(&plan->next, &c[3], n) &&
+              grow_int32(&plan->first, &c[4], n) && grow_int32(&plan->dep, &c[5], n) &&
               CS_GROW(plan->bodies, plan->body_capacity, bodies + 1);
     for (int i = 0; ok && i < 6; ++i)
     {

@@ -66,7 +66,7 @@ typedef struct cs_fuse_plan
     struct cs_sweep_item* units; // scratch: every unit, in the schedule's order
     int32_t *anchor, *next;      // scratch by unit: its anchor; the moved units' lists by anchor (fuse.c)
     struct cs_fuse_body* bodies; // scratch by body (fuse.c)
-    int row_capacity;            // of every array but bodies (at most one entry a row)
+    int row_capacity;            // of every array but bodies (at most one entry a row, and first[count])
     int body_capacity;
 } cs_fuse_plan;
 
