@@ -38,6 +38,7 @@ typedef struct run_result
     bool overlapped;                  // some plan let a later sweep start before the one below it ended
     long moved, quads_apart, dropped; // the velocity plans' counts (cs_fuse_counts), summed over the steps
     int segments;                     // the most segments of a velocity plan
+    int settled, settled_mapped; // steps whose position solve ended after one sweep; of those, with a plan
 } run_result;
 
 // cs_test_pool's layout with the circles added in a random order (a fixed LCG shuffle), so that a body's
@@ -118,6 +119,8 @@ static run_result run(pool_kind kind, int steps, int min_rows)
         r.split_plans += p->count > 0;
         r.overlapped |= overlaps(v) || overlaps(p);
         r.position_sweeps += cs_world_stats(r.w)->position_sweeps;
+        r.settled += cs_world_stats(r.w)->position_sweeps == 1;
+        r.settled_mapped += cs_world_stats(r.w)->position_sweeps == 1 && p->count > 0;
         if (v != NULL)
         {
             r.moved += v->counts.moved;
@@ -182,6 +185,9 @@ static void fused_sweeps_give_the_same_bits(void** state)
     // segments (the levels overlap: `overlapped`).
     assert_true(on.velocity_plans > STEPS / 2 && on.split_plans > STEPS / 2 && on.overlapped);
     assert_true(on.moved > 0 && on.quads_apart > 0 && on.segments > 8 && on.dropped == 0);
+    // A position solve that ends after its first sweep (settled) maps no plan: it would be wasted.
+    print_message("%d settled position solves, %d with a plan mapped\n", on.settled, on.settled_mapped);
+    assert_true(on.settled > 0 && on.settled_mapped == 0);
     assert_true(off.velocity_plans == 0 && off.split_plans == 0);
     assert_same_bits(on, off);
 }

@@ -367,22 +367,12 @@ static void split_fused_items(void* arg, const cs_sweep_item* items, int begin, 
 
 // cs_solve_split on its own schedule: the first sweep (measured when limit2 > 0, and then possibly the last),
 // the others fused when the velocity solve's plan maps onto its schedule (the same bits as one after the
-// other).
+// other). The plan is mapped only once the first sweep says go on: a settled pile ends there.
 static int split_own_schedule(const cs_solver_work* solved, cs_split_work* work, const cs_packed_row* rows,
                               int first, int stride, int iterations, double limit2, double* lambda, double* v)
 {
     split_args args = {work->rows, rows, first, stride, limit2};
-    if (iterations > 2 && first == 0 && stride == 2 &&
-        cs_fuse_plan_split(&work->fuse, solved, work->items, work->item_count))
-    {
-        if (!cs_avx2_sweep_split(work, limit2, lambda, v, split_rows, &args))
-        {
-            return 1;
-        }
-        split_fused f = {work, {work->rows, rows, first, stride, 0.0}, lambda, v};
-        cs_fuse_run(&work->fuse, iterations - 1, split_fused_items, &f);
-        return iterations;
-    }
+    work->fuse.count = 0;
     int sweeps = 0;
     while (sweeps < iterations)
     {
@@ -391,6 +381,13 @@ static int split_own_schedule(const cs_solver_work* solved, cs_split_work* work,
         if (!cs_avx2_sweep_split(work, args.limit2, lambda, v, split_rows, &args))
         {
             break;
+        }
+        if (sweeps == 1 && iterations > 2 && first == 0 && stride == 2 &&
+            cs_fuse_plan_split(&work->fuse, solved, work->items, work->item_count))
+        {
+            split_fused f = {work, {work->rows, rows, first, stride, 0.0}, lambda, v};
+            cs_fuse_run(&work->fuse, iterations - 1, split_fused_items, &f);
+            return iterations;
         }
     }
     return sweeps;
