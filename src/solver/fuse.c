@@ -453,6 +453,8 @@ static void fuse_pass(const cs_fuse_plan* plan, int levels, cs_fuse_items_fn run
 
 void cs_fuse_run(const cs_fuse_plan* plan, int sweeps, cs_fuse_items_fn run, void* arg)
 {
+    // An empty plan (count 0) runs nothing: fuse_pass's loop ends at once (done[levels − 1] = 0 = count). The
+    // callers check count first and sweep in the schedule's order instead (fuse.h).
     while (sweeps > 0)
     {
         int levels = sweeps < CS_FUSE_LEVELS_MAX ? sweeps : CS_FUSE_LEVELS_MAX;

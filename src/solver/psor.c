@@ -41,13 +41,14 @@ void cs_psor_sweep(cs_solve_ctx* ctx)
              ctx->p->row_count);
 }
 
-// Rows m − 1 … 0, each through memory (friction bounds from the current λ[link], as forward).
+// `sweeps` forward sweeps, fused when the solve has a plan (the rule is row-local: fuse.h), else one by one.
 void cs_psor_sweeps(cs_solve_ctx* ctx, int sweeps)
 {
     cs_rule_state st = psor_state(ctx);
     cs_sweeps_fused_or(CS_RULE_PSOR, &st, ctx, sweeps, cs_psor_sweep);
 }
 
+// Rows m − 1 … 0, each through memory (friction bounds from the current λ[link], as forward).
 static void backward_sweep(const cs_rule_state* st, const cs_lcp* p, const cs_packed_row* rows, double* v,
                            double* lambda)
 {
