@@ -152,22 +152,6 @@ static void assert_same_bits(run_result on, run_result off)
     cs_world_destroy(off.w);
 }
 
-static int saved_min_rows;
-
-static int save_min_rows(void** state)
-{
-    (void)state;
-    saved_min_rows = cs_fuse_min_rows;
-    return 0;
-}
-
-static int restore_min_rows(void** state)
-{
-    (void)state;
-    cs_fuse_min_rows = saved_min_rows;
-    return 0;
-}
-
 static void fused_sweeps_give_the_same_bits(void** state)
 {
     (void)state;
@@ -230,6 +214,17 @@ static void a_shuffled_pool_drops_the_plan(void** state)
     assert_same_bits(on, off);
 }
 
+// The 4 000-circle pool after 30 steps (its last velocity problem for cs_solve).
+static cs_world* stepped_pool(void)
+{
+    cs_world* w = cs_test_pool(4000, 55);
+    for (int s = 0; s < 30; ++s)
+    {
+        assert_int_equal(cs_world_step(w), CS_OK);
+    }
+    return w;
+}
+
 // A problem solved through cs_solve (the velocity plan of a lone problem, not the world's): the world's last
 // velocity problem, 40 sweeps (three fused passes of up to CS_FUSE_LEVELS_MAX) of each method that fuses
 // (pgs, psor at ω = 1.3, amgs and amgs-omega with their per-row x), fused and not.
@@ -240,11 +235,7 @@ static void a_lone_problem_gives_the_same_bits(void** state)
     {
         skip();
     }
-    cs_world* w = cs_test_pool(4000, 55);
-    for (int s = 0; s < 30; ++s)
-    {
-        assert_int_equal(cs_world_step(w), CS_OK);
-    }
+    cs_world* w = stepped_pool();
     const cs_lcp* p = cs_world_last_problem(w);
     int m = p->row_count;
     assert_true(m > 10000);
@@ -288,11 +279,7 @@ static void a_refused_problem_leaves_no_plan(void** state)
     {
         skip();
     }
-    cs_world* w = cs_test_pool(4000, 55);
-    for (int s = 0; s < 30; ++s)
-    {
-        assert_int_equal(cs_world_step(w), CS_OK);
-    }
+    cs_world* w = stepped_pool();
     cs_error err = {CS_OK, ""};
     cs_lcp bad = {0};
     assert_int_equal(cs_lcp_copy(&bad, cs_world_last_problem(w), &err), CS_OK);
@@ -316,15 +303,18 @@ static void a_refused_problem_leaves_no_plan(void** state)
     cs_world_destroy(w);
 }
 
+// A test that sets cs_fuse_min_rows, restored after it (also after a failed assert).
+#define FUSE_TEST(f)                                                                                         \
+    cmocka_unit_test_setup_teardown(f, cs_test_save_fuse_min_rows, cs_test_restore_fuse_min_rows)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(fused_sweeps_give_the_same_bits, save_min_rows, restore_min_rows),
-        cmocka_unit_test_setup_teardown(two_threads_frictionless_and_joints_give_the_same_bits, save_min_rows,
-                                        restore_min_rows),
-        cmocka_unit_test_setup_teardown(a_shuffled_pool_drops_the_plan, save_min_rows, restore_min_rows),
-        cmocka_unit_test_setup_teardown(a_refused_problem_leaves_no_plan, save_min_rows, restore_min_rows),
-        cmocka_unit_test_setup_teardown(a_lone_problem_gives_the_same_bits, save_min_rows, restore_min_rows),
+        FUSE_TEST(fused_sweeps_give_the_same_bits),
+        FUSE_TEST(two_threads_frictionless_and_joints_give_the_same_bits),
+        FUSE_TEST(a_shuffled_pool_drops_the_plan),
+        FUSE_TEST(a_refused_problem_leaves_no_plan),
+        FUSE_TEST(a_lone_problem_gives_the_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "solver/fuse.h"
+
 const char* cs_test_source_path(const char* relative)
 {
     static char buffer[4096];
@@ -260,4 +262,20 @@ void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b)
         double ra = a->reg != NULL ? a->reg[i] : 0.0, rb = b->reg != NULL ? b->reg[i] : 0.0;
         assert_same_bits(&ra, &rb, sizeof(double));
     }
+}
+
+static int saved_fuse_min_rows;
+
+int cs_test_save_fuse_min_rows(void** state)
+{
+    (void)state;
+    saved_fuse_min_rows = cs_fuse_min_rows;
+    return 0;
+}
+
+int cs_test_restore_fuse_min_rows(void** state)
+{
+    (void)state;
+    cs_fuse_min_rows = saved_fuse_min_rows;
+    return 0;
 }

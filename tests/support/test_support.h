@@ -81,4 +81,9 @@ void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b);
 // Line-buffers stdout so output survives a sanitizer abort; call first in main().
 void cs_test_init(void);
 
+// cmocka setup and teardown of a test that sets cs_fuse_min_rows (solver/fuse.h): the teardown restores it,
+// also after a failed assert, so that later tests do not run fused.
+int cs_test_save_fuse_min_rows(void** state);
+int cs_test_restore_fuse_min_rows(void** state);
+
 #endif
