@@ -289,16 +289,17 @@ static cs_status solve(cs_world* w, step_run* r, cs_error* err)
     const int* order = r->order;
     cs_split_job* job = &r->job;
     cs_solve_run* run = &r->run;
+    // SPOOK corrects positions with the velocity solve's impulses: no split solve (and no split work, whose
+    // reserve may write the quads' records for it). The helper's threshold counts all position_iterations
+    // sweeps, though a settled pile under position_tolerance takes ~1/20 of them: harmless, as the helper
+    // runs the split solve beside the velocity solve, not after it.
+    bool split = cs_formulation_splits(w->def.formulation);
     cs_status st = cs_solve_start(vp, w->def.solver, params, &w->work, w->lambda, run, err);
-    if (st != CS_OK ||
-        (st = cs_split_work_reserve(&w->split_work, &w->work, params->simd, 0, per, count, err)) != CS_OK)
+    if (st != CS_OK || (split && (st = cs_split_work_reserve(&w->split_work, &w->work, params->simd, 0, per,
+                                                             count, err)) != CS_OK))
     {
         return st;
     }
-    // SPOOK corrects positions with the velocity solve's impulses: no split solve. The helper's threshold
-    // counts all position_iterations sweeps, though a settled pile under position_tolerance takes ~1/20 of
-    // them: harmless, as the helper runs the split solve beside the velocity solve, not after it.
-    bool split = cs_formulation_splits(w->def.formulation);
     bool parallel = split && (int64_t)count * w->def.position_iterations >= CS_PARALLEL_SPLIT_MIN &&
                     cs_workers_post(cs_world_workers(w), split_task, job);
     // With workers the final residuals wait (step(): post_residuals after the health check).
