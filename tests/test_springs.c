@@ -357,6 +357,30 @@ static void bad_springs_refused(void** state)
     cs_world_destroy(ok);
 }
 
+// A stiffness that is finite and > 0 but so small that the spring's regularisation 4Υ/(h²k) overflows (the
+// fuzzer's 1e-320 N/m) is refused by the step itself, in the rows phase, with the world's health saying
+// where, and the step undone — not handed to the solver, which refused it as a malformed problem
+// (CS_ERR_USAGE) while the health still said ok.
+static void too_soft_a_spring_refuses_the_step(void** state)
+{
+    (void)state;
+    cs_world* w = world_with(cs_solver_find("pgs"), 9.81);
+    cs_distance_joint_def spring = cs_distance_joint_def_default();
+    spring.stiffness = 1e-320;
+    int body = hang(w, 1.0, 1.0, -0.9, &spring);
+    cs_body_state before = cs_world_body(w, body);
+    assert_int_equal(cs_world_step(w), CS_ERR_VALUE);
+    const cs_health* hl = cs_world_health(w);
+    assert_false(hl->ok);
+    assert_int_equal(hl->phase, CS_PHASE_ROWS);
+    assert_int_equal(hl->body, body);
+    assert_int_equal(hl->step, 1);
+    assert_non_null(strstr(cs_world_last_error(w), "step 1: rows: body 0: row 0: regularisation inf"));
+    cs_body_state after = cs_world_body(w, body);
+    assert_memory_equal(&before, &after, sizeof before); // undone: the last good state stays
+    cs_world_destroy(w);
+}
+
 int main(void)
 {
     cs_test_init();
@@ -368,6 +392,7 @@ int main(void)
         cmocka_unit_test(exported_problem_holds_the_spring),
         cmocka_unit_test(reg_section_errors),
         cmocka_unit_test(bad_springs_refused),
+        cmocka_unit_test(too_soft_a_spring_refuses_the_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -214,3 +214,33 @@ cs_status cs_health_check_step(cs_world* w, cs_error* err)
     w->previous = tmp;
     return cs_fail(err, CS_ERR_VALUE, "%s", w->health.message);
 }
+
+// A spring (joint stiffness or hertz) or a SPOOK contact (spook_stiffness) so soft for the time step that its
+// regularisation 4Υ/(h²k) overflows (a stiffness of 1e-320 N/m is finite and >= 0, so its input is valid)
+// would reach the solver as a row it refuses as a malformed problem (CS_ERR_USAGE, with the world's health
+// still ok). The world refuses the step itself, in the rows phase, saying where; solve_phases then undoes it.
+cs_status cs_health_check_rows(cs_world* w, cs_error* err)
+{
+    const cs_lcp* p = &w->velocity_problem;
+    int r = -1;
+    for (int i = 0; p->reg != NULL && i < p->row_count && r < 0; ++i)
+    {
+        r = p->reg[i] >= 0.0 && p->reg[i] < INFINITY ? -1 : i;
+    }
+    if (r < 0)
+    {
+        return CS_OK;
+    }
+    cs_health* hl = &w->health;
+    hl->ok = false;
+    hl->step = w->stats.step + 1;
+    hl->phase = CS_PHASE_ROWS;
+    hl->row = r;
+    hl->body = p->body_b[r];
+    snprintf(
+        hl->message, sizeof hl->message,
+        "step %lld: %s: body %d: row %d: regularisation %g (a spring or SPOOK contact too soft for the time "
+        "step: 4/(h^2 k) overflows)",
+        (long long)hl->step, cs_step_phase_name(hl->phase), hl->body, r, p->reg[r]);
+    return cs_fail(err, CS_ERR_VALUE, "%s", hl->message);
+}

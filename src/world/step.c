@@ -212,7 +212,11 @@ static cs_status build_rows(cs_world* w, const int* order, cs_split_job* job, cs
     {
         return st;
     }
-    cs_rows_static_halves(w, vp); // body_types.c
+    cs_rows_static_halves(w, vp);                     // body_types.c
+    if ((st = cs_health_check_rows(w, err)) != CS_OK) // health.c: a regularisation the solver would refuse
+    {
+        return st;
+    }
     if (!w->def.solver_params.warm_start)
     {
         // The frozen problem then says what the solve really started from.

@@ -193,6 +193,9 @@ struct cs_world
 // health.c: before the positions move, checks that the step's results are finite and sane; otherwise
 // finds the first phase with a bad value, undoes the step's velocity and contact changes, and fails.
 cs_status cs_health_check_step(cs_world* w, cs_error* err);
+// The velocity problem's regularisation (spring joints, SPOOK contacts) finite and >= 0 before any solver
+// sees it; else the step is refused in the rows phase (health.c).
+cs_status cs_health_check_rows(cs_world* w, cs_error* err);
 
 // step_stages.c: runs a split job (on the calling thread).
 void cs_split_job_run(cs_split_job* job);
