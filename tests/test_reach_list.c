@@ -7,6 +7,7 @@
 
 #include "contact/impact_reach.h"
 #include "core/union_find.h"
+#include "test_reach.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,23 +99,15 @@ static void check_list(const cs_impact_reach* r, const bool* was_listed)
 static void lists_are_the_reached_components(void** state)
 {
     (void)state;
-    static int parent[BODIES], expect_parent[BODIES], roots[2 * CONTACTS], list[2 * CONTACTS],
-        spare[2 * CONTACTS], next[2 * CONTACTS];
-    static uint8_t flags[BODIES], listed[CONTACTS];
+    static int expect_parent[BODIES];
+    cs_impact_reach storage = cs_test_reach(BODIES, CONTACTS);
     cs_contact contacts[CONTACTS];
     double inv_mass[BODIES];
     int grown_lists = 0;
     for (int trial = 0; trial < 200; ++trial)
     {
         make_contacts(contacts, inv_mass);
-        cs_impact_reach r = {.body_count = BODIES,
-                             .parent = parent,
-                             .flags = flags,
-                             .roots = roots,
-                             .list = list,
-                             .spare = spare,
-                             .next = next,
-                             .listed = listed};
+        cs_impact_reach r = storage; // (every trial starts from a reach that has built nothing)
         cs_reach_begin(&r, contacts, CONTACTS, inv_mass);
         // The roots: each dynamic body's component's lowest body, found the long way.
         for (int i = 0; i < BODIES; ++i)
@@ -134,8 +127,8 @@ static void lists_are_the_reached_components(void** state)
         {
             const cs_contact* c = contacts + k;
             bool da = dynamic(inv_mass, c->a), db = dynamic(inv_mass, c->b);
-            assert_int_equal(roots[2 * k], da ? cs_uf_find(expect_parent, c->a) : -1);
-            assert_int_equal(roots[2 * k + 1], db || !da ? cs_uf_find(expect_parent, c->b) : -1);
+            assert_int_equal(r.roots[2 * k], da ? cs_uf_find(expect_parent, c->a) : -1);
+            assert_int_equal(r.roots[2 * k + 1], db || !da ? cs_uf_find(expect_parent, c->b) : -1);
         }
         // Seeds, then sweeps that reach more components through edge contacts.
         bool was_listed[CONTACTS] = {false};
@@ -167,6 +160,7 @@ static void lists_are_the_reached_components(void** state)
             }
         }
     }
+    cs_test_reach_free(&storage);
     print_message("%d grown lists checked\n", grown_lists);
     assert_true(grown_lists > 100);
 }

@@ -10,6 +10,7 @@
 #include "contact/impact.h"
 #include "contact/impact_reach.h"
 #include "contact/restitution_pack.h"
+#include "test_reach.h"
 #include "world/world_internal.h"
 
 #include <math.h>
@@ -244,9 +245,7 @@ static void stamp_case(cs_contact* c, double* v)
 // Runs the pass on the case; returns the row visits it left out as quiet.
 static int64_t stamp_pass(cs_contact* c, double* v, bool every_sweep)
 {
-    static int parent[STAMP_BODIES], claimed[STAMP_BODIES], roots[2 * STAMP_CONTACTS],
-        list[2 * STAMP_CONTACTS], spare[2 * STAMP_CONTACTS], next[2 * STAMP_CONTACTS];
-    static uint8_t flags[STAMP_BODIES], listed[STAMP_CONTACTS];
+    static int claimed[STAMP_BODIES];
     static cs_pass_row rows[STAMP_CONTACTS];
     static cs_pass_body records[STAMP_BODIES];
     const double inv_mass[STAMP_BODIES] = {1.0, 1.0, 1.0, 1.0},
@@ -260,17 +259,11 @@ static int64_t stamp_pass(cs_contact* c, double* v, bool every_sweep)
                                     .frictionless = true,
                                     .every_sweep = every_sweep,
                                     .quiet_always = !every_sweep};
-    cs_impact_reach reach = {.body_count = STAMP_BODIES,
-                             .parent = parent,
-                             .flags = flags,
-                             .roots = roots,
-                             .list = list,
-                             .spare = spare,
-                             .next = next,
-                             .listed = listed};
+    cs_impact_reach reach = cs_test_reach(STAMP_BODIES, STAMP_CONTACTS);
     cs_pass_pack pack = {.rows = rows, .bodies = records, .claimed = claimed};
     assert_int_equal(cs_contact_restitution(c, STAMP_CONTACTS, &bodies, &params, &reach, &pack, v), 2);
     assert_int_equal(reach.count, STAMP_CONTACTS); // (k4 joined: the list grew)
+    cs_test_reach_free(&reach);
     return pack.skipped;
 }
 
