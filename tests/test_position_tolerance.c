@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "solver/split.h"
 #include "world/world_internal.h"
 
 // The Pool 1 layout (221 circles in rows of 13), Pool 1's settings: split formulation, PGS 10 iterations.
@@ -124,8 +125,9 @@ static void fixed_point_stop_keeps_the_bits(void** state)
 }
 
 // One run's sweeps per step and final hash, with vector lanes on or off and on `threads` threads; the steps
-// the tolerance decided into *decided.
-static uint64_t run_variant(int count, int columns, double tolerance, bool frictionless, bool simd,
+// the tolerance decided into *decided. own: past 6 000 split rows the split solve compacts its own rows and
+// schedule (split.c, cs_split_own_min_rows), as it does where the velocity sweeps are fused.
+static uint64_t run_variant(int count, int columns, double tolerance, bool frictionless, bool own, bool simd,
                             int threads, int steps, int* sweeps, int* decided)
 {
     cs_world* w = pool(count, columns, tolerance, frictionless);
@@ -133,10 +135,17 @@ static uint64_t run_variant(int count, int columns, double tolerance, bool frict
     p.simd = simd;
     assert_true(cs_world_set_solver_params(w, &p));
     assert_true(cs_world_set_threads(w, threads));
+    int saved = cs_split_own_min_rows;
+    cs_split_own_min_rows = own ? 6000 : saved;
     *decided = run(w, steps, sweeps).decided;
-    if (count > 1000)
+    cs_split_own_min_rows = saved;
+    if (own)
     {
-        assert_true(cs_world_contact_count(w) > 6000); // past split.c's CS_SPLIT_ON_VELOCITY_MAX
+        assert_true(cs_world_contact_count(w) > 6000);
+        if (simd && cs_solver_simd_available())
+        {
+            assert_true(w->split_work.item_count > 0); // the last step swept the split's own schedule
+        }
     }
     uint64_t hash = cs_world_hash(w);
     cs_world_destroy(w); // joins the workers
@@ -144,11 +153,12 @@ static uint64_t run_variant(int count, int columns, double tolerance, bool frict
 }
 
 // Every split path ends at the same sweep with the same bits: on the velocity quads (Pool 1, pairs; and
-// frictionless, normal quads), on its own schedule (a pool of 3 000: over 6 000 split rows), one row at a
-// time (no lanes), and on the helper thread (3 000: over 40 000 row updates). Each case's tolerance is one
-// at which its run has steps the measure ends with some λ > 0 (the frictionless pile and the big pool are
-// still moving at the end: 0.1 and 1 mm). Without AVX2 the lanes fall back to the scalar sweeps, so lanes
-// against scalar compares nothing there: the threads are compared, and the test reports itself skipped.
+// frictionless, normal quads; a pool of 3 000), on its own schedule (the pool of 3 000 again, over 6 000
+// split rows, with the own path forced as fused sweeps would take it), one row at a time (no lanes), and on
+// the helper thread (3 000: over 40 000 row updates). Each case's tolerance is one at which its run has steps
+// the measure ends with some λ > 0 (the frictionless pile and the big pool are still moving at the end: 0.1
+// and 1 mm). Without AVX2 the lanes fall back to the scalar sweeps, so lanes against scalar compares nothing
+// there: the threads are compared, and the test reports itself skipped.
 static void same_stop_with_and_without_lanes_on_any_thread_count(void** state)
 {
     (void)state;
@@ -157,8 +167,11 @@ static void same_stop_with_and_without_lanes_on_any_thread_count(void** state)
     {
         int count, columns, steps;
         double tolerance;
-        bool frictionless;
-    } cases[] = {{221, 13, 400, 1e-6, false}, {221, 13, 400, 1e-4, true}, {3000, 55, 150, 1e-3, false}};
+        bool frictionless, own;
+    } cases[] = {{221, 13, 400, 1e-6, false, false},
+                 {221, 13, 400, 1e-4, true, false},
+                 {3000, 55, 150, 1e-3, false, false},
+                 {3000, 55, 150, 1e-3, false, true}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
     {
         int steps = cases[c].steps;
@@ -167,7 +180,7 @@ static void same_stop_with_and_without_lanes_on_any_thread_count(void** state)
         for (int v = 0; v < 3; ++v)
         {
             hash[v] = run_variant(cases[c].count, cases[c].columns, cases[c].tolerance, cases[c].frictionless,
-                                  v != 1, v == 2 ? 2 : 1, steps, sweeps[v], &decided[v]);
+                                  cases[c].own, v != 1, v == 2 ? 2 : 1, steps, sweeps[v], &decided[v]);
         }
         print_message("case %zu: %d of %d steps ended after one sweep with some impulse; hash %016llx\n", c,
                       decided[0], steps, (unsigned long long)hash[0]);

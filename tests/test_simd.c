@@ -132,32 +132,44 @@ static void worlds_are_bit_identical_with_and_without_lanes(void** state)
     }
 }
 
-// Past a few thousand contacts the split-impulse solve leaves the velocity quads for its own compact rows
-// and schedule (split.c, CS_SPLIT_ON_VELOCITY_MAX): the same bits there too, with and without threads.
+// A pool of thousands of contacts, vector lanes against scalar sweeps, the split-impulse solve on the
+// velocity quads (the default) and on its own compact rows and schedule (split.c, cs_split_own_min_rows: the
+// path it takes where the velocity sweeps are fused): the same bits on both paths, with and without threads.
 static void big_pool_is_bit_identical_with_and_without_lanes(void** state)
 {
     (void)state;
-    cs_world* on = cs_test_pool(2500, 50);
-    cs_world* off = cs_test_pool(2500, 50);
-    cs_solver_params params = *cs_world_solver_params(off);
-    params.simd = false;
-    cs_world_set_solver_params(off, &params);
-    assert_true(cs_world_set_threads(on, 2));
-    int most = 0;
-    for (int s = 0; s < 60; ++s)
+    int saved = cs_split_own_min_rows;
+    uint64_t last[2];
+    for (int own = 0; own < 2; ++own)
     {
-        assert_int_equal(cs_world_step(on), CS_OK);
-        assert_int_equal(cs_world_step(off), CS_OK);
-        most = cs_world_contact_count(on) > most ? cs_world_contact_count(on) : most;
-        if (cs_world_hash(on) != cs_world_hash(off))
+        cs_split_own_min_rows = own ? 6000 : saved;
+        cs_world* on = cs_test_pool(2500, 50);
+        cs_world* off = cs_test_pool(2500, 50);
+        cs_solver_params params = *cs_world_solver_params(off);
+        params.simd = false;
+        cs_world_set_solver_params(off, &params);
+        assert_true(cs_world_set_threads(on, 2));
+        int most = 0;
+        for (int s = 0; s < 60; ++s)
         {
-            fail_msg("2 500-circle pool: vector and scalar sweeps differ at step %d", s + 1);
+            assert_int_equal(cs_world_step(on), CS_OK);
+            assert_int_equal(cs_world_step(off), CS_OK);
+            most = cs_world_contact_count(on) > most ? cs_world_contact_count(on) : most;
+            if (cs_world_hash(on) != cs_world_hash(off))
+            {
+                cs_split_own_min_rows = saved;
+                fail_msg("2 500-circle pool (split %s): vector and scalar sweeps differ at step %d",
+                         own ? "on its own rows" : "on the velocity quads", s + 1);
+            }
         }
+        print_message("# 2 500-circle pool: up to %d contacts\n", most);
+        assert_true(most > 6000); // past 6 000 split rows: with `own`, the split solve took its own schedule
+        last[own] = cs_world_hash(on);
+        cs_world_destroy(on);
+        cs_world_destroy(off);
     }
-    print_message("# 2 500-circle pool: up to %d contacts\n", most);
-    assert_true(most > 6000); // the split solve took its own schedule
-    cs_world_destroy(on);
-    cs_world_destroy(off);
+    cs_split_own_min_rows = saved;
+    assert_true(last[0] == last[1]);
 }
 
 // A frozen Pool 2 problem from start points that reach every branch of the clamps: negative, zero and

@@ -1,6 +1,7 @@
 // Split impulses (docs/PHYSICS.md, step 7): PGS on the velocity problem's normal rows with the position
 // problem's right-hand side, v* = 0 and λ⁰ = 0 (cs_solve_split, solver_internal.h). It reads the rows the
 // velocity solve packed (and, with vector sweeps, its quads) and never builds a problem of its own.
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,12 +19,21 @@ typedef enum split_path
     SPLIT_ON_VELOCITY,
 } split_path;
 
-// Up to this many split rows the velocity quads are the better source; past it their records (800 bytes
-// when this was measured, of which the split read 288; 544 and 224 since the compact pair quads, simd.h) no
-// longer stay in cache across the 20 sweeps and the split's own compact 80-byte rows stream faster.
-// Measured on the 2 MiB-L2 development VM (docs/PERFORMANCE.md): position solve at 2 800 contacts 114 µs on
-// the velocity quads vs 140 on its own; at 14 000 1 000 vs 820; at 480 000 122 vs 71 ms.
-#define CS_SPLIT_ON_VELOCITY_MAX 6000
+// The velocity quads are the split solve's source whenever the velocity sweeps are not fused: their normal
+// fields (224 of a compact pair quad's 544 bytes) and the split's bias and λ by lane (64 bytes) are 72 bytes
+// a row against the 80 of a compact split row, and the compaction and the split's own schedule are saved.
+// (Until 28 Nov 2026 past 6 000 split rows the split compacted its own rows: measured when the pair quads
+// were 800 bytes. Re-measured on the compact quads, a 20 000-circle pool on one thread, callgrind with a 1
+// MiB L2: the position solve 227.3 → 195.5 M instructions, its L2 read misses 14.9 → 11.8 M, write misses 2.8
+// → 0.6 M; docs/PERFORMANCE.md "The split solve on the velocity quads".) When the velocity solve has a fused
+// plan (fuse.h) the split takes its own schedule, whose sweeps 2..20 that plan maps onto.
+int cs_split_own_min_rows = INT_MAX;
+
+static bool velocity_fused(const cs_solver_work* solved)
+{
+    const cs_fuse_plan* plan = solved->fuse;
+    return plan != NULL && plan->count > 0;
+}
 
 static split_path choose_path(const cs_solver_work* solved, bool simd, int first, int stride, int count)
 {
@@ -37,7 +47,8 @@ static split_path choose_path(const cs_solver_work* solved, bool simd, int first
                                     ? (const cs_sweep_item*)solved->schedule + solved->schedule_count - 1
                                     : NULL;
     if (last != NULL && first == 0 && (stride == 1 || stride == 2) &&
-        last->first + last->count == stride * count && count <= CS_SPLIT_ON_VELOCITY_MAX)
+        last->first + last->count == stride * count && !velocity_fused(solved) &&
+        count < cs_split_own_min_rows)
     {
         return SPLIT_ON_VELOCITY;
     }

@@ -35,6 +35,10 @@ static inline bool cs_split_moved(cs_v2 ma, cs_v2 mb, double d, double limit2)
     return !((a > b ? a : b) < limit2);
 }
 
+// From this many split rows cs_solve_split compacts its own rows and schedule even where the velocity
+// sweeps are not fused (split.c; INT_MAX, never, by default: tests lower it to sweep that path on pools).
+extern int cs_split_own_min_rows;
+
 // Workspace of cs_solve_split, grown by cs_split_work_reserve (nothing allocated in the steady state).
 typedef struct cs_split_work
 {
