@@ -282,6 +282,21 @@ static void snapshots_are_validated_like_scenes(void** state)
     expect_snapshot_error(SNAP(TWO_BODIES, "\"contacts\": [[0, 3, -1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]], "
                                            "\"joints\": [], \"touching\": [], \"overlaps\": []"),
                           "contacts[0]: a contact is [a, b, wall");
+    // Numbers no int holds, and fractions, in each index field (fuzz_scene found −1e104 cast to int).
+    static const char* const beyond[] = {
+        "[-1e104, 1, -1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]", "[0, 1e104, -1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]",
+        "[-1, 1, 3e9, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]",    "[0.5, 1, -1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]",
+        "[0, 1, -1.5, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]",    "[-2, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]"};
+    for (size_t k = 0; k < sizeof beyond / sizeof beyond[0]; ++k)
+    {
+        char contacts[256];
+        snprintf(contacts, sizeof contacts,
+                 "\"contacts\": [%s], \"joints\": [], \"touching\": [], \"overlaps\": []", beyond[k]);
+        char text[8192];
+        int n = snprintf(text, sizeof text, "%s%s}", HEAD TWO_BODIES, contacts);
+        assert_true(n > 0 && (size_t)n < sizeof text);
+        expect_snapshot_error(text, "contacts[0]: a contact is [a, b, wall");
+    }
     expect_snapshot_error(
         SNAP("\"bodies\": [" BODY ", " REMOVED "], \"alive_order\": [0], \"free_slots\": [1], ",
              "\"contacts\": [[0, 1, -1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]], \"joints\": [], \"touching\": [], "

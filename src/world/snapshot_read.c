@@ -102,10 +102,15 @@ static bool read_contact(cs_scene_loader* l, const cs_jval* v)
         return false;
     }
     cs_world* w = l->world;
-    int a = (int)x[0], b = (int)x[1], wall = (int)x[2];
-    bool pair = x[0] == a && a >= 0 && a < b && x[2] == -1.0;
-    bool on_wall = x[0] == -1.0 && wall >= 0 && wall < w->wall_count && x[2] == wall;
-    if (!(x[1] == b && b >= 0 && b < w->body_count) || !(pair || on_wall))
+    // (Whole numbers in int's range before they are cast: a double outside it has no int value — the
+    // fuzzer's −1e104 was undefined behaviour here.)
+    bool whole = cs_snapshot_integer(x[0], -1.0, 2147483647.0) &&
+                 cs_snapshot_integer(x[1], 0.0, 2147483647.0) &&
+                 cs_snapshot_integer(x[2], -1.0, 2147483647.0);
+    int a = whole ? (int)x[0] : -1, b = whole ? (int)x[1] : 0, wall = whole ? (int)x[2] : -1;
+    bool pair = a >= 0 && a < b && wall == -1;
+    bool on_wall = a == -1 && wall >= 0 && wall < w->wall_count;
+    if (!whole || !(b < w->body_count) || !(pair || on_wall))
     {
         return cs_jfail(
             &l->c, v,
