@@ -204,8 +204,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(steady_state_steps_do_not_allocate),
         cmocka_unit_test(threaded_steady_state_does_not_allocate),
-        cmocka_unit_test_setup_teardown(fused_sweeps_do_not_allocate, cs_test_save_fuse_min_rows,
-                                        cs_test_restore_fuse_min_rows),
+        cmocka_unit_test_setup_teardown(fused_sweeps_do_not_allocate, cs_test_save_sweep_knobs,
+                                        cs_test_restore_sweep_knobs),
         cmocka_unit_test(a_plan_reserved_again_does_not_grow),
         cmocka_unit_test(every_solver_steady_state_does_not_allocate),
         cmocka_unit_test(history_recording_does_not_allocate_per_step),

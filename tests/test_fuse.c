@@ -304,8 +304,7 @@ static void a_refused_problem_leaves_no_plan(void** state)
 }
 
 // A test that sets cs_fuse_min_rows, restored after it (also after a failed assert).
-#define FUSE_TEST(f)                                                                                         \
-    cmocka_unit_test_setup_teardown(f, cs_test_save_fuse_min_rows, cs_test_restore_fuse_min_rows)
+#define FUSE_TEST(f) cmocka_unit_test_setup_teardown(f, cs_test_save_sweep_knobs, cs_test_restore_sweep_knobs)
 
 int main(void)
 {

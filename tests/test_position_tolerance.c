@@ -6,7 +6,6 @@
 // is the same with and without vector lanes and on any thread count, and snapshots keep the tolerance.
 #include "test_support.h"
 
-#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -123,14 +122,6 @@ static void fixed_point_stop_keeps_the_bits(void** state)
     }
     cs_world_destroy(early);
     cs_world_destroy(full);
-}
-
-// cs_split_own_min_rows back to its default after a test that lowers it, whether or not the test failed.
-static int restore_split_path(void** state)
-{
-    (void)state;
-    cs_split_own_min_rows = INT_MAX;
-    return 0;
 }
 
 // One run's sweeps per step and final hash, with vector lanes on or off and on `threads` threads; the steps
@@ -321,7 +312,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(settled_pile_takes_fewer_sweeps),
         cmocka_unit_test(fixed_point_stop_keeps_the_bits),
-        cmocka_unit_test_teardown(same_stop_with_and_without_lanes_on_any_thread_count, restore_split_path),
+        cmocka_unit_test_setup_teardown(same_stop_with_and_without_lanes_on_any_thread_count,
+                                        cs_test_save_sweep_knobs, cs_test_restore_sweep_knobs),
         cmocka_unit_test(snapshot_keeps_the_tolerance),
         cmocka_unit_test(snapshot_without_the_key_resumes_at_zero),
         cmocka_unit_test(no_rows_no_sweeps),

@@ -4,7 +4,6 @@
 // every step), frozen problems with start points that hit every clamp case, and the split-impulse solve.
 #include "test_support.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,14 +131,6 @@ static void worlds_are_bit_identical_with_and_without_lanes(void** state)
         cs_world_destroy(on);
         cs_world_destroy(off);
     }
-}
-
-// cs_split_own_min_rows back to its default after a test that lowers it, whether or not the test failed.
-static int restore_split_path(void** state)
-{
-    (void)state;
-    cs_split_own_min_rows = INT_MAX;
-    return 0;
 }
 
 // A pool of thousands of contacts, vector lanes against scalar sweeps, the split-impulse solve on the
@@ -583,7 +574,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_vector_path_runs_here),
         cmocka_unit_test(worlds_are_bit_identical_with_and_without_lanes),
-        cmocka_unit_test_teardown(big_pool_is_bit_identical_with_and_without_lanes, restore_split_path),
+        cmocka_unit_test_setup_teardown(big_pool_is_bit_identical_with_and_without_lanes,
+                                        cs_test_save_sweep_knobs, cs_test_restore_sweep_knobs),
         cmocka_unit_test(frozen_problems_from_hard_start_points),
         cmocka_unit_test(pairs_without_the_compact_layout_go_one_row_at_a_time),
         cmocka_unit_test(the_packer_refuses_a_normal_row_off_the_structure),

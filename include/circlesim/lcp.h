@@ -77,6 +77,10 @@ extern "C"
     void cs_lcp_set_contact_row(cs_lcp* p, int row, int a, int b, const double jac[6], double bias, int link,
                                 double mu, double lambda0);
 
+    // The first row whose regularisation cs_solve refuses — not finite and >= 0, or nonzero on a friction row
+    // — or -1 when none is (a problem without reg has none).
+    int cs_lcp_bad_reg_row(const cs_lcp* p);
+
     // Bounds of row i given the current iterate (friction bounds move with λ[link]).
     void cs_lcp_bounds(const cs_lcp* p, const double* lambda, int i, double* lo, double* hi);
 

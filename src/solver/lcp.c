@@ -3,6 +3,7 @@
 
 #include "solver/solver_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +150,19 @@ cs_status cs_lcp_copy(cs_lcp* dst, const cs_lcp* src, cs_error* err)
         memcpy(dst->reg, src->reg, nr * sizeof(double));
     }
     return s;
+}
+
+int cs_lcp_bad_reg_row(const cs_lcp* p)
+{
+    for (int i = 0; p->reg != NULL && i < p->row_count; ++i)
+    {
+        if (!(p->reg[i] >= 0.0 && p->reg[i] < INFINITY) ||
+            (p->reg[i] != 0.0 && p->kind[i] == CS_ROW_FRICTION))
+        {
+            return i;
+        }
+    }
+    return -1;
 }
 
 void cs_lcp_bounds(const cs_lcp* p, const double* lambda, int i, double* lo, double* hi)

@@ -284,14 +284,11 @@ cs_status cs_solve_start(const cs_lcp* p, int solver, const cs_solver_params* pa
                            p->body_a[i], p->body_b[i], p->body_count);
         }
     }
-    for (int i = 0; p->reg != NULL && i < p->row_count; ++i)
+    int bad = cs_lcp_bad_reg_row(p);
+    if (bad >= 0)
     {
-        if (!(p->reg[i] >= 0.0 && p->reg[i] < INFINITY) ||
-            (p->reg[i] != 0.0 && p->kind[i] == CS_ROW_FRICTION))
-        {
-            return cs_fail(err, CS_ERR_USAGE,
-                           "row %d: regularisation %g (finite, >= 0, 0 for a friction row)", i, p->reg[i]);
-        }
+        return cs_fail(err, CS_ERR_USAGE, "row %d: regularisation %g (finite, >= 0, 0 for a friction row)",
+                       bad, p->reg[bad]);
     }
     run->t0 = cs_seconds();
     run->method = method;

@@ -218,15 +218,12 @@ cs_status cs_health_check_step(cs_world* w, cs_error* err)
 // A spring (joint stiffness or hertz) or a SPOOK contact (spook_stiffness) so soft for the time step that its
 // regularisation 4Υ/(h²k) overflows (a stiffness of 1e-320 N/m is finite and >= 0, so its input is valid)
 // would reach the solver as a row it refuses as a malformed problem (CS_ERR_USAGE, with the world's health
-// still ok). The world refuses the step itself, in the rows phase, saying where; solve_phases then undoes it.
+// still ok). The world asks the solver's own test (cs_lcp_bad_reg_row) first and refuses the step itself, in
+// the rows phase, saying where; solve_phases then undoes it.
 cs_status cs_health_check_rows(cs_world* w, cs_error* err)
 {
     const cs_lcp* p = &w->velocity_problem;
-    int r = -1;
-    for (int i = 0; p->reg != NULL && i < p->row_count && r < 0; ++i)
-    {
-        r = p->reg[i] >= 0.0 && p->reg[i] < INFINITY ? -1 : i;
-    }
+    int r = cs_lcp_bad_reg_row(p);
     if (r < 0)
     {
         return CS_OK;

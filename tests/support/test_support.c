@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "solver/fuse.h"
+#include "solver/split.h"
 
 const char* cs_test_source_path(const char* relative)
 {
@@ -264,18 +265,20 @@ void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b)
     }
 }
 
-static int saved_fuse_min_rows;
+static int saved_fuse_min_rows, saved_split_own_min_rows;
 
-int cs_test_save_fuse_min_rows(void** state)
+int cs_test_save_sweep_knobs(void** state)
 {
     (void)state;
     saved_fuse_min_rows = cs_fuse_min_rows;
+    saved_split_own_min_rows = cs_split_own_min_rows;
     return 0;
 }
 
-int cs_test_restore_fuse_min_rows(void** state)
+int cs_test_restore_sweep_knobs(void** state)
 {
     (void)state;
     cs_fuse_min_rows = saved_fuse_min_rows;
+    cs_split_own_min_rows = saved_split_own_min_rows;
     return 0;
 }

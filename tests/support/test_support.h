@@ -81,9 +81,10 @@ void cs_test_assert_problems_equal(const cs_lcp* a, const cs_lcp* b);
 // Line-buffers stdout so output survives a sanitizer abort; call first in main().
 void cs_test_init(void);
 
-// cmocka setup and teardown of a test that sets cs_fuse_min_rows (solver/fuse.h): the teardown restores it,
-// also after a failed assert, so that later tests do not run fused.
-int cs_test_save_fuse_min_rows(void** state);
-int cs_test_restore_fuse_min_rows(void** state);
+// cmocka setup and teardown of a test that sets the sweeps' process-wide knobs, cs_fuse_min_rows
+// (solver/fuse.h) and cs_split_own_min_rows (solver/split.h): the teardown restores both, also after a failed
+// assert, so that later tests take the default paths.
+int cs_test_save_sweep_knobs(void** state);
+int cs_test_restore_sweep_knobs(void** state);
 
 #endif
