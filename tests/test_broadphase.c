@@ -273,13 +273,168 @@ static void grid_on_any_thread_count(void** state)
     }
 }
 
+// The pairs by definition, honouring bp->active: every (a < b) both taking part and closer than margin.
+static int pairs_by_definition(const cs_broadphase* bp, const double* px, const double* py, const double* r,
+                               int n, double margin, cs_pair* out)
+{
+    int count = 0;
+    for (int a = 0; a < n; ++a)
+    {
+        for (int b = a + 1; b < n && cs_broadphase_takes_part(bp, px, py, a); ++b)
+        {
+            double dx = px[b] - px[a], dy = py[b] - py[a], reach = r[a] + r[b] + margin;
+            if (cs_broadphase_takes_part(bp, px, py, b) && dx * dx + dy * dy < reach * reach)
+            {
+                out[count++] = (cs_pair){a, b};
+            }
+        }
+    }
+    return count;
+}
+
+// A pair (k, m) whose gap beyond r_k + r_m + margin lies in (lo, hi): 1 when found.
+static int find_gap(const double* px, const double* py, const double* r, int n, double margin, double lo,
+                    double hi, int* k, int* m, double* gap)
+{
+    for (int a = 0; a < n; ++a)
+    {
+        for (int b = a + 1; b < n; ++b)
+        {
+            double g = hypot(px[b] - px[a], py[b] - py[a]) - r[a] - r[b] - margin;
+            if (g > lo && g < hi)
+            {
+                *k = a, *m = b, *gap = g;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+// Pairs kept across updates (broadphase_list.c): the bodies drift a little at every update, and now and
+// then one jumps onto a far body, grows onto a neighbour beyond the list's skin, is switched off or on,
+// goes non-finite, or the margin or the count changes. Every update's pairs are the definition's, in
+// order, on 1, 2 and 3 threads; the list serves the drifting updates and none of the others. (A list used
+// without its check, or a check that forgets growth, switching or the count, misses or invents pairs.)
+static void kept_list_matches_definition(void** state)
+{
+    (void)state;
+    enum
+    {
+        N = 3 * CS_BROADPHASE_CHUNK + 500,
+        UPDATES = 60
+    };
+    static double px[N], py[N], r[N];
+    static uint8_t active[N];
+    static cs_pair want[40 * N];
+    for (int threads = 1; threads <= 3; ++threads)
+    {
+        cs_workers* pool = threads > 1 ? cs_workers_create(threads) : NULL;
+        assert_true(threads == 1 || pool != NULL);
+        for (int i = 0; i < N; ++i)
+        {
+            r[i] = uniform(0.05, 0.15);
+            px[i] = uniform(-12.0, 12.0);
+            py[i] = uniform(-12.0, 12.0);
+            active[i] = 1;
+        }
+        cs_broadphase bp;
+        memset(&bp, 0, sizeof bp);
+        bp.active = active;
+        bp.list.skin_fraction = 0.5;
+        double margin = 0.02;
+        int n = N, served = 0, k = 0, m = 0;
+        for (int u = 0; u < UPDATES; ++u)
+        {
+            bool must_rebuild = true; // (the first two updates: no list yet)
+            if (u >= 2)
+            {
+                for (int i = 0; i < n; ++i)
+                {
+                    px[i] += uniform(-0.001, 0.001);
+                    py[i] += uniform(-0.001, 0.001);
+                }
+                must_rebuild = false;
+            }
+            double gap = 0.0;
+            switch (u)
+            {
+                case 15: // body k jumps to touch a far body m
+                    k = 7, m = 3000;
+                    px[k] = px[m] + r[k] + r[m];
+                    py[k] = py[m];
+                    must_rebuild = true;
+                    break;
+                case 25: // body k grows onto m, which was beyond margin + skin (0.5 × 0.15) when the list was
+                         // built
+                    assert_true(find_gap(px, py, r, n, margin, 0.09, 0.12, &k, &m, &gap));
+                    r[k] += gap + 0.001;
+                    must_rebuild = true;
+                    break;
+                case 35: // switched off, then on again
+                case 36:
+                    active[1234] = u == 36;
+                    must_rebuild = true;
+                    break;
+                case 45: // non-finite, then back
+                case 46:
+                    px[2000] = u == 45 ? NAN : 0.5;
+                    must_rebuild = true;
+                    break;
+                case 50:
+                    margin = 0.03;
+                    must_rebuild = true;
+                    break;
+                case 55:
+                    n = N - 1;
+                    must_rebuild = true;
+                    break;
+                default:
+                    break;
+            }
+            cs_error err;
+            assert_int_equal(cs_broadphase_update_on(&bp, px, py, r, n, margin, pool, &err), CS_OK);
+            if (must_rebuild)
+            {
+                assert_false(bp.list.used);
+            }
+            served += bp.list.used;
+            int expected = pairs_by_definition(&bp, px, py, r, n, margin, want);
+            assert_int_equal(bp.pair_count, expected);
+            for (int p = 0; p < expected; ++p)
+            {
+                assert_int_equal(bp.pairs[p].a, want[p].a);
+                assert_int_equal(bp.pairs[p].b, want[p].b);
+            }
+            if (u == 15 || u == 25)
+            {
+                bool found = false; // (the pair the list did not hold)
+                for (int p = 0; p < expected; ++p)
+                {
+                    found |= want[p].a == (k < m ? k : m) && want[p].b == (k < m ? m : k);
+                }
+                assert_true(found);
+            }
+        }
+        // Drifting by at most 1.4 mm an update against a room of 0.49 × 0.5 × ~0.15 m: after each rebuild
+        // (a pause of a few updates at most), the list serves until the next event.
+        assert_true(served >= 30);
+        cs_broadphase_free(&bp);
+        cs_workers_destroy(pool);
+    }
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_pile_matches_brute_force), cmocka_unit_test(large_and_far_bodies),
-        cmocka_unit_test(non_finite_bodies_take_no_part),  cmocka_unit_test(margin_is_respected),
-        cmocka_unit_test(extreme_extents_end_and_match),   cmocka_unit_test(grid_on_any_thread_count),
+        cmocka_unit_test(random_pile_matches_brute_force),
+        cmocka_unit_test(large_and_far_bodies),
+        cmocka_unit_test(kept_list_matches_definition),
+        cmocka_unit_test(non_finite_bodies_take_no_part),
+        cmocka_unit_test(margin_is_respected),
+        cmocka_unit_test(extreme_extents_end_and_match),
+        cmocka_unit_test(grid_on_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

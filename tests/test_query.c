@@ -3,6 +3,9 @@
 #include "test_support.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "world/world_internal.h"
 
 static cs_world* scene(int ids[3])
 {
@@ -216,6 +219,74 @@ static void matches_brute_force(void** state)
     cs_world_destroy(w);
 }
 
+// Boxes and rays at random against the brute force, in the world's bounds.
+static void check_queries(cs_world* w, int count)
+{
+    cs_vec2 lo, hi;
+    cs_world_bounds(w, &lo, &hi);
+    for (int q = 0; q < count; ++q)
+    {
+        cs_vec2 a = {lo.x + (hi.x - lo.x) * rand() / RAND_MAX, lo.y + (hi.y - lo.y) * rand() / RAND_MAX};
+        cs_vec2 e = {a.x + 0.5 * rand() / RAND_MAX, a.y + 0.5 * rand() / RAND_MAX};
+        assert_int_equal(cs_world_query_aabb(w, a, e, NULL, 0), brute_box(w, a, e));
+        cs_vec2 d = {2.0 * rand() / RAND_MAX - 1.0, 2.0 * rand() / RAND_MAX - 1.0};
+        double want = brute_ray(w, a, d), got = INFINITY;
+        cs_world_ray_cast(w, a, d, cs_query_filter_default(), nearest_body, &got);
+        assert_true(isinf(want) ? isinf(got) : fabs(got - want) <= 1e-12);
+    }
+}
+
+// While the broad phase's kept pair list serves (broadphase_list.c) the grid is not rebuilt: queries pad it
+// by every move since. A drifting, colliding gas of small circles (no gravity), queried after every step
+// against the brute force; the list must serve most steps, and the world must keep the bits of one that
+// searches the grid at every step (no list).
+static void stale_grid_and_same_bits(void** state)
+{
+    (void)state;
+    cs_world_def def = cs_world_def_default();
+    def.gravity = (cs_vec2){0.0, 0.0};
+    cs_error err;
+    cs_world* w[2];
+    for (int k = 0; k < 2; ++k)
+    {
+        w[k] = cs_world_create(&def, &err);
+        assert_non_null(w[k]);
+        srand(11);
+        for (int i = 0; i < 900; ++i)
+        {
+            double speed = 0.05 + 0.1 * rand() / RAND_MAX, turn = 6.283185307179586 * rand() / RAND_MAX;
+            cs_vec2 x = {0.3 * (i % 30), 0.3 * (i / 30)}, v = {speed * cos(turn), speed * sin(turn)};
+            assert_true(cs_test_add_disc(w[k], x, v, 0.0, 0.1 + 0.04 * rand() / RAND_MAX, 1.0, 0.1, 0.5) >=
+                        0);
+        }
+    }
+    w[1]->broadphase.list.skin_fraction = 0.0;
+    int served = 0, rebuilt_after_serving = 0;
+    bool was_served = false;
+    srand(5);
+    for (int step = 0; step < 240; ++step)
+    {
+        for (int k = 0; k < 2; ++k)
+        {
+            assert_int_equal(cs_world_step(w[k]), CS_OK);
+        }
+        bool used = !cs_broadphase_grid_built(&w[0]->broadphase);
+        served += used;
+        rebuilt_after_serving += was_served && !used;
+        was_served = used;
+        assert_true(cs_broadphase_grid_built(&w[1]->broadphase));
+        check_queries(w[0], 20);
+        size_t n = (size_t)w[0]->body_count;
+        assert_memory_equal(w[0]->px, w[1]->px, n * sizeof(double));
+        assert_memory_equal(w[0]->py, w[1]->py, n * sizeof(double));
+        assert_memory_equal(w[0]->v, w[1]->v, 3 * n * sizeof(double));
+    }
+    assert_true(served >= 120);              // the list serves most steps ...
+    assert_true(rebuilt_after_serving >= 4); // ... and the drift ends it now and then
+    cs_world_destroy(w[0]);
+    cs_world_destroy(w[1]);
+}
+
 // `circlesim-cli queries` (the Box2D v3 rays-mode workload) runs and names its figures; bad options are
 // usage errors.
 static void cli_queries(void** state)
@@ -233,6 +304,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_computed),
         cmocka_unit_test(matches_brute_force),
+        cmocka_unit_test(stale_grid_and_same_bits),
         cmocka_unit_test(cli_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

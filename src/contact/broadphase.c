@@ -26,7 +26,9 @@ void cs_broadphase_free(cs_broadphase* bp)
     {
         free(bp->lanes[t].pairs);
         free(bp->lanes[t].candidates);
+        free(bp->lanes[t].kept);
     }
+    cs_broadphase_list_free(&bp->list);
     free(bp->chunk_lane);
     free(bp->chunk_first);
     free(bp->chunk_count);
@@ -127,17 +129,132 @@ static inline __attribute__((always_inline)) int partners(const cs_broadphase* b
     return n;
 }
 
-// The pairs on the pool's threads: chunks of CS_BROADPHASE_CHUNK bodies, each appending its pairs to its
-// thread's list (and saying where); then each chunk copies its run to its place in bp->pairs, in body
-// order: the same list as one thread's.
+// How an update finds a body's pairs: from the grid (keeping its candidates as the new list, or not), or
+// from the kept list.
+typedef enum search_mode
+{
+    SEARCH_GRID,
+    SEARCH_GRID_KEEP,
+    SEARCH_LIST
+} search_mode;
+
 typedef struct pairs_job
 {
     cs_broadphase* bp;
     const double *px, *py, *radius;
     int count;
-    double margin;
+    double margin;        // the pairs' (the exact test)
+    double search_margin; // the grid search's: margin + the list's skin when one is kept
+    search_mode mode;
 } pairs_job;
 
+// Where a list being built keeps its candidates: the list itself on one thread, a lane's run on the pool.
+typedef struct kept_sink
+{
+    int** kept;
+    int *count, *capacity;
+} kept_sink;
+
+// Body a's partners in this update into candidates (sorted); returns how many, -1 when out of memory.
+// Building a list, all of the grid's candidates are kept (list.first[a]: their start in the sink) and
+// those closer than margin returned. (Inlined with a constant mode: bodies_pairs.)
+static inline __attribute__((always_inline)) int
+body_pairs(cs_broadphase* bp, search_mode mode, const double* px, const double* py, const double* radius,
+           int count, double margin, double search_margin, int a, int* candidates, const kept_sink* s)
+{
+    cs_broadphase_list* list = &bp->list;
+    if (mode == SEARCH_LIST)
+    {
+        int n = 0;
+        for (int k = list->first[a]; k < list->first[a + 1]; ++k)
+        {
+            int b = list->partners[k];
+            if (pair_touches(px, py, radius, a, b, margin)) // (the grid search's test)
+            {
+                candidates[n++] = b;
+            }
+        }
+        return n;
+    }
+    int n = partners(bp, px, py, radius, count, search_margin, a, candidates);
+    if (mode == SEARCH_GRID)
+    {
+        return n;
+    }
+    list->first[a] = *s->count;
+    if (!CS_GROW(*s->kept, *s->capacity, *s->count + n))
+    {
+        return -1;
+    }
+    int* kept = *s->kept + *s->count;
+    int m = 0;
+    for (int k = 0; k < n; ++k)
+    {
+        int b = candidates[k];
+        kept[k] = b;
+        if (pair_touches(px, py, radius, a, b, margin))
+        {
+            candidates[m++] = b;
+        }
+    }
+    *s->count += n;
+    return m;
+}
+
+// The pairs of bodies [first, end) appended to *pairs (count, capacity), in (a, b) order. False: out of
+// memory.
+static inline __attribute__((always_inline)) bool bodies_pairs(const pairs_job* j, search_mode mode,
+                                                               int first, int end, int* candidates,
+                                                               cs_pair** pairs, int* count, int* capacity,
+                                                               const kept_sink* s)
+{
+    cs_broadphase* bp = j->bp;
+    const double *px = j->px, *py = j->py, *radius = j->radius;
+    const int bodies = j->count;
+    const double margin = j->margin, search_margin = j->search_margin;
+    for (int a = first; a < end; ++a)
+    {
+        int n = body_pairs(bp, mode, px, py, radius, bodies, margin, search_margin, a, candidates, s);
+        if (n < 0)
+        {
+            return false;
+        }
+        if (n == 0)
+        {
+            continue; // (the list may have no storage yet: no pointer into it)
+        }
+        if (!CS_GROW(*pairs, *capacity, *count + n))
+        {
+            return false;
+        }
+        cs_pair* out = *pairs + *count;
+        for (int k = 0; k < n; ++k)
+        {
+            out[k] = (cs_pair){a, candidates[k]};
+        }
+        *count += n;
+    }
+    return true;
+}
+
+// bodies_pairs specialised for the update's mode.
+static bool pairs_of_bodies(const pairs_job* j, int first, int end, int* candidates, cs_pair** pairs,
+                            int* count, int* capacity, const kept_sink* s)
+{
+    switch (j->mode)
+    {
+        case SEARCH_LIST:
+            return bodies_pairs(j, SEARCH_LIST, first, end, candidates, pairs, count, capacity, s);
+        case SEARCH_GRID_KEEP:
+            return bodies_pairs(j, SEARCH_GRID_KEEP, first, end, candidates, pairs, count, capacity, s);
+        default:
+            return bodies_pairs(j, SEARCH_GRID, first, end, candidates, pairs, count, capacity, s);
+    }
+}
+
+// The pairs on the pool's threads: chunks of CS_BROADPHASE_CHUNK bodies, each appending its pairs to its
+// thread's list (and saying where); then each chunk copies its run to its place in bp->pairs, in body
+// order: the same list as one thread's. A list being built goes the same way.
 static void chunk_pairs(void* ctx, int chunk, int thread)
 {
     const pairs_job* j = ctx;
@@ -147,28 +264,37 @@ static void chunk_pairs(void* ctx, int chunk, int thread)
     int end = first + CS_BROADPHASE_CHUNK < j->count ? first + CS_BROADPHASE_CHUNK : j->count;
     bp->chunk_lane[chunk] = thread;
     bp->chunk_first[chunk] = lane->count;
-    for (int a = first; a < end && !lane->out_of_memory; ++a)
-    {
-        int n = partners(bp, j->px, j->py, j->radius, j->count, j->margin, a, lane->candidates);
-        if (!CS_GROW(lane->pairs, lane->capacity, lane->count + n))
-        {
-            lane->out_of_memory = true;
-            break;
-        }
-        for (int k = 0; k < n; ++k)
-        {
-            lane->pairs[lane->count + k] = (cs_pair){a, lane->candidates[k]};
-        }
-        lane->count += n;
-    }
+    bp->list.chunk_first[chunk] = lane->kept_count;
+    kept_sink sink = {&lane->kept, &lane->kept_count, &lane->kept_capacity};
+    lane->out_of_memory =
+        lane->out_of_memory ||
+        !pairs_of_bodies(j, first, end, lane->candidates, &lane->pairs, &lane->count, &lane->capacity, &sink);
     bp->chunk_count[chunk] = lane->count - bp->chunk_first[chunk];
+    bp->list.chunk_count[chunk] = lane->kept_count - bp->list.chunk_first[chunk];
 }
 
 static void chunk_copy(void* ctx, int chunk, int thread)
 {
     (void)thread;
-    cs_broadphase* bp = ctx;
+    const pairs_job* j = ctx;
+    cs_broadphase* bp = j->bp;
     const cs_broadphase_lane* lane = bp->lanes + bp->chunk_lane[chunk];
+    if (j->mode == SEARCH_GRID_KEEP)
+    {
+        cs_broadphase_list* list = &bp->list;
+        int first = chunk * CS_BROADPHASE_CHUNK;
+        int end = first + CS_BROADPHASE_CHUNK < j->count ? first + CS_BROADPHASE_CHUNK : j->count;
+        int shift = list->chunk_at[chunk] - list->chunk_first[chunk];
+        for (int a = first; a < end; ++a)
+        {
+            list->first[a] += shift;
+        }
+        if (list->chunk_count[chunk] > 0)
+        {
+            memcpy(list->partners + list->chunk_at[chunk], lane->kept + list->chunk_first[chunk],
+                   (size_t)list->chunk_count[chunk] * sizeof(int));
+        }
+    }
     if (bp->chunk_count[chunk] == 0)
     {
         return; // (a world without pairs may have no list storage yet: no pointer into it)
@@ -177,56 +303,112 @@ static void chunk_copy(void* ctx, int chunk, int thread)
            (size_t)bp->chunk_count[chunk] * sizeof(cs_pair));
 }
 
-static cs_status pairs_on_threads(cs_broadphase* bp, const double* px, const double* py, const double* radius,
-                                  int count, double margin, cs_workers* pool, cs_error* err)
+static cs_status out_of_memory(cs_error* err)
 {
-    int threads = cs_workers_threads(pool);
-    int chunks = (count + CS_BROADPHASE_CHUNK - 1) / CS_BROADPHASE_CHUNK;
+    return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+}
+
+// Room for the chunks and, in every lane, for as many pairs (and kept candidates) as the lists ever held:
+// which chunks a thread takes changes from step to step, and a lane that grew whenever its thread took
+// more than before allocated in the steady state (test_alloc, now and then).
+static bool reserve_lanes(cs_broadphase* bp, int chunks, int count, int threads)
+{
     if (chunks > bp->chunk_capacity)
     {
         int cap = cs_grow_capacity(bp->chunk_capacity, chunks);
         if (!CS_RESIZE(bp->chunk_lane, cap) || !CS_RESIZE(bp->chunk_first, cap) ||
-            !CS_RESIZE(bp->chunk_count, cap) || !CS_RESIZE(bp->chunk_at, cap))
+            !CS_RESIZE(bp->chunk_count, cap) || !CS_RESIZE(bp->chunk_at, cap) ||
+            !CS_RESIZE(bp->list.chunk_first, cap) || !CS_RESIZE(bp->list.chunk_count, cap) ||
+            !CS_RESIZE(bp->list.chunk_at, cap))
         {
-            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+            return false;
         }
         bp->chunk_capacity = cap;
     }
     for (int t = 0; t < threads; ++t)
     {
-        // Each lane can hold as many pairs as the list ever did: which chunks a thread takes changes from
-        // step to step, and a lane that grew whenever its thread took more than before allocated in the
-        // steady state (test_alloc, now and then).
         cs_broadphase_lane* lane = bp->lanes + t;
         if (!CS_GROW(lane->candidates, lane->candidates_capacity, count) ||
-            !CS_GROW(lane->pairs, lane->capacity, bp->pair_capacity))
+            !CS_GROW(lane->pairs, lane->capacity, bp->pair_capacity) ||
+            !CS_GROW(lane->kept, lane->kept_capacity, bp->list.partner_capacity))
         {
-            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+            return false;
         }
         lane->count = 0;
+        lane->kept_count = 0;
         lane->out_of_memory = false;
     }
-    pairs_job j = {bp, px, py, radius, count, margin};
-    cs_workers_for(pool, chunks, chunk_pairs, &j);
+    return true;
+}
+
+// Each chunk's place in the joined list: the prefix of the chunks' counts. Returns the total.
+static int chunk_places(const int* counts, int* at, int chunks)
+{
     int total = 0;
+    for (int c = 0; c < chunks; ++c)
+    {
+        at[c] = total;
+        total += counts[c];
+    }
+    return total;
+}
+
+static cs_status pairs_on_threads(const pairs_job* j, cs_workers* pool, cs_error* err)
+{
+    cs_broadphase* bp = j->bp;
+    int threads = cs_workers_threads(pool);
+    int chunks = (j->count + CS_BROADPHASE_CHUNK - 1) / CS_BROADPHASE_CHUNK;
+    if (!reserve_lanes(bp, chunks, j->count, threads))
+    {
+        return out_of_memory(err);
+    }
+    cs_workers_for(pool, chunks, chunk_pairs, (void*)j);
     for (int t = 0; t < threads; ++t)
     {
         if (bp->lanes[t].out_of_memory)
         {
-            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+            return out_of_memory(err);
         }
     }
-    for (int c = 0; c < chunks; ++c)
-    {
-        bp->chunk_at[c] = total;
-        total += bp->chunk_count[c];
-    }
+    int total = chunk_places(bp->chunk_count, bp->chunk_at, chunks);
     if (!CS_GROW(bp->pairs, bp->pair_capacity, total))
     {
-        return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+        return out_of_memory(err);
     }
-    cs_workers_for(pool, chunks, chunk_copy, bp);
+    if (j->mode == SEARCH_GRID_KEEP)
+    {
+        int kept = chunk_places(bp->list.chunk_count, bp->list.chunk_at, chunks);
+        if (!CS_GROW(bp->list.partners, bp->list.partner_capacity, kept))
+        {
+            return out_of_memory(err);
+        }
+        bp->list.partner_count = kept;
+        bp->list.first[j->count] = kept;
+    }
+    cs_workers_for(pool, chunks, chunk_copy, (void*)j);
     bp->pair_count = total;
+    return CS_OK;
+}
+
+// Pairs in (a, b) order on this thread: for each body a, its partners b > a, sorted.
+static cs_status pairs_here(const pairs_job* j, cs_error* err)
+{
+    cs_broadphase* bp = j->bp;
+    cs_broadphase_list* list = &bp->list;
+    if (j->mode == SEARCH_GRID_KEEP)
+    {
+        list->partner_count = 0;
+    }
+    kept_sink sink = {&list->partners, &list->partner_count, &list->partner_capacity};
+    if (!pairs_of_bodies(j, 0, j->count, bp->candidates, &bp->pairs, &bp->pair_count, &bp->pair_capacity,
+                         &sink))
+    {
+        return out_of_memory(err);
+    }
+    if (j->mode == SEARCH_GRID_KEEP)
+    {
+        list->first[j->count] = list->partner_count;
+    }
     return CS_OK;
 }
 
@@ -239,37 +421,37 @@ cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double
 cs_status cs_broadphase_update_on(cs_broadphase* bp, const double* px, const double* py, const double* radius,
                                   int count, double margin, cs_workers* pool, cs_error* err)
 {
+    pairs_job j = {bp, px, py, radius, count, margin, margin, SEARCH_GRID};
+    if (cs_broadphase_list_use(bp, px, py, radius, count, margin)) // broadphase_list.c
+    {
+        j.mode = SEARCH_LIST;
+        bp->pair_count = 0;
+    }
+    else
+    {
+        double skin = cs_broadphase_list_skin(bp, margin); // 0: no list this time
+        j.search_margin = margin + skin;
+        cs_status st = cs_broadphase_build_grid(bp, px, py, radius, count, j.search_margin, pool, err);
+        if (st != CS_OK || count == 0)
+        {
+            return st;
+        }
+        if (skin > 0.0)
+        {
+            if ((st = cs_broadphase_list_start(bp, px, py, radius, count, margin, skin, err)) != CS_OK)
+            {
+                return st;
+            }
+            j.mode = SEARCH_GRID_KEEP;
+        }
+    }
     cs_status st =
-        cs_broadphase_build_grid(bp, px, py, radius, count, margin, pool, err); // broadphase_grid.c
-    if (st != CS_OK || count == 0)
+        pool != NULL && count > CS_BROADPHASE_CHUNK ? pairs_on_threads(&j, pool, err) : pairs_here(&j, err);
+    if (st != CS_OK)
     {
-        return st;
+        bp->list.count = 0; // (a list half built is no list)
     }
-    if (pool != NULL && count > CS_BROADPHASE_CHUNK)
-    {
-        return pairs_on_threads(bp, px, py, radius, count, margin, pool, err);
-    }
-    // Pairs in (a, b) order: for each body a, gather partners b > a, sort them, emit (room for all n
-    // made once, not tested a pair at a time).
-    for (int a = 0; a < count; ++a)
-    {
-        int n = partners(bp, px, py, radius, count, margin, a, bp->candidates);
-        if (n == 0)
-        {
-            continue; // (the list may have no storage yet: no pointer into it)
-        }
-        if (!CS_GROW(bp->pairs, bp->pair_capacity, bp->pair_count + n))
-        {
-            return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
-        }
-        cs_pair* out = bp->pairs + bp->pair_count;
-        for (int k = 0; k < n; ++k)
-        {
-            out[k] = (cs_pair){a, bp->candidates[k]};
-        }
-        bp->pair_count += n;
-    }
-    return CS_OK;
+    return st;
 }
 
 int cs_broadphase_brute_force(const double* px, const double* py, const double* radius, int count,

@@ -11,6 +11,9 @@
 
 // Bodies per chunk of the pair search on threads (cs_broadphase_update_on).
 #define CS_BROADPHASE_CHUNK 1024
+// A world's kept pair list searches with this fraction of the largest grid radius as its skin
+// (broadphase_list.c; measured in docs/PERFORMANCE.md "Pairs kept across steps").
+#define CS_BROADPHASE_SKIN 0.5
 
 typedef struct cs_pair
 {
@@ -24,6 +27,8 @@ typedef struct cs_broadphase_lane
     int count, capacity;
     int* candidates; // [bodies] scratch: partners of one body before sorting
     int candidates_capacity;
+    int* kept; // the candidates of the chunks it took, while a kept list is built (broadphase_list.c)
+    int kept_count, kept_capacity;
     bool out_of_memory;
 } cs_broadphase_lane;
 
@@ -34,6 +39,31 @@ typedef struct cs_grid_chunk
     double lo_x, lo_y, hi_x, hi_y; // the box of its grid bodies' centres
     int finite, large;             // bodies that take part; large ones
 } cs_grid_chunk;
+
+// The candidate pairs kept across steps (broadphase_list.c): every pair closer than margin + skin when the
+// list was built, per body a its partners b > a in order (CSR). While no body has moved, or grown its
+// radius, by more than about half the skin since, no other pair can be closer than margin, and a step's
+// pairs are the list's pairs that pass the exact test: no grid, no search.
+typedef struct cs_broadphase_list
+{
+    double skin_fraction; // skin = this × the largest grid radius of the last grid; 0: no list (default)
+    double skin;          // the skin the list was built with
+    double margin;        // the margin it was built for
+    int count;            // bodies when it was built; 0: no list
+    int* first;           // [count + 1] body a's partners are partners[first[a] .. first[a + 1])
+    int* partners;
+    int partner_count, partner_capacity;
+    double* at; // [3 × count] each body's x, y and radius when built (x NaN: it took part in no pair)
+    int body_capacity;
+    int held;          // steps the list served since it was built
+    int pause;         // steps left to build without a list (it did not hold a step: a churning world)
+    int backoff;       // the next pause's length
+    double grid_max_r; // the largest grid radius of the last grid (the next skin's scale)
+    bool used;         // this update's pairs came from the list
+    // Per chunk of bodies while a list is built on threads: where its run starts in its lane, how long
+    // it is, and where it goes in partners.
+    int *chunk_first, *chunk_count, *chunk_at;
+} cs_broadphase_list;
 
 // Reused across steps; every array grows geometrically and is never freed before destroy.
 typedef struct cs_broadphase
@@ -60,6 +90,7 @@ typedef struct cs_broadphase
     int grid_chunk_capacity;
     // Optional (NULL: all): bodies with active[i] == 0 take part in no pair (free slots of the world).
     const uint8_t* active;
+    cs_broadphase_list list;
 
     // The grid of the last update (for inspection and tests).
     double cell_size;
@@ -77,7 +108,9 @@ static inline bool cs_broadphase_takes_part(const cs_broadphase* bp, const doubl
 }
 
 // Finds every pair (a < b) whose circles are closer than margin: |xa - xb| < ra + rb + margin.
-// Pairs come out sorted by (a, b). Bodies with a non-finite position take part in no pair.
+// Pairs come out sorted by (a, b). Bodies with a non-finite position take part in no pair. With
+// bp->list.skin_fraction > 0 the pairs come from the list kept across steps while it holds (the grid then
+// stays as it was: see cs_broadphase_grid_built), the same pairs in the same order.
 cs_status cs_broadphase_update(cs_broadphase* bp, const double* px, const double* py, const double* radius,
                                int count, double margin, cs_error* err);
 
@@ -91,6 +124,30 @@ cs_status cs_broadphase_update_on(cs_broadphase* bp, const double* px, const dou
 // thread count (broadphase_grid.c).
 cs_status cs_broadphase_build_grid(cs_broadphase* bp, const double* px, const double* py,
                                    const double* radius, int count, double margin, cs_workers* pool,
+                                   cs_error* err);
+
+// Whether the last update built the grid (false: its pairs came from the kept list, and the grid is the one
+// of an earlier update).
+static inline bool cs_broadphase_grid_built(const cs_broadphase* bp)
+{
+    return !bp->list.used;
+}
+
+// The kept list (broadphase_list.c): whether it holds for these bodies (every pair closer than margin is
+// in it).
+bool cs_broadphase_list_holds(const cs_broadphase* bp, const double* px, const double* py,
+                              const double* radius, int count, double margin);
+void cs_broadphase_list_free(cs_broadphase_list* list);
+// Room for a list of count bodies when lists are wanted (with the grid's arrays: a list first built in a
+// later step allocates nothing). False: out of memory.
+bool cs_broadphase_list_reserve(cs_broadphase_list* list, int count);
+// An update's three questions to the list: whether it holds (then this update's pairs come from it), else
+// the skin to search the grid with (0: build no list this time), and the start of a new list.
+bool cs_broadphase_list_use(cs_broadphase* bp, const double* px, const double* py, const double* radius,
+                            int count, double margin);
+double cs_broadphase_list_skin(cs_broadphase* bp, double margin);
+cs_status cs_broadphase_list_start(cs_broadphase* bp, const double* px, const double* py,
+                                   const double* radius, int count, double margin, double skin,
                                    cs_error* err);
 
 // The same predicate by brute force, O(N²), for tests. Returns the pair count; writes at most capacity.

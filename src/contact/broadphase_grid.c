@@ -273,7 +273,8 @@ static cs_status reserve(cs_broadphase* bp, int count, int chunks, cs_error* err
         }
         bp->body_capacity = cap;
     }
-    if (!CS_GROW(bp->grid_chunks, bp->grid_chunk_capacity, chunks))
+    if (!CS_GROW(bp->grid_chunks, bp->grid_chunk_capacity, chunks) ||
+        !cs_broadphase_list_reserve(&bp->list, count))
     {
         return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
     }
@@ -298,6 +299,7 @@ cs_status cs_broadphase_build_grid(cs_broadphase* bp, const double* px, const do
     cs_workers_for(pool, chunks, classify_chunk, &j);
     double box[4];
     double max_r = combine_chunks(bp, count, chunks, box);
+    bp->list.grid_max_r = max_r; // (the scale of the next kept list's skin, broadphase_list.c)
     grid_dimensions(bp, box, max_r, margin, count);
     int cells = bp->cells_x * bp->cells_y;
     if (cells + 1 > bp->cell_capacity && !CS_GROW(bp->cell_start, bp->cell_capacity, cells + 1))

@@ -210,9 +210,9 @@ static void sweep_range(void* ctx, int first, int end)
 // there and back: its straight chord is what is swept, not a line along its final velocity).
 void cs_continuous(cs_world* w)
 {
-    // query_slack bounds every body's move this step (step.c): when no circle can have moved a quarter of
+    // step_move bounds every body's move this step (step.c): when no circle can have moved a quarter of
     // the smallest radius, none is swept (a settled pool pays only the copy of the start positions).
-    if (!continuous_active(w) || w->query_slack <= 0.25 * w->min_radius)
+    if (!continuous_active(w) || w->step_move <= 0.25 * w->min_radius)
     {
         return;
     }

@@ -67,9 +67,11 @@ bool cs_snapshot_restore_derived(cs_world* w)
         w->dense_of[w->dense[k]] = k;
     }
     link_joints(w);
-    // The query grid is built by the next step; until then queries find every body among the fresh ones.
+    // The query grid is built by the next step (no kept pair list: broadphase_list.c); until then queries
+    // find every body among the fresh ones.
     w->grid_bodies = 0;
     w->query_slack = 0.0;
+    w->broadphase.list.count = 0;
     for (int k = 0; k < w->alive_count; ++k)
     {
         if (!cs_query_note_added(w, w->dense[k]))

@@ -71,7 +71,10 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
                                            w->def.speculative_margin, cs_world_workers(w), err);
     if (st == CS_OK)
     {
-        cs_query_grid_updated(w, n);
+        if (cs_broadphase_grid_built(&w->broadphase)) // (else the kept list gave the pairs: the old grid)
+        {
+            cs_query_grid_updated(w, n);
+        }
         cs_sleep_wake_touched(w); // sleep.c
     }
     return st;
@@ -519,7 +522,7 @@ static cs_status step(cs_world* w, cs_error* err)
     }
     post_residuals(w, &r);
     cs_continuous_begin(w); // continuous.c: the paths start here
-    w->query_slack = integrate(w, &r);
+    w->step_move = integrate(w, &r);
     if (w->def.formulation == CS_FORMULATION_SOFT &&
         (st = cs_relax_step(w, r.order, &r.job.seconds, err)) != CS_OK)
     {
@@ -527,8 +530,9 @@ static cs_status step(cs_world* w, cs_error* err)
     }
     if (w->joint_count > 0)
     {
-        w->query_slack += cs_joint_project(w); // joint.c: joint drift, at the position level
+        w->step_move += cs_joint_project(w); // joint.c: joint drift, at the position level
     }
+    w->query_slack += w->step_move; // (0 after a step that built the grid: cs_query_grid_updated)
     cs_continuous(w); // continuous.c: no fast circle through a static one (or a bullet through any)
     if ((st = cs_events_update(w, err)) != CS_OK)
     {

@@ -128,6 +128,7 @@ cs_world* cs_world_create(const cs_world_def* def, cs_error* err)
     w->threads = 1;
     w->health.ok = true;
     w->sleeping = d.enable_sleep;
+    w->broadphase.list.skin_fraction = CS_BROADPHASE_SKIN; // broadphase_list.c: pairs kept across steps
     return w;
 }
 

@@ -159,9 +159,10 @@ struct cs_world
     int filter_count;     // alive bodies with a non-default filter or a sensor flag
 
     // Queries on the broad phase's grid (query.c): it holds the slots [0, grid_bodies) where they were at
-    // its last update; none has moved more than query_slack since; bodies added since are in `fresh`.
+    // its last update (not every step's: broadphase_list.c); none has moved more than query_slack since;
+    // bodies added since are in `fresh`. step_move: a bound on every body's move in the last step.
     int grid_bodies;
-    double query_slack;
+    double query_slack, step_move;
     int* fresh;
     int fresh_count, fresh_capacity;
 
