@@ -424,17 +424,55 @@ static void kept_list_matches_definition(void** state)
     }
 }
 
+// No list is built while the fastest body (its reach beyond its base radius: the step's travel) would leave
+// the skin within two updates; once it slows down, one is built and serves.
+static void fast_bodies_build_no_list(void** state)
+{
+    (void)state;
+    enum
+    {
+        N = 400
+    };
+    static double px[N], py[N], base[N], reach[N];
+    for (int i = 0; i < N; ++i)
+    {
+        base[i] = uniform(0.05, 0.1);
+        px[i] = uniform(-4.0, 4.0);
+        py[i] = uniform(-4.0, 4.0);
+    }
+    cs_broadphase bp;
+    memset(&bp, 0, sizeof bp);
+    bp.list.skin_fraction = 0.5;
+    bp.list.base_radius = base;
+    int served = 0;
+    for (int u = 0; u < 40; ++u)
+    {
+        // One fast body for 20 updates (travel 0.03 m: the room is 0.49 × 0.5 × 0.13 ≈ 0.032 m), then none.
+        double travel = u < 20 ? 0.03 : 0.001;
+        for (int i = 0; i < N; ++i)
+        {
+            reach[i] = base[i] + (i == 17 ? travel : 0.0);
+        }
+        cs_error err;
+        assert_int_equal(cs_broadphase_update(&bp, px, py, reach, N, 0.02, &err), CS_OK);
+        if (u < 20)
+        {
+            assert_int_equal(bp.list.count, 0);
+        }
+        served += bp.list.used;
+    }
+    assert_true(served >= 15);
+    cs_broadphase_free(&bp);
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_pile_matches_brute_force),
-        cmocka_unit_test(large_and_far_bodies),
-        cmocka_unit_test(kept_list_matches_definition),
-        cmocka_unit_test(non_finite_bodies_take_no_part),
-        cmocka_unit_test(margin_is_respected),
-        cmocka_unit_test(extreme_extents_end_and_match),
-        cmocka_unit_test(grid_on_any_thread_count),
+        cmocka_unit_test(random_pile_matches_brute_force), cmocka_unit_test(large_and_far_bodies),
+        cmocka_unit_test(kept_list_matches_definition),    cmocka_unit_test(fast_bodies_build_no_list),
+        cmocka_unit_test(non_finite_bodies_take_no_part),  cmocka_unit_test(margin_is_respected),
+        cmocka_unit_test(extreme_extents_end_and_match),   cmocka_unit_test(grid_on_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,28 +212,37 @@ static inline __attribute__((always_inline)) bool bodies_pairs(const pairs_job* 
     const double *px = j->px, *py = j->py, *radius = j->radius;
     const int bodies = j->count;
     const double margin = j->margin, search_margin = j->search_margin;
+    cs_pair* out = *pairs; // (the list's end and room in locals: a store to a pair cannot change them)
+    int used = *count, room = *capacity;
     for (int a = first; a < end; ++a)
     {
         int n = body_pairs(bp, mode, px, py, radius, bodies, margin, search_margin, a, candidates, s);
-        if (n < 0)
+        if (n <= 0)
         {
-            return false;
-        }
-        if (n == 0)
-        {
+            if (n < 0)
+            {
+                *count = used;
+                return false;
+            }
             continue; // (the list may have no storage yet: no pointer into it)
         }
-        if (!CS_GROW(*pairs, *capacity, *count + n))
+        if (used + n > room)
         {
-            return false;
+            if (!CS_GROW(*pairs, *capacity, used + n))
+            {
+                *count = used;
+                return false;
+            }
+            out = *pairs;
+            room = *capacity;
         }
-        cs_pair* out = *pairs + *count;
         for (int k = 0; k < n; ++k)
         {
-            out[k] = (cs_pair){a, candidates[k]};
+            out[used + k] = (cs_pair){a, candidates[k]};
         }
-        *count += n;
+        used += n;
     }
+    *count = used;
     return true;
 }
 

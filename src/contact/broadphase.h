@@ -36,6 +36,7 @@ typedef struct cs_broadphase_lane
 typedef struct cs_grid_chunk
 {
     double sum_r, max_r;           // radii: the sum over bodies that take part; the largest in the grid
+    double max_travel;             // the largest radius − list.base_radius (0 without base radii)
     double lo_x, lo_y, hi_x, hi_y; // the box of its grid bodies' centres
     int finite, large;             // bodies that take part; large ones
 } cs_grid_chunk;
@@ -59,7 +60,12 @@ typedef struct cs_broadphase_list
     int pause;         // steps left to build without a list (it did not hold a step: a churning world)
     int backoff;       // the next pause's length
     double grid_max_r; // the largest grid radius of the last grid (the next skin's scale)
-    bool used;         // this update's pairs came from the list
+    // Optional (NULL: none): each body's radius without what it may travel in a step (the world's radii,
+    // whose reach r + h|v| the update is given). The last grid's largest difference says whether a list
+    // could serve two steps before its bodies leave the skin: if not, none is built.
+    const double* base_radius;
+    double grid_max_travel;
+    bool used; // this update's pairs came from the list
     // Per chunk of bodies while a list is built on threads: where its run starts in its lane, how long
     // it is, and where it goes in partners.
     int *chunk_first, *chunk_count, *chunk_at;

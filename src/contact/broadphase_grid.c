@@ -70,7 +70,9 @@ static void classify_chunk(void* ctx, int chunk, int thread)
     const double *px = j->px, *py = j->py, *radius = j->radius;
     int first, end;
     chunk_range(j, chunk, &first, &end);
-    double max_r = 0.0, lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    const double* base = bp->list.base_radius;
+    double max_r = 0.0, max_travel = 0.0, lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY,
+           hi_y = -INFINITY;
     int large = 0;
     for (int i = first; i < end; ++i)
     {
@@ -78,6 +80,7 @@ static void classify_chunk(void* ctx, int chunk, int thread)
         if (cs_broadphase_takes_part(bp, px, py, i))
         {
             cell = radius[i] > j->large_radius ? CELL_LARGE : 0;
+            max_travel = base != NULL ? max2(max_travel, radius[i] - base[i]) : 0.0;
         }
         bp->cell_of[i] = cell;
         large += cell == CELL_LARGE;
@@ -91,7 +94,7 @@ static void classify_chunk(void* ctx, int chunk, int thread)
         }
     }
     cs_grid_chunk* g = bp->grid_chunks + chunk;
-    *g = (cs_grid_chunk){g->sum_r, max_r, lo_x, lo_y, hi_x, hi_y, g->finite, large};
+    *g = (cs_grid_chunk){g->sum_r, max_r, max_travel, lo_x, lo_y, hi_x, hi_y, g->finite, large};
 }
 
 // Pass 3: each grid body's cell.
@@ -158,12 +161,14 @@ static double large_radius(const cs_broadphase* bp, int chunks)
 static double combine_chunks(cs_broadphase* bp, int count, int chunks, double box[4])
 {
     double max_r = 0.0;
+    bp->list.grid_max_travel = 0.0;
     box[0] = box[1] = INFINITY;
     box[2] = box[3] = -INFINITY;
     for (int c = 0; c < chunks; ++c)
     {
         const cs_grid_chunk* g = bp->grid_chunks + c;
         max_r = max2(max_r, g->max_r);
+        bp->list.grid_max_travel = max2(bp->list.grid_max_travel, g->max_travel);
         box[0] = min2(box[0], g->lo_x);
         box[1] = min2(box[1], g->lo_y);
         box[2] = max2(box[2], g->hi_x);

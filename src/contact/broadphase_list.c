@@ -14,7 +14,9 @@
 // rounding. A body switched off (bp->active, a non-finite position) or on since the list was built, a
 // change in the count of bodies or in the margin, and a non-finite radius all end it. In a world where
 // everything moves (a collapsing or churning pile) a list would be rebuilt every step at the cost of a
-// wider search: a list that did not hold a single step pauses list building for 1, 2, 4 … 16 updates.
+// wider search: none is built while the last grid's fastest body (its reach beyond its radius, when the
+// world gives the radii: list.base_radius) would leave the skin within two steps, and a list that served
+// fewer than two updates pauses list building for 1, 2, 4 … 16 updates.
 #include "contact/broadphase.h"
 
 #include <math.h>
@@ -121,6 +123,10 @@ double cs_broadphase_list_skin(cs_broadphase* bp, double margin)
         return 0.0;
     }
     double skin = list->skin_fraction * list->grid_max_r;
+    if (!(CS_LIST_ROOM * skin >= 2.0 * list->grid_max_travel))
+    {
+        return 0.0; // (the fastest body would leave the skin within two steps: a list would not pay)
+    }
     // (The grid's cell must hold 2 r + margin + skin: a skin that overflows it is none.)
     return isfinite(2.0 * list->grid_max_r + margin + skin) ? skin : 0.0;
 }

@@ -67,6 +67,7 @@ static cs_status broad_phase(cs_world* w, cs_error* err)
 {
     const int n = w->body_count;                                              // (reach: the forces stage's)
     w->broadphase.active = w->alive_count < w->body_count ? w->active : NULL; // skip free slots
+    w->broadphase.list.base_radius = w->radius; // (reach − radius: the travel a kept list must allow)
     cs_status st = cs_broadphase_update_on(&w->broadphase, w->px, w->py, w->reach, n,
                                            w->def.speculative_margin, cs_world_workers(w), err);
     if (st == CS_OK)
