@@ -177,6 +177,24 @@ static double nearest_body(const cs_ray_hit* hit, void* context)
     return hit->fraction;
 }
 
+// Boxes (sides up to size) and rays (components up to ±size) at random against the brute force, from
+// points in the world's bounds.
+static void check_queries(cs_world* w, int count, double size)
+{
+    cs_vec2 lo, hi;
+    cs_world_bounds(w, &lo, &hi);
+    for (int q = 0; q < count; ++q)
+    {
+        cs_vec2 a = {lo.x + (hi.x - lo.x) * rand() / RAND_MAX, lo.y + (hi.y - lo.y) * rand() / RAND_MAX};
+        cs_vec2 e = {a.x + size * rand() / RAND_MAX, a.y + size * rand() / RAND_MAX};
+        assert_int_equal(cs_world_query_aabb(w, a, e, NULL, 0), brute_box(w, a, e));
+        cs_vec2 d = {2.0 * size * rand() / RAND_MAX - size, 2.0 * size * rand() / RAND_MAX - size};
+        double want = brute_ray(w, a, d), got = INFINITY;
+        cs_world_ray_cast(w, a, d, cs_query_filter_default(), nearest_body, &got);
+        assert_true(isinf(want) ? isinf(got) : fabs(got - want) <= 1e-12);
+    }
+}
+
 static void matches_brute_force(void** state)
 {
     (void)state;
@@ -196,44 +214,9 @@ static void matches_brute_force(void** state)
             cs_test_add(w, CS_BODY_DYNAMIC, 2.0 * rand() / RAND_MAX, 3.0 + 2.0 * rand() / RAND_MAX, 0.21,
                         2.0);
         }
-        cs_vec2 lo, hi;
-        cs_world_bounds(w, &lo, &hi);
-        for (int q = 0; q < 50; ++q)
-        {
-            cs_vec2 a = {lo.x + (hi.x - lo.x) * rand() / RAND_MAX, lo.y + (hi.y - lo.y) * rand() / RAND_MAX};
-            cs_vec2 e = {a.x + 2.0 * rand() / RAND_MAX, a.y + 2.0 * rand() / RAND_MAX};
-            assert_int_equal(cs_world_query_aabb(w, a, e, NULL, 0), brute_box(w, a, e));
-            cs_vec2 d = {4.0 * rand() / RAND_MAX - 2.0, 4.0 * rand() / RAND_MAX - 2.0};
-            double want = brute_ray(w, a, d), got = INFINITY;
-            cs_world_ray_cast(w, a, d, cs_query_filter_default(), nearest_body, &got);
-            if (isinf(want))
-            {
-                assert_true(isinf(got));
-            }
-            else
-            {
-                assert_near(got, want, 1e-12);
-            }
-        }
+        check_queries(w, 50, 2.0);
     }
     cs_world_destroy(w);
-}
-
-// Boxes and rays at random against the brute force, in the world's bounds.
-static void check_queries(cs_world* w, int count)
-{
-    cs_vec2 lo, hi;
-    cs_world_bounds(w, &lo, &hi);
-    for (int q = 0; q < count; ++q)
-    {
-        cs_vec2 a = {lo.x + (hi.x - lo.x) * rand() / RAND_MAX, lo.y + (hi.y - lo.y) * rand() / RAND_MAX};
-        cs_vec2 e = {a.x + 0.5 * rand() / RAND_MAX, a.y + 0.5 * rand() / RAND_MAX};
-        assert_int_equal(cs_world_query_aabb(w, a, e, NULL, 0), brute_box(w, a, e));
-        cs_vec2 d = {2.0 * rand() / RAND_MAX - 1.0, 2.0 * rand() / RAND_MAX - 1.0};
-        double want = brute_ray(w, a, d), got = INFINITY;
-        cs_world_ray_cast(w, a, d, cs_query_filter_default(), nearest_body, &got);
-        assert_true(isinf(want) ? isinf(got) : fabs(got - want) <= 1e-12);
-    }
 }
 
 // While the broad phase's kept pair list serves (broadphase_list.c) the grid is not rebuilt: queries pad it
@@ -275,7 +258,7 @@ static void stale_grid_and_same_bits(void** state)
         rebuilt_after_serving += was_served && !used;
         was_served = used;
         assert_true(cs_broadphase_grid_built(&w[1]->broadphase));
-        check_queries(w[0], 20);
+        check_queries(w[0], 20, 1.0);
         size_t n = (size_t)w[0]->body_count;
         assert_memory_equal(w[0]->px, w[1]->px, n * sizeof(double));
         assert_memory_equal(w[0]->py, w[1]->py, n * sizeof(double));
