@@ -465,14 +465,38 @@ static void fast_bodies_build_no_list(void** state)
     cs_broadphase_free(&bp);
 }
 
+// Bodies without a partner keep a list without entries (built before any storage exists: no pointer into
+// it, which the sanitizer build checks), and it serves.
+static void lonely_bodies_keep_an_empty_list(void** state)
+{
+    (void)state;
+    double px[3] = {0.0, 10.0, 20.0}, py[3] = {0.0, 0.0, 0.0}, r[3] = {0.5, 0.5, 0.5};
+    cs_broadphase bp;
+    memset(&bp, 0, sizeof bp);
+    bp.list.skin_fraction = 0.5;
+    for (int u = 0; u < 3; ++u)
+    {
+        cs_error err;
+        assert_int_equal(cs_broadphase_update(&bp, px, py, r, 3, 0.02, &err), CS_OK);
+        assert_int_equal(bp.pair_count, 0);
+        assert_int_equal(bp.list.used, u == 2); // built at the second update, served at the third
+    }
+    cs_broadphase_free(&bp);
+}
+
 int main(void)
 {
     cs_test_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_pile_matches_brute_force), cmocka_unit_test(large_and_far_bodies),
-        cmocka_unit_test(kept_list_matches_definition),    cmocka_unit_test(fast_bodies_build_no_list),
-        cmocka_unit_test(non_finite_bodies_take_no_part),  cmocka_unit_test(margin_is_respected),
-        cmocka_unit_test(extreme_extents_end_and_match),   cmocka_unit_test(grid_on_any_thread_count),
+        cmocka_unit_test(random_pile_matches_brute_force),
+        cmocka_unit_test(large_and_far_bodies),
+        cmocka_unit_test(kept_list_matches_definition),
+        cmocka_unit_test(fast_bodies_build_no_list),
+        cmocka_unit_test(lonely_bodies_keep_an_empty_list),
+        cmocka_unit_test(non_finite_bodies_take_no_part),
+        cmocka_unit_test(margin_is_respected),
+        cmocka_unit_test(extreme_extents_end_and_match),
+        cmocka_unit_test(grid_on_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

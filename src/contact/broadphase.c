@@ -182,6 +182,10 @@ body_pairs(cs_broadphase* bp, search_mode mode, const double* px, const double* 
         return n;
     }
     list->first[a] = *s->count;
+    if (n == 0)
+    {
+        return 0; // (the list may have no storage yet: no pointer into it)
+    }
     if (!CS_GROW(*s->kept, *s->capacity, *s->count + n))
     {
         return -1;
