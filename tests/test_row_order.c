@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "contact/contact_order.h"
+#include "world/world_internal.h"
 
 #define CLI CS_BINARY_DIR "/circlesim-cli"
 
@@ -264,6 +265,49 @@ static void pool1_rows_are_independent_and_settle_in_both_orders(void** state)
     assert_true(fraction[CS_ROW_ORDER_COLOURED] < 0.1);
 }
 
+// The order is a function of the contacts' bodies: a step whose contacts have the same bodies in the same
+// order keeps last step's (cs_contact_order_holds). Any other list, block or count is not held; and in
+// Pool 1's collapse and rest the world's order is, after every step, the one built afresh.
+static void a_kept_order_is_the_order_built(void** state)
+{
+    (void)state;
+    int count = 700, bodies = 40 + count / 4;
+    cs_contact* c = random_contacts(count, bodies);
+    cs_contact_order o = {0};
+    cs_error err;
+    assert_false(cs_contact_order_holds(&o, c, count, CS_ORDER_BLOCK)); // (none built)
+    assert_int_equal(cs_contact_order_build(&o, c, count, bodies, CS_ORDER_BLOCK, &err), CS_OK);
+    assert_true(cs_contact_order_holds(&o, c, count, CS_ORDER_BLOCK));
+    assert_false(cs_contact_order_holds(&o, c, count, 16));
+    assert_false(cs_contact_order_holds(&o, c, count - 1, CS_ORDER_BLOCK));
+    c[count / 2].key += 1; // one contact's key (its body b)
+    assert_false(cs_contact_order_holds(&o, c, count, CS_ORDER_BLOCK));
+    c[count / 2].key -= 1;
+    c[count - 1].key += UINT64_C(1) << 32; // the last contact's (its body a or wall)
+    assert_false(cs_contact_order_holds(&o, c, count, CS_ORDER_BLOCK));
+    cs_contact_order_free(&o);
+    free(c);
+
+    cs_world* w = load("scenes/pool1.json", CS_ROW_ORDER_COLOURED);
+    int kept = 0;
+    for (int s = 0; s < 400; ++s)
+    {
+        bool same = cs_contact_order_holds(&w->order, w->contacts.items, w->contacts.count, CS_ORDER_BLOCK);
+        assert_int_equal(cs_world_step(w), CS_OK);
+        kept +=
+            same && cs_contact_order_holds(&w->order, w->contacts.items, w->contacts.count, CS_ORDER_BLOCK);
+        cs_contact_order fresh = {0};
+        int n = w->contacts.count;
+        assert_int_equal(
+            cs_contact_order_build(&fresh, w->contacts.items, n, w->body_count, CS_ORDER_BLOCK, &err), CS_OK);
+        assert_memory_equal(fresh.order, w->order.order, (size_t)n * sizeof(int));
+        assert_memory_equal(fresh.colour, w->order.colour, (size_t)n);
+        cs_contact_order_free(&fresh);
+    }
+    assert_true(kept >= 100); // the settled pile keeps its order most steps
+    cs_world_destroy(w);
+}
+
 // The row order is part of the method: the two orders give different iterates (so a test of one says
 // nothing of the other), each deterministic.
 static void orders_differ_and_each_is_deterministic(void** state)
@@ -329,6 +373,7 @@ int main(void)
         cmocka_unit_test(random_contacts_are_coloured_in_blocks),
         cmocka_unit_test(a_star_overflows_into_the_last_colour),
         cmocka_unit_test(pool1_rows_are_independent_and_settle_in_both_orders),
+        cmocka_unit_test(a_kept_order_is_the_order_built),
         cmocka_unit_test(orders_differ_and_each_is_deterministic),
         cmocka_unit_test(names_round_trip),
         cmocka_unit_test(cli_rejects_an_unknown_order),

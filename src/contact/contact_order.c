@@ -27,7 +27,7 @@ cs_status cs_contact_order_reserve(cs_contact_order* o, int count, int body_coun
     if (count > o->order_capacity)
     {
         int cap = cs_grow_capacity(o->order_capacity, count);
-        if (!CS_RESIZE(o->order, cap) || !CS_RESIZE(o->colour, cap))
+        if (!CS_RESIZE(o->order, cap) || !CS_RESIZE(o->colour, cap) || !CS_RESIZE(o->keys, cap))
         {
             return cs_fail(err, CS_ERR_MEMORY, "contact order: out of memory for %d contacts", cap);
         }
@@ -68,6 +68,7 @@ void cs_contact_order_blocks(cs_contact_order* o, const cs_contact* contacts, in
             // The bodies read once, the colour stored last: a store through uint8_t may alias anything,
             // so after it the compiler read c->a, c->b (and the arrays) again.
             const int a = contacts[k].a, bb = contacts[k].b;
+            o->keys[k] = contacts[k].key;
             int col = pick_colour(used, a, bb);
             histogram[col + 1] += 1;
             uint32_t bit = 1u << col;
@@ -109,7 +110,26 @@ cs_status cs_contact_order_build(cs_contact_order* o, const cs_contact* contacts
         block = count > 0 ? count : 1;
     }
     cs_contact_order_blocks(o, contacts, count, block, 0, (count + block - 1) / block, 0);
+    o->key_count = count;
+    o->key_block = block;
     return CS_OK;
+}
+
+bool cs_contact_order_holds(const cs_contact_order* o, const cs_contact* contacts, int count, int block)
+{
+    if (count != o->key_count || block != o->key_block || o->key_count < 0)
+    {
+        return false;
+    }
+    const uint64_t* keys = o->keys;
+    for (int k = 0; k < count; ++k)
+    {
+        if (contacts[k].key != keys[k])
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 void cs_contact_order_free(cs_contact_order* o)
@@ -117,5 +137,6 @@ void cs_contact_order_free(cs_contact_order* o)
     free(o->order);
     free(o->colour);
     free(o->used);
+    free(o->keys);
     *o = (cs_contact_order){0};
 }

@@ -24,6 +24,12 @@ typedef struct cs_contact_order
     uint32_t* used;    // per thread, per body: colours taken in its current block (all zero between calls)
     int used_capacity; // bodies per thread
     int used_threads;
+    // The key of each contact of the last order built (its bodies a, b, or wall and b), its count of
+    // contacts and its block: the order is a function of the contacts' bodies alone, so a step whose
+    // contacts have the same keys in the same order (a settled pile) keeps it (cs_contact_order_holds).
+    // key_count −1: none.
+    uint64_t* keys;
+    int key_count, key_block;
 } cs_contact_order;
 
 // Fills o->order with a permutation of [0, count) for contacts on body_count bodies; block = contacts per
@@ -38,6 +44,10 @@ cs_status cs_contact_order_reserve(cs_contact_order* o, int count, int body_coun
                                    cs_error* err);
 void cs_contact_order_blocks(cs_contact_order* o, const cs_contact* contacts, int count, int block, int first,
                              int end, int thread);
+
+// Whether o's order is the one blocks of `block` contacts would build for these contacts (their keys are
+// the order's, in order).
+bool cs_contact_order_holds(const cs_contact_order* o, const cs_contact* contacts, int count, int block);
 
 void cs_contact_order_free(cs_contact_order* o);
 

@@ -375,13 +375,20 @@ static void order_chunk(void* ctx, int chunk, int thread)
 
 cs_status cs_stage_order(cs_world* w, cs_error* err)
 {
+    if (cs_contact_order_holds(&w->order, w->contacts.items, w->contacts.count, CS_ORDER_BLOCK))
+    {
+        return CS_OK; // the same bodies in the same order as last step's contacts: the same colouring
+    }
     cs_workers* pool = cs_world_workers(w);
+    w->order.key_count = -1; // (until it is built)
     cs_status st =
         cs_contact_order_reserve(&w->order, w->contacts.count, w->body_count, cs_workers_threads(pool), err);
     if (st == CS_OK)
     {
         order_job j = {&w->order, w->contacts.items, w->contacts.count};
         cs_workers_for(pool, cs_stage_chunks(j.count), order_chunk, &j);
+        w->order.key_count = j.count;
+        w->order.key_block = CS_ORDER_BLOCK;
     }
     return st;
 }
