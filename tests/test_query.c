@@ -220,9 +220,9 @@ static void matches_brute_force(void** state)
 }
 
 // While the broad phase's kept pair list serves (broadphase_list.c) the grid is not rebuilt: queries pad it
-// by every move since. A drifting, colliding gas of small circles (no gravity), queried after every step
-// against the brute force; the list must serve most steps, and the world must keep the bits of one that
-// searches the grid at every step (no list).
+// by every move since. A drifting, colliding gas of 1 600 small circles (no gravity) on two threads, queried
+// after every step against the brute force; the list must serve most steps, and the world must keep the bits
+// of one that searches the grid at every step on one thread (no list).
 static void stale_grid_and_same_bits(void** state)
 {
     (void)state;
@@ -235,15 +235,16 @@ static void stale_grid_and_same_bits(void** state)
         w[k] = cs_world_create(&def, &err);
         assert_non_null(w[k]);
         srand(11);
-        for (int i = 0; i < 900; ++i)
+        for (int i = 0; i < 1600; ++i)
         {
             double speed = 0.05 + 0.1 * rand() / RAND_MAX, turn = 6.283185307179586 * rand() / RAND_MAX;
-            cs_vec2 x = {0.3 * (i % 30), 0.3 * (i / 30)}, v = {speed * cos(turn), speed * sin(turn)};
+            cs_vec2 x = {0.3 * (i % 40), 0.3 * (i / 40)}, v = {speed * cos(turn), speed * sin(turn)};
             assert_true(cs_test_add_disc(w[k], x, v, 0.0, 0.1 + 0.04 * rand() / RAND_MAX, 1.0, 0.1, 0.5) >=
                         0);
         }
     }
     w[1]->broadphase.list.skin_fraction = 0.0;
+    assert_true(cs_world_set_threads(w[0], 2)); // (1 600 bodies: the list's search and filter in chunks)
     int served = 0, rebuilt_after_serving = 0;
     bool was_served = false;
     srand(5);
