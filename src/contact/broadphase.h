@@ -57,7 +57,7 @@ typedef struct cs_broadphase_list
     double* at; // [3 × count] each body's x, y and radius when built (x NaN: it took part in no pair)
     int body_capacity;
     int held;          // steps the list served since it was built
-    int pause;         // steps left to build without a list (it did not hold a step: a churning world)
+    int pause;         // steps left to build without a list (one served < 2 steps: a churning world)
     int backoff;       // the next pause's length
     double grid_max_r; // the largest grid radius of the last grid (the next skin's scale)
     // Optional (NULL: none): each body's radius without what it may travel in a step (the world's radii,
@@ -139,10 +139,7 @@ static inline bool cs_broadphase_grid_built(const cs_broadphase* bp)
     return !bp->list.used;
 }
 
-// The kept list (broadphase_list.c): whether it holds for these bodies (every pair closer than margin is
-// in it).
-bool cs_broadphase_list_holds(const cs_broadphase* bp, const double* px, const double* py,
-                              const double* radius, int count, double margin);
+// The kept list (broadphase_list.c).
 void cs_broadphase_list_free(cs_broadphase_list* list);
 // Room for a list of count bodies when lists are wanted (with the grid's arrays: a list first built in a
 // later step allocates nothing). False: out of memory.

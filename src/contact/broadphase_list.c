@@ -51,8 +51,9 @@ bool cs_broadphase_list_reserve(cs_broadphase_list* list, int count)
     return true;
 }
 
-bool cs_broadphase_list_holds(const cs_broadphase* bp, const double* px, const double* py,
-                              const double* radius, int count, double margin)
+// Whether the list holds for these bodies: every pair closer than margin is in it.
+static bool list_holds(const cs_broadphase* bp, const double* px, const double* py, const double* radius,
+                       int count, double margin)
 {
     const cs_broadphase_list* list = &bp->list;
     if (list->count == 0 || list->count != count || list->margin != margin)
@@ -91,7 +92,7 @@ bool cs_broadphase_list_use(cs_broadphase* bp, const double* px, const double* p
     {
         return false;
     }
-    if (cs_broadphase_list_holds(bp, px, py, radius, count, margin))
+    if (list_holds(bp, px, py, radius, count, margin))
     {
         list->used = true;
         list->held += 1;
