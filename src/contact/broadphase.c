@@ -221,13 +221,13 @@ static inline __attribute__((always_inline)) bool bodies_pairs(const pairs_job* 
     for (int a = first; a < end; ++a)
     {
         int n = body_pairs(bp, mode, px, py, radius, bodies, margin, search_margin, a, candidates, s);
-        if (n <= 0)
+        if (n < 0)
         {
-            if (n < 0)
-            {
-                *count = used;
-                return false;
-            }
+            *count = used;
+            return false;
+        }
+        if (n == 0)
+        {
             continue; // (the list may have no storage yet: no pointer into it)
         }
         if (used + n > room)
@@ -407,11 +407,7 @@ static cs_status pairs_on_threads(const pairs_job* j, cs_workers* pool, cs_error
 static cs_status pairs_here(const pairs_job* j, cs_error* err)
 {
     cs_broadphase* bp = j->bp;
-    cs_broadphase_list* list = &bp->list;
-    if (j->mode == SEARCH_GRID_KEEP)
-    {
-        list->partner_count = 0;
-    }
+    cs_broadphase_list* list = &bp->list; // (a list being built starts empty: cs_broadphase_list_start)
     kept_sink sink = {&list->partners, &list->partner_count, &list->partner_capacity};
     if (!pairs_of_bodies(j, 0, j->count, bp->candidates, &bp->pairs, &bp->pair_count, &bp->pair_capacity,
                          &sink))

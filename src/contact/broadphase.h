@@ -144,8 +144,9 @@ void cs_broadphase_list_free(cs_broadphase_list* list);
 // Room for a list of count bodies when lists are wanted (with the grid's arrays: a list first built in a
 // later step allocates nothing). False: out of memory.
 bool cs_broadphase_list_reserve(cs_broadphase_list* list, int count);
-// An update's three questions to the list: whether it holds (then this update's pairs come from it), else
-// the skin to search the grid with (0: build no list this time), and the start of a new list.
+// An update's three calls on the list: whether it holds (then this update's pairs come from it; a list
+// that stopped holding is dropped and may pause list building), else the skin to search the grid with (0:
+// build no list this time; a pause counts down here), and the start of a new list.
 bool cs_broadphase_list_use(cs_broadphase* bp, const double* px, const double* py, const double* radius,
                             int count, double margin);
 double cs_broadphase_list_skin(cs_broadphase* bp, double margin);
