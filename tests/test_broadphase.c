@@ -18,8 +18,8 @@ static double uniform(double lo, double hi)
     return lo + (hi - lo) * (double)(rng_state >> 11) / 9007199254740992.0;
 }
 
-static void check_against_brute_force(const double* px, const double* py, const double* r, int n,
-                                      double margin)
+static void check_against_brute_force_once(const double* px, const double* py, const double* r, int n,
+                                           double margin)
 {
     cs_broadphase bp;
     memset(&bp, 0, sizeof bp);
@@ -53,6 +53,72 @@ static void check_against_brute_force(const double* px, const double* py, const 
     }
     free(ref);
     cs_broadphase_free(&bp);
+}
+
+// The grid search one neighbour at a time and four at a time in AVX2 lanes (where the CPU has them): each
+// must find the definition's pairs.
+static void check_against_brute_force(const double* px, const double* py, const double* r, int n,
+                                      double margin)
+{
+    bool simd = cs_broadphase_simd;
+    cs_broadphase_simd = false;
+    check_against_brute_force_once(px, py, r, n, margin);
+    cs_broadphase_simd = true;
+    check_against_brute_force_once(px, py, r, n, margin);
+    cs_broadphase_simd = simd;
+}
+
+// Circles of radius 0.5 on a unit lattice touch their neighbours exactly (distance² = reach²: no pair with
+// margin 0, the test is strict); every seventh is nudged by an ulp towards its right neighbour (a pair).
+// Both searches must draw that line where the definition does, in full runs of four and in the short
+// tails of rows of one to three bodies.
+static void lattice_pairs_on_the_boundary(void** state)
+{
+    (void)state;
+    enum
+    {
+        SIDE = 37,
+        N = SIDE * SIDE
+    };
+    static double px[N], py[N], r[N];
+    for (int i = 0; i < N; ++i)
+    {
+        px[i] = (double)(i % SIDE);
+        py[i] = (double)(i / SIDE);
+        r[i] = 0.5;
+        if (i % 7 == 0)
+        {
+            px[i] = nextafter(px[i], 1e9);
+        }
+    }
+    int pairs = cs_broadphase_brute_force(px, py, r, N, 0.0, NULL, 0);
+    assert_true(pairs > N / 8 && pairs < N / 4); // (the nudged ones' right neighbours only)
+    check_against_brute_force(px, py, r, N, 0.0);
+    // Grids of about three cells a side, a body or two a cell: a row of the neighbourhood then often ends a
+    // row of cells, and reading past it runs into the next row's cells, which are neighbours too.
+    for (int trial = 0; trial < 300; ++trial)
+    {
+        int count = 9 + trial % 7;
+        for (int i = 0; i < count; ++i)
+        {
+            px[i] = uniform(0.0, 3.4);
+            py[i] = uniform(0.0, 3.4);
+        }
+        check_against_brute_force(px, py, r, count, 0.1);
+    }
+    // Rows of every length up to nine: a body alone, then rows of 2, 3 … in cells of their own.
+    int n = 0;
+    for (int row = 1; row <= 9; ++row)
+    {
+        for (int k = 0; k < row; ++k, ++n)
+        {
+            px[n] = 0.3 * k + (k % 2 ? 1e-17 : 0.0);
+            py[n] = 3.0 * row;
+            r[n] = 0.15;
+        }
+    }
+    check_against_brute_force(px, py, r, n, 0.0);
+    check_against_brute_force(px, py, r, n, 0.05);
 }
 
 static void random_pile_matches_brute_force(void** state)
@@ -220,8 +286,7 @@ static void check_grid(const cs_broadphase* bp, const double* px, const double* 
         {
             int k = count[c]++;
             assert_int_equal(bp->sorted[k], i);
-            assert_true(bp->sorted_xyr[3 * k] == px[i] && bp->sorted_xyr[3 * k + 1] == py[i] &&
-                        bp->sorted_xyr[3 * k + 2] == r[i]);
+            assert_true(bp->sorted_x[k] == px[i] && bp->sorted_y[k] == py[i] && bp->sorted_r[k] == r[i]);
         }
     }
     free(count);
@@ -489,6 +554,7 @@ int main(void)
     cs_test_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_pile_matches_brute_force),
+        cmocka_unit_test(lattice_pairs_on_the_boundary),
         cmocka_unit_test(large_and_far_bodies),
         cmocka_unit_test(kept_list_matches_definition),
         cmocka_unit_test(fast_bodies_build_no_list),

@@ -13,11 +13,20 @@
 
 #include "core/array.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#define CS_BROADPHASE_X86 1
+#include <immintrin.h>
+#else
+#define CS_BROADPHASE_X86 0
+#endif
+
 void cs_broadphase_free(cs_broadphase* bp)
 {
     free(bp->cell_of);
     free(bp->sorted);
-    free(bp->sorted_xyr);
+    free(bp->sorted_x);
+    free(bp->sorted_y);
+    free(bp->sorted_r);
     free(bp->large);
     free(bp->cell_start);
     free(bp->candidates);
@@ -63,13 +72,114 @@ static void sort_ints(int* v, int n)
     }
 }
 
+// The bodies sorted[k .. end) (a row of a body's neighbourhood) that are partners of body a (b > a, closer
+// than the reach plus margin), appended to candidates[n ..]; returns the new count. Same predicate as
+// pair_touches: dx, dy from the neighbour's centre, (r_a + r_b) + margin.
+static inline __attribute__((always_inline)) int row_partners(const cs_broadphase* bp, int k, int end,
+                                                              double ax, double ay, double ar, double margin,
+                                                              int a, int* candidates, int n)
+{
+    for (; k < end; ++k)
+    {
+        double dx = bp->sorted_x[k] - ax;
+        double dy = bp->sorted_y[k] - ay;
+        double reach = ar + bp->sorted_r[k] + margin;
+        int b = bp->sorted[k];
+        if (b > a && dx * dx + dy * dy < reach * reach)
+        {
+            candidates[n++] = b;
+        }
+    }
+    return n;
+}
+
+#if CS_BROADPHASE_X86
+// row_partners four neighbours at a time: the same operations in each lane (no FMA: the build has
+// -ffp-contract=off and the target no fma), so the same partners; the last run may read up to three
+// entries past end (the arrays' pad), whose lanes are masked off.
+static inline __attribute__((target("avx2"), always_inline)) int
+row_partners_avx2(const cs_broadphase* bp, int k, int end, double ax, double ay, double ar, double margin,
+                  int a, int* candidates, int n)
+{
+    const __m256d vx = _mm256_set1_pd(ax), vy = _mm256_set1_pd(ay), vr = _mm256_set1_pd(ar),
+                  vm = _mm256_set1_pd(margin);
+    const __m128i va = _mm_set1_epi32(a);
+    for (; k < end; k += 4)
+    {
+        __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(bp->sorted_x + k), vx);
+        __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(bp->sorted_y + k), vy);
+        __m256d reach = _mm256_add_pd(_mm256_add_pd(vr, _mm256_loadu_pd(bp->sorted_r + k)), vm);
+        __m256d d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
+        __m256d near = _mm256_cmp_pd(d2, _mm256_mul_pd(reach, reach), _CMP_LT_OQ);
+        __m128i ids = _mm_loadu_si128((const __m128i*)(bp->sorted + k));
+        __m256d after = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpgt_epi32(ids, va)));
+        unsigned mask = (unsigned)_mm256_movemask_pd(_mm256_and_pd(near, after));
+        if (end - k < 4)
+        {
+            mask &= (1u << (end - k)) - 1u;
+        }
+        while (mask != 0)
+        {
+            candidates[n++] = bp->sorted[k + __builtin_ctz(mask)];
+            mask &= mask - 1u;
+        }
+    }
+    return n;
+}
+#endif
+
+bool cs_broadphase_simd = true;
+
+static bool simd_on(void)
+{
+#if CS_BROADPHASE_X86
+    return cs_broadphase_simd && __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
+
+// The partners of grid body a (cell ca) in its own and the eight neighbouring cells, into candidates (not
+// sorted); returns how many. The three cells of a row of the neighbourhood are consecutive in the counting
+// sort, so each row is one run of sorted[].
+#define CS_CELL_PARTNERS(row)                                                                                \
+    const int cells_x = bp->cells_x, cells_y = bp->cells_y;                                                  \
+    int cx = ca % cells_x;                                                                                   \
+    int cy = ca / cells_x;                                                                                   \
+    int x0 = cx > 0 ? cx - 1 : 0;                                                                            \
+    int x1 = cx + 1 < cells_x ? cx + 1 : cells_x - 1;                                                        \
+    int n = 0;                                                                                               \
+    for (int y = cy > 0 ? cy - 1 : 0; y <= cy + 1 && y < cells_y; ++y)                                       \
+    {                                                                                                        \
+        n = row(bp, bp->cell_start[y * cells_x + x0], bp->cell_start[y * cells_x + x1 + 1], ax, ay, ar,      \
+                margin, a, candidates, n);                                                                   \
+    }                                                                                                        \
+    return n
+
+static inline __attribute__((always_inline)) int cell_partners(const cs_broadphase* bp, int ca, double ax,
+                                                               double ay, double ar, double margin, int a,
+                                                               int* candidates)
+{
+    CS_CELL_PARTNERS(row_partners);
+}
+
+#if CS_BROADPHASE_X86
+static __attribute__((target("avx2"), noinline)) int cell_partners_avx2(const cs_broadphase* bp, int ca,
+                                                                        double ax, double ay, double ar,
+                                                                        double margin, int a, int* candidates)
+{
+    CS_CELL_PARTNERS(row_partners_avx2);
+}
+#else
+#define cell_partners_avx2 cell_partners
+#endif
+
 // Body a's partners b > a, sorted, into candidates; returns how many. (Inlined into the two loops over the
 // bodies: a call a body cost ~25 of its ~300 instructions in Pool 1.)
 static inline __attribute__((always_inline)) int partners(const cs_broadphase* bp, const double* px,
                                                           const double* py, const double* radius, int count,
-                                                          double margin, int a, int* candidates)
+                                                          double margin, bool simd, int a, int* candidates)
 {
-    const int cells_x = bp->cells_x, cells_y = bp->cells_y;
     int n = 0;
     int ca = bp->cell_of[a];
     bool a_large = false;
@@ -93,29 +203,8 @@ static inline __attribute__((always_inline)) int partners(const cs_broadphase* b
     }
     else
     {
-        // The three cells of a row of the neighbourhood are consecutive in the counting sort, so
-        // each row is one run of sorted[] (and of sorted_xyr). Same predicate as pair_touches.
-        int cx = ca % cells_x;
-        int cy = ca / cells_x;
-        int x0 = cx > 0 ? cx - 1 : 0;
-        int x1 = cx + 1 < cells_x ? cx + 1 : cells_x - 1;
-        double ax = px[a], ay = py[a], ar = radius[a];
-        for (int y = cy > 0 ? cy - 1 : 0; y <= cy + 1 && y < cells_y; ++y)
-        {
-            int end = bp->cell_start[y * cells_x + x1 + 1];
-            for (int k = bp->cell_start[y * cells_x + x0]; k < end; ++k)
-            {
-                const double* b_xyr = bp->sorted_xyr + 3 * k;
-                double dx = b_xyr[0] - ax;
-                double dy = b_xyr[1] - ay;
-                double reach = ar + b_xyr[2] + margin;
-                int b = bp->sorted[k];
-                if (b > a && dx * dx + dy * dy < reach * reach)
-                {
-                    candidates[n++] = b;
-                }
-            }
-        }
+        n = simd ? cell_partners_avx2(bp, ca, px[a], py[a], radius[a], margin, a, candidates)
+                 : cell_partners(bp, ca, px[a], py[a], radius[a], margin, a, candidates);
         for (int k = 0; k < bp->large_count; ++k)
         {
             int b = bp->large[k];
@@ -158,9 +247,11 @@ typedef struct kept_sink
 // Body a's partners in this update into candidates (sorted); returns how many, -1 when out of memory.
 // Building a list, all of the grid's candidates are kept (list.first[a]: their start in the sink) and
 // those closer than margin returned. (Inlined with a constant mode: bodies_pairs.)
-static inline __attribute__((always_inline)) int
-body_pairs(cs_broadphase* bp, search_mode mode, const double* px, const double* py, const double* radius,
-           int count, double margin, double search_margin, int a, int* candidates, const kept_sink* s)
+static inline __attribute__((always_inline)) int body_pairs(cs_broadphase* bp, search_mode mode,
+                                                            const double* px, const double* py,
+                                                            const double* radius, int count, double margin,
+                                                            double search_margin, bool simd, int a,
+                                                            int* candidates, const kept_sink* s)
 {
     cs_broadphase_list* list = &bp->list;
     if (mode == SEARCH_LIST)
@@ -176,7 +267,7 @@ body_pairs(cs_broadphase* bp, search_mode mode, const double* px, const double* 
         }
         return n;
     }
-    int n = partners(bp, px, py, radius, count, search_margin, a, candidates);
+    int n = partners(bp, px, py, radius, count, search_margin, simd, a, candidates);
     if (mode == SEARCH_GRID)
     {
         return n;
@@ -216,11 +307,12 @@ static inline __attribute__((always_inline)) bool bodies_pairs(const pairs_job* 
     const double *px = j->px, *py = j->py, *radius = j->radius;
     const int bodies = j->count;
     const double margin = j->margin, search_margin = j->search_margin;
+    const bool simd = simd_on();
     cs_pair* out = *pairs; // (the list's end and room in locals: a store to a pair cannot change them)
     int used = *count, room = *capacity;
     for (int a = first; a < end; ++a)
     {
-        int n = body_pairs(bp, mode, px, py, radius, bodies, margin, search_margin, a, candidates, s);
+        int n = body_pairs(bp, mode, px, py, radius, bodies, margin, search_margin, simd, a, candidates, s);
         if (n < 0)
         {
             *count = used;

@@ -14,6 +14,13 @@
 // A world's kept pair list searches with this fraction of the largest grid radius as its skin
 // (broadphase_list.c; measured in docs/PERFORMANCE.md "Pairs kept across steps").
 #define CS_BROADPHASE_SKIN 0.5
+// Entries past the last body in the sorted arrays (read, never taken, by the grid search's runs of four).
+#define CS_BROADPHASE_PAD 4
+
+// The grid search reads four neighbours at a time in AVX2 lanes where the CPU has them (the same pairs as
+// one at a time: same operations, no FMA). A variable so that a test can compare both; set it only between
+// updates.
+extern bool cs_broadphase_simd;
 
 typedef struct cs_pair
 {
@@ -75,11 +82,14 @@ typedef struct cs_broadphase_list
 typedef struct cs_broadphase
 {
     int body_capacity;
-    int* cell_of;       // [bodies] cell index of each grid body, -1 for large or non-finite bodies
-    int* sorted;        // [bodies] body ids ordered by cell (counting sort), ascending within a cell
-    double* sorted_xyr; // [3 * bodies] x, y, radius of sorted[k]: the pair loop reads neighbours in a row
-    int* large;         // [bodies] ids of bodies too large for the grid (tested against everything)
-    int* place_of;      // [bodies] where a grid body goes in sorted (while the grid is built)
+    int* cell_of; // [bodies] cell index of each grid body, -1 for large or non-finite bodies
+    int* sorted;  // [bodies + CS_BROADPHASE_PAD] body ids ordered by cell (counting sort), ascending within a
+                  // cell
+    // [bodies + CS_BROADPHASE_PAD] x, y and radius of sorted[k]: the pair loop reads a row of neighbours in
+    // runs of four; the pad (zeros) lets the last run read past the last body.
+    double *sorted_x, *sorted_y, *sorted_r;
+    int* large;    // [bodies] ids of bodies too large for the grid (tested against everything)
+    int* place_of; // [bodies] where a grid body goes in sorted (while the grid is built)
     int large_count;
     int cell_capacity;
     int* cell_start; // [cells + 1]

@@ -135,9 +135,9 @@ static void scatter_chunk(void* ctx, int chunk, int thread)
         {
             int k = bp->place_of[i];
             bp->sorted[k] = i;
-            bp->sorted_xyr[3 * k] = j->px[i];
-            bp->sorted_xyr[3 * k + 1] = j->py[i];
-            bp->sorted_xyr[3 * k + 2] = j->radius[i];
+            bp->sorted_x[k] = j->px[i];
+            bp->sorted_y[k] = j->py[i];
+            bp->sorted_r[k] = j->radius[i];
         }
     }
 }
@@ -270,11 +270,18 @@ static cs_status reserve(cs_broadphase* bp, int count, int chunks, cs_error* err
     if (count > bp->body_capacity)
     {
         int cap = cs_grow_capacity(bp->body_capacity, count);
-        if (!CS_RESIZE(bp->cell_of, cap) || !CS_RESIZE(bp->sorted, cap) || !CS_RESIZE(bp->large, cap) ||
+        int padded = cap + CS_BROADPHASE_PAD;
+        if (!CS_RESIZE(bp->cell_of, cap) || !CS_RESIZE(bp->sorted, padded) || !CS_RESIZE(bp->large, cap) ||
             !CS_RESIZE(bp->candidates, cap) || !CS_RESIZE(bp->place_of, cap) ||
-            !CS_RESIZE(bp->sorted_xyr, 3 * cap))
+            !CS_RESIZE(bp->sorted_x, padded) || !CS_RESIZE(bp->sorted_y, padded) ||
+            !CS_RESIZE(bp->sorted_r, padded))
         {
             return cs_fail(err, CS_ERR_MEMORY, "broad phase: out of memory");
+        }
+        for (int k = bp->body_capacity; k < padded; ++k) // (read past a run's end, never a candidate)
+        {
+            bp->sorted[k] = -1;
+            bp->sorted_x[k] = bp->sorted_y[k] = bp->sorted_r[k] = 0.0;
         }
         bp->body_capacity = cap;
     }
