@@ -259,7 +259,11 @@ static bool update(pass* p, cs_pass_row* c, int k)
     {
         double limit = c->friction * next;
         f = f_old - tangent_velocity(c, bodies) / c->att;
-        f = f < -limit ? -limit : (f > limit ? limit : f);
+        // Two selects (maxsd, minsd), not a branch that the sweeps' chain of visits mispredicts: limit = μ λn
+        // is >= 0 (or NaN), so the same result as one nested test.
+        double lo = -limit;
+        f = f < lo ? lo : f;
+        f = f > limit ? limit : f;
         c->friction_impulse = f;
         if (!p->stirred && f == f_old && zero_velocity(c, bodies))
         {
