@@ -247,29 +247,32 @@ static inline bool zero_velocity(const cs_pass_row* c, const cs_pass_body* bodie
 static bool update(pass* p, cs_pass_row* c, int k)
 {
     cs_pass_body* bodies = p->pack->bodies;
-    double old = c->normal_impulse;
+    double old = c->normal_impulse, f_old = c->friction_impulse, f = f_old;
+    // Both rows' velocities first: a normal impulse leaves the tangent velocity as it was (t·n = 0, and
+    // through the centres it turns neither body), so the friction row may read it before the normal row
+    // moves v, and the divide runs beside the normal row instead of after it (the sweeps are a chain of
+    // visits sharing bodies, so a visit's latency is the pass's time).
+    double vt = tangent_velocity(c, bodies);
     double next = normal_update(p, c, k, row_normal_velocity(c, bodies));
     c->normal_impulse = next;
-    if (next != old)
-    {
-        apply_impulse(c, bodies, next - old, 0.0);
-    }
-    double f_old = c->friction_impulse, f = f_old;
-    if (!p->frictionless && (next > 0.0 || c->friction_impulse != 0.0))
+    bool friction = !p->frictionless && (next > 0.0 || f_old != 0.0);
+    if (friction)
     {
         double limit = c->friction * next;
-        f = f_old - tangent_velocity(c, bodies) / c->att;
-        // Two selects (maxsd, minsd), not a branch that the sweeps' chain of visits mispredicts: limit = μ λn
-        // is >= 0 (or NaN), so the same result as one nested test.
+        f = f_old - vt / c->att;
+        // Two selects (maxsd, minsd): limit = μ λn is >= 0 (or NaN), so the same result as one nested test.
         double lo = -limit;
         f = f < lo ? lo : f;
         f = f > limit ? limit : f;
         c->friction_impulse = f;
-        if (!p->stirred && f == f_old && zero_velocity(c, bodies))
+    }
+    if (next != old || friction)
+    {
+        if (!p->stirred && next == old && f == f_old && zero_velocity(c, bodies))
         {
-            p->stirred = true;
+            p->stirred = true; // (adding zeros may still turn a −0 into +0)
         }
-        apply_impulse(c, bodies, 0.0, f - f_old);
+        apply_impulse(c, bodies, next - old, f - f_old);
     }
     if (c->impact_time > 0.0)
     {
