@@ -5,7 +5,8 @@
 # prints, per run, the worst penetration over the run, the kinetic energy and the max speed after the last
 # step; then how many runs end with a body faster than v_q = slop / (STEPS h) — one that would still move
 # more than the slop over another run as long — and how many with more kinetic energy than ¾ m v_q² (one
-# disc of mass m, the scene's heaviest, rolling at v_q). tests/test_quiet_pile.c asks the same of 12 runs.
+# disc of mass m, the scene's heaviest, rolling at v_q). tests/test_quiet_pile.c asks it of 96 runs (position
+# sweeps 18-22, 25 x iterations 5-12 x both orders) and holds the rate.
 # Usage: scripts/quiet-survey.sh [--scene FILE] [--steps N] [--iterations FIRST-LAST] [--build DIR]
 #                                [-- extra circlesim-cli run options, e.g. --formulation relax]
 # Defaults: scenes/pool1.json, 1000 steps, iterations 5-30, build/. Writes nothing.
