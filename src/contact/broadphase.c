@@ -95,8 +95,9 @@ static inline __attribute__((always_inline)) int row_partners(const cs_broadphas
 
 #if CS_BROADPHASE_X86
 // row_partners four neighbours at a time: the same operations in each lane (no FMA: the build has
-// -ffp-contract=off and the target no fma), so the same partners; the last run may read up to three
-// entries past end (the arrays' pad), whose lanes are masked off.
+// -ffp-contract=off and the target no fma), so the same partners; the last run of a row may read up to three
+// entries past end (the next cells' bodies, or the arrays' pad after the last cell), whose lanes are masked
+// off.
 static inline __attribute__((target("avx2"), always_inline)) int
 row_partners_avx2(const cs_broadphase* bp, int k, int end, double ax, double ay, double ar, double margin,
                   int a, int* candidates, int n)
@@ -141,7 +142,8 @@ static bool simd_on(void)
 
 // The partners of grid body a (cell ca) in its own and the eight neighbouring cells, into candidates (not
 // sorted); returns how many. The three cells of a row of the neighbourhood are consecutive in the counting
-// sort, so each row is one run of sorted[].
+// sort, so each row is one run of sorted[]. (A macro: one loop around either row test, and the lanes' copy
+// compiled for AVX2, which an inline function called from code built without it could not be.)
 #define CS_CELL_PARTNERS(row)                                                                                \
     const int cells_x = bp->cells_x, cells_y = bp->cells_y;                                                  \
     int cx = ca % cells_x;                                                                                   \
@@ -173,6 +175,7 @@ static __attribute__((target("avx2"), noinline)) int cell_partners_avx2(const cs
 #else
 #define cell_partners_avx2 cell_partners
 #endif
+#undef CS_CELL_PARTNERS
 
 // Body a's partners b > a, sorted, into candidates; returns how many. (Inlined into the two loops over the
 // bodies: a call a body cost ~25 of its ~300 instructions in Pool 1.)

@@ -83,10 +83,10 @@ typedef struct cs_broadphase
 {
     int body_capacity;
     int* cell_of; // [bodies] cell index of each grid body, -1 for large or non-finite bodies
-    int* sorted;  // [bodies + CS_BROADPHASE_PAD] body ids ordered by cell (counting sort), ascending within a
-                  // cell
-    // [bodies + CS_BROADPHASE_PAD] x, y and radius of sorted[k]: the pair loop reads a row of neighbours in
-    // runs of four; the pad (zeros) lets the last run read past the last body.
+    // [bodies + CS_BROADPHASE_PAD] body ids ordered by cell (counting sort), ascending within a cell, and the
+    // x, y and radius of sorted[k]: the pair loop reads a row of neighbours in runs of four, and the pad (no
+    // body: id −1, zeros) lets the last run read past the last body.
+    int* sorted;
     double *sorted_x, *sorted_y, *sorted_r;
     int* large;    // [bodies] ids of bodies too large for the grid (tested against everything)
     int* place_of; // [bodies] where a grid body goes in sorted (while the grid is built)

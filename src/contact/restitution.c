@@ -43,7 +43,7 @@ static inline double row_normal_velocity(const cs_pass_row* c, const cs_pass_bod
     return vn;
 }
 
-// v += M⁻¹Jᵀ (dn, dt) for the contact's normal and friction rows. Inlined into its three callers: the call
+// v += M⁻¹Jᵀ (dn, dt) for the contact's normal and friction rows. Inlined into its callers: the call
 // cost ~18 of its ~60 instructions.
 static inline __attribute__((always_inline)) void apply_impulse(const cs_pass_row* c, cs_pass_body* bodies,
                                                                 double dn, double dt)
