@@ -31,10 +31,12 @@
 #define CS_PAUSE() ((void)0)
 #endif
 
-// Checks of `signal` before a worker sleeps: ~0.1–0.3 ms of pauses, longer than the gaps between a step's
-// parallel stages on a busy world, much shorter than a frame, so a world that stops stepping frees the
-// core at once.
-#define CS_SPIN 4096
+// Checks of `signal` before a worker sleeps: ~0.5 ms of pauses (0.56 ms measured on the 2-vCPU Zen 4 VM),
+// longer than the serial stretches between a step's parallel stages (a 2 000-circle stream's restitution
+// pass is ~0.9 ms, its velocity solve ~0.4 ms): a sleeping worker woke too late in a VM, and at 4 096 checks
+// (0.14 ms) two threads ran stream-2000 25–55 % slower than one (docs/PERFORMANCE.md "Threads"). Still much
+// shorter than a frame, so a world that stops stepping frees the core within a millisecond.
+#define CS_SPIN 16384
 
 // Background task states.
 enum
