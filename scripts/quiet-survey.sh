@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
     --iterations) range="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "quiet-survey: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
