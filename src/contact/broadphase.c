@@ -12,12 +12,10 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "core/cpu.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#define CS_BROADPHASE_X86 1
+#if CS_SIMD_X86
 #include <immintrin.h>
-#else
-#define CS_BROADPHASE_X86 0
 #endif
 
 void cs_broadphase_free(cs_broadphase* bp)
@@ -93,7 +91,7 @@ static inline __attribute__((always_inline)) int row_partners(const cs_broadphas
     return n;
 }
 
-#if CS_BROADPHASE_X86
+#if CS_SIMD_X86
 // row_partners four neighbours at a time: the same operations in each lane (no FMA: the build has
 // -ffp-contract=off and the target no fma), so the same partners; the last run of a row may read up to three
 // entries past end (the next cells' bodies, or the arrays' pad after the last cell), whose lanes are masked
@@ -133,11 +131,7 @@ bool cs_broadphase_simd = true;
 
 static bool simd_on(void)
 {
-#if CS_BROADPHASE_X86
-    return cs_broadphase_simd && __builtin_cpu_supports("avx2");
-#else
-    return false;
-#endif
+    return CS_SIMD_X86 && cs_broadphase_simd && cs_simd_cpu();
 }
 
 // The partners of grid body a (cell ca) in its own and the eight neighbouring cells, into candidates (not
@@ -165,7 +159,7 @@ static inline __attribute__((always_inline)) int cell_partners(const cs_broadpha
     CS_CELL_PARTNERS(row_partners);
 }
 
-#if CS_BROADPHASE_X86
+#if CS_SIMD_X86
 static __attribute__((target("avx2"), noinline)) int cell_partners_avx2(const cs_broadphase* bp, int ca,
                                                                         double ax, double ay, double ar,
                                                                         double margin, int a, int* candidates)

@@ -32,10 +32,11 @@
 #endif
 
 // Checks of `signal` before a worker sleeps: ~0.5 ms of pauses (0.56 ms measured on the 2-vCPU Zen 4 VM),
-// longer than the serial stretches between a step's parallel stages (a 2 000-circle stream's restitution
-// pass is ~0.9 ms, its velocity solve ~0.4 ms): a sleeping worker woke too late in a VM, and at 4 096 checks
-// (0.14 ms) two threads ran stream-2000 25–55 % slower than one (docs/PERFORMANCE.md "Threads"). Still much
-// shorter than a frame, so a world that stops stepping frees the core within a millisecond.
+// longer than most serial stretches between a step's parallel stages (a 2 000-circle stream's velocity
+// solve is ~0.4 ms; its restitution pass, ~0.9 ms, still outlasts it). A sleeping worker woke late in a VM:
+// at 4 096 checks (0.14 ms) two threads ran stream-2000 25–55 % slower than one, at 16 384 13 % faster, and
+// 65 536 (2.1 ms) gained nothing more (docs/PERFORMANCE.md "Issue 12 now"). Still much shorter than a frame,
+// so a world that stops stepping frees the core within a millisecond.
 #define CS_SPIN 16384
 
 // Background task states.

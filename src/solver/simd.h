@@ -10,15 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/cpu.h" // CS_SIMD_X86, cs_simd_cpu
 #include "solver/solver_internal.h"
 
 struct cs_split_work; // split.h's workspace, named only (split.c includes this file: no include circle)
-
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#define CS_SIMD_X86 1
-#else
-#define CS_SIMD_X86 0
-#endif
 
 enum
 {
@@ -131,9 +126,6 @@ void cs_pack_records_of_quad(const cs_solver_work* w, const cs_sweep_item* it);
 // one too).
 bool cs_lanes_independent(const int32_t* a, const int32_t* b, int32_t zero_slot);
 void cs_push_rows(cs_sweep_item* items, int* item_count, int first, int count);
-
-// True when the AVX2 kernels can run here (checked once).
-bool cs_simd_cpu(void);
 
 // One sweep of ctx's problem with rule (CS_RULE_PGS, CS_RULE_PSOR or CS_RULE_AMGS) along work->schedule:
 // quads in lanes, the rest one row at a time (cs_sweep). Only when work->schedule_count > 0.

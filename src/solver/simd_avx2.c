@@ -455,18 +455,4 @@ CS_AVX2 bool cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, co
                    : sweep_split_on(solved, stride, false, work, limit2, lambda, v, rows, rows_arg);
 }
 
-// Asked afresh each time (once per solve): libgcc fills the CPU model before main, so this is a load and a
-// test, and there is no cache for two threads to race on.
-bool cs_simd_cpu(void)
-{
-    return __builtin_cpu_supports("avx2") != 0;
-}
-
-#else
-
-bool cs_simd_cpu(void)
-{
-    return false;
-}
-
 #endif
