@@ -93,7 +93,10 @@ static void settled_pile_takes_fewer_sweeps(void** state)
     assert_int_equal(f.most, 20);
     assert_true(e.most == 20); // the collapse still takes every sweep
     assert_true(f.decided == 0 && e.decided > 0);
-    assert_true(e.sweeps * 3 < f.sweeps); // measured 5 940 of 20 000
+    // At least halved: measured 6 947 of 20 000. The pile is chaotic and so is when it settles: at 7–14
+    // iterations the same run took 2 900–7 954 sweeps (on a40c1a5, before the pass left unmoved rows out)
+    // and 3 926–7 498 (after).
+    assert_true(e.sweeps * 2 < f.sweeps);
     for (int s = steps - 60; s < steps; ++s)
     {
         assert_int_equal(sweeps[s], 1); // settled: the first sweep moves nothing by 0.1 µm

@@ -195,7 +195,10 @@ static void test_pgs_block_coupled(void** state)
     cs_lcp_free(&p);
 }
 
-// Frozen world problems: pgs-block and PGS, both converged to res_nat 1e-9, give the same velocities.
+// Frozen world problems: pgs-block and PGS, both converged to res_nat 1e-9, give the same velocities. (Step
+// 100: a settled pile's problem may take PGS tens of thousands of sweeps to 1e-9 and stagnate under the
+// default window first — Pool 1's steps 145–160 do since the restitution pass leaves unmoved rows out, as
+// Pool 2's and the jittered pool's did before; how fast it settles decides, and that is chaotic.)
 static void test_pgs_block_frozen(void** state)
 {
     (void)state;
@@ -203,7 +206,7 @@ static void test_pgs_block_frozen(void** state)
     for (int s = 0; s < 2; ++s)
     {
         cs_lcp p = {0};
-        frozen(scenes[s], 150, false, &p);
+        frozen(scenes[s], 100, false, &p);
         int m = p.row_count, n = 3 * p.body_count;
         double* a = malloc((size_t)m * sizeof(double));
         double* b = malloc((size_t)m * sizeof(double));

@@ -37,6 +37,7 @@ typedef struct cs_restitution_params
     bool every_sweep;     // no early exit: every sweep runs (tests/test_restitution_pack.c, the same bits)
     bool quiet_always;    // quiet rows left out whatever the links (tests: restitution.c "Quiet rows")
     uint32_t tick_origin; // where the quiet rows' tick starts (0; tests: near its wrap, restitution.c)
+    bool moved_only;      // ordinary rows visited where the pass moved a body (restitution.c "Unmoved rows")
 } cs_restitution_params;
 
 // Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during

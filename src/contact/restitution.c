@@ -81,6 +81,8 @@ typedef struct pass
     bool frictionless;
     bool stirred;    // this sweep did something besides an update that changed no bit (sweep's early exit)
     bool quiet_rows; // the sweeps skip quiet rows (sweep_quiet)
+    bool moved_only; // the sweeps skip unmoved rows ("Unmoved rows")
+    bool marking;    // moved_only, and the visiting row has a body not yet marked moved
     int links;       // the listed contacts that were ordinary rows (neither pending nor bouncing) when listed
 } pass;
 
@@ -241,6 +243,46 @@ static inline bool zero_velocity(const cs_pass_row* c, const cs_pass_body* bodie
     return zero;
 }
 
+// Unmoved rows (moved_only: the hard formulations, relax and split). The pass is there for the impacts, but
+// its sweeps over a pile an impact never reached continue the velocity solve's Gauss-Seidel: in stream-2000
+// the pile is one component with the falling discs, and three visits in five are such rows. An ordinary row
+// (neither pending nor bouncing) is visited only when a body of it was moved — a visit or release in this
+// pass changed one of its contacts' normal or tangent velocity by at least the resting tolerance slop/h — or
+// its row is violated by more than slop/h (vn < −bias − slop/h: the unconverged solve's worst rows, which the
+// sweeps over a collapsing pile used to take up; without them Pool 1 at 6 iterations collapsed to 16 mm
+// instead of 12). A skipped row keeps its impulses, as a visit that changed nothing would. Under SPOOK and
+// soft the rows are compliant and the pass makes them hard, so every reached row is visited there.
+// docs/PHYSICS.md ("Collisions within a step", Unmoved rows) has its quality over ensembles, and
+// docs/PERFORMANCE.md (the session of 28 Nov 2026, 18:05) what it saves.
+static inline void mark_moved(const pass* p, const cs_pass_row* c, double dn, double dt)
+{
+    // Δvn = A_nn dn, Δvt = A_tt dt (the rows' own changes; NaN marks nothing and is caught downstream).
+    if (fabs(dn) >= p->resting * c->inv_a || fabs(dt) * c->att >= p->resting)
+    {
+        p->pack->bodies[c->b].moved = 1;
+        if (c->a >= 0)
+        {
+            p->pack->bodies[c->a].moved = 1;
+        }
+    }
+}
+
+// Whether the sweep leaves an ordinary row out (moved_only, above). Sets p->marking for the visit: whether
+// it may still mark a body (a collapse marks nearly every body early, and the test then costs more than it
+// saves).
+static inline bool unmoved(pass* p, const cs_pass_row* c)
+{
+    const cs_pass_body* bodies = p->pack->bodies;
+    bool b_moved = bodies[c->b].moved != 0;
+    bool a_moved = c->a >= 0 && bodies[c->a].moved != 0;
+    p->marking = !(b_moved && (a_moved || c->a < 0));
+    if (b_moved || a_moved || c->pending || c->bounce)
+    {
+        return false;
+    }
+    return row_normal_velocity(c, bodies) + c->bias >= -p->resting; // (NaN: visited)
+}
+
 // Contact k's turn in a sweep: its normal row, then friction re-solved within the cone of the new normal
 // impulse. Returns whether it changed an impulse; sets p->stirred when it changed any bit of the pass's
 // state (an impulse's, a velocity's, a contact's state or the budget).
@@ -278,6 +320,10 @@ static bool update(pass* p, cs_pass_row* c, int k)
     {
         offset_add(p, c, c->impact_time, next - old, f - f_old);
     }
+    if (p->marking)
+    {
+        mark_moved(p, c, next - old, f - f_old);
+    }
     // (Stirred by bits: NaN impulses that compare unequal but kept their bits leave the next sweep the same
     // state; the change returned only decides the edge link, and a list that grows stirs.)
     p->stirred |= ((bits(next) ^ bits(old)) | (bits(f) ^ bits(f_old))) != 0;
@@ -294,6 +340,7 @@ static bool sweep(pass* p, bool links_only)
     const int* list = r->list; // (fixed within a sweep: a grown list is built after it)
     cs_pass_row* rows = p->pack->rows;
     int n = r->count;
+    int64_t left_out = 0; // unmoved rows
     p->stirred = false;
     for (int i = 0; i < n; ++i)
     {
@@ -303,11 +350,17 @@ static bool sweep(pass* p, bool links_only)
         {
             continue;
         }
+        if (p->moved_only && unmoved(p, c))
+        {
+            left_out += 1;
+            continue;
+        }
         if (update(p, c, entry >> 1) && (entry & CS_REACH_EDGE) != 0)
         {
             cs_reach_link(r, entry >> 1);
         }
     }
+    p->pack->unmoved += left_out;
     return p->stirred || r->grown;
 }
 
@@ -378,12 +431,18 @@ __attribute__((flatten)) static bool sweep_quiet(pass* p, bool links_only)
     cs_pass_row* rows = p->pack->rows;
     int n = r->count;
     bool stirred = false;
+    int64_t left_out = 0; // unmoved rows
     for (int i = 0; i < n; ++i)
     {
         int entry = list[i];
         cs_pass_row* c = rows + (entry >> 1);
         if (links_only && (c->pending || c->bounce))
         {
+            continue;
+        }
+        if (p->moved_only && unmoved(p, c))
+        {
+            left_out += 1;
             continue;
         }
         if (still_quiet(c, p->pack->bodies))
@@ -402,6 +461,7 @@ __attribute__((flatten)) static bool sweep_quiet(pass* p, bool links_only)
         }
     }
     p->stirred = stirred;
+    p->pack->unmoved += left_out;
     return stirred || r->grown;
 }
 
@@ -451,6 +511,10 @@ static void release(pass* p, const double* v)
         cs_pass_row* c = pack->rows + r->fresh[i];
         if (released(p, c))
         {
+            if (p->moved_only)
+            {
+                mark_moved(p, c, c->normal_impulse, 0.0);
+            }
             apply_impulse(c, pack->bodies, -c->normal_impulse, 0.0);
             c->normal_impulse = 0.0;
         }
@@ -537,7 +601,8 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
               .threshold = cs_bounce_threshold(params),
               .resting = params->linear_slop / params->time_step,
               .absorbed = 0.0,
-              .frictionless = params->frictionless};
+              .frictionless = params->frictionless,
+              .moved_only = params->moved_only};
     bool begun = false;
     pack->sweeps = 0;
     for (int k = 0; k < count; ++k)
@@ -559,6 +624,7 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
     pack->claimed_count = 0;
     pack->tick = params->tick_origin; // (0 but in tests)
     pack->skipped = 0;
+    pack->unmoved = 0;
     cs_reach_rebuild(reach, count);
     release(&p, v);
     // Quiet rows pay where collisions meet few resting links (a gas: half its visits left out); in a pile

@@ -11,6 +11,7 @@ void cs_pack_claim(cs_pass_pack* pack, const cs_impact_bodies* bodies, const dou
     r->inv_inertia = bodies->inv_inertia[body];
     r->offset[0] = r->offset[1] = 0.0;
     r->moves = bodies->offset[3 * body + 2] != 0.0;
+    r->moved = 0;
     r->touched = pack->tick;
     pack->claimed[pack->claimed_count++] = body;
 }

@@ -36,7 +36,8 @@ typedef struct cs_pass_body
     double inv_mass;
     double inv_inertia;
     double offset[2]; // the pass's position offset (impact.h), from 0 when the body is claimed
-    int32_t moves;    // the offset's third slot is not 0 (0: held, cs_impact_held): the offset accumulates
+    uint16_t moves;   // the offset's third slot is not 0 (0: held, cs_impact_held): the offset accumulates
+    uint16_t moved;   // a visit or release in this pass moved it by >= slop/h (restitution.c "Unmoved rows")
     uint32_t touched; // the pack's tick when the pass last changed this body's velocity or offset
 } cs_pass_body;
 
@@ -50,6 +51,7 @@ typedef struct cs_pass_pack
     int claimed_count;
     uint32_t tick;   // counts the pass's changes to bodies (restitution.c "Quiet rows"), from 0 each pass
     int64_t skipped; // the last pass's row visits left out as quiet (up to (iterations + 2) × rows)
+    int64_t unmoved; // the last pass's row visits left out as unmoved (moved_only)
     int sweeps;      // the last pass's sweeps (0: none ran)
 } cs_pass_pack;
 

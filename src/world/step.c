@@ -87,7 +87,7 @@ static cs_restitution_params restitution_params(const cs_world* w)
                                w->def.linear_slop,         w->def.solver_params.iterations,
                                w->def.frictionless,        hypot(w->def.gravity.x, w->def.gravity.y),
                                w->restitution_every_sweep, w->restitution_quiet_always,
-                               w->restitution_tick_origin};
+                               w->restitution_tick_origin, cs_formulation_splits(w->def.formulation)};
     return p;
 }
 
