@@ -197,8 +197,9 @@ static void test_pgs_block_coupled(void** state)
 
 // Frozen world problems: pgs-block and PGS, both converged to res_nat 1e-9, give the same velocities. (Step
 // 100: a settled pile's problem may take PGS tens of thousands of sweeps to 1e-9 and stagnate under the
-// default window first — Pool 1's steps 145–160 do since the restitution pass leaves unmoved rows out, as
-// Pool 2's and the jittered pool's did before; how fast it settles decides, and that is chaotic.)
+// default window first — Pool 1's steps 145, 150, 155 and 160 do since the restitution pass leaves unmoved
+// rows out, as Pool 2's and the jittered pool's steps 200–600 took over 50 000 before; how a pile settles
+// decides, and that is chaotic.)
 static void test_pgs_block_frozen(void** state)
 {
     (void)state;
