@@ -8,8 +8,12 @@
 // ("Ending the position sweeps early"), position sweeps 18–22 and 25 × velocity sweeps 5–12 × both row
 // orders. Which of those runs stay rolling is chaotic — any change of rounding in the step moves it (the
 // restitution pass's friction row read before its normal row turned (20, 9, coloured) rolling and (18, 9,
-// coloured) quiet) — but how many do is not: 3 of 96 before that change and after. The test holds the
-// rate, at most 5 of 96, and the benchmark's own run (20, 10, coloured) quiet.
+// coloured) quiet) — but how many do is not: 3 of 96 before that change and after, 5 after the pass left
+// unmoved rows out, whose wider survey (position sweeps 14–30, even, × velocity sweeps 5–14 × both orders:
+// 180 runs) left 4 rolling before and after. At the pooled rate, ~2.5 % of runs, 96 runs leave 6 or more
+// rolling by chance about one time in twenty and 8 or more one time in two hundred; what the test guards
+// against leaves many more (the impact shift applied ×3, the old way of pulling struck pairs together: 25).
+// The test holds the rate, at most 7 of 96, and the benchmark's own run (20, 10, coloured) quiet.
 #include "test_support.h"
 
 #include <math.h>
@@ -107,7 +111,7 @@ static void settled_pool1_goes_quiet(void** state)
     }
     print_message("# %d of %d runs not quiet\n", rolling, runs);
     assert_int_equal(runs, 96);
-    assert_true(rolling <= 5);
+    assert_true(rolling <= 7);
 }
 
 int main(void)
