@@ -82,3 +82,53 @@ void cs_dense_lu_solve(const double* a, int k, const int* piv, double* x)
         x[i] = s / ri[i];
     }
 }
+
+void cs_dense_lu_solve_rows(const double* a, int k, const int* piv, double* x, int w)
+{
+    for (int c = 0; c < k; ++c)
+    {
+        double* xc = x + (size_t)c * w;
+        double* xp = x + (size_t)piv[c] * w;
+        for (int t = 0; xp != xc && t < w; ++t)
+        {
+            double s = xp[t];
+            xp[t] = xc[t];
+            xc[t] = s;
+        }
+    }
+    // Row i: x_i − Σ_{j<i} a_ij x_j, the terms in increasing j as cs_dense_lu_solve's s −= a_ij x_j.
+    for (int i = 1; i < k; ++i)
+    {
+        const double* ri = a + (size_t)i * k;
+        double* xi = x + (size_t)i * w;
+        for (int j = 0; j < i; ++j)
+        {
+            const double f = ri[j];
+            const double* xj = x + (size_t)j * w;
+            for (int t = 0; t < w; ++t)
+            {
+                xi[t] -= f * xj[t];
+            }
+        }
+    }
+    // Row i from the last: (x_i − Σ_{j>i} a_ij x_j) / a_ii, the terms in increasing j.
+    for (int i = k - 1; i >= 0; --i)
+    {
+        const double* ri = a + (size_t)i * k;
+        double* xi = x + (size_t)i * w;
+        for (int j = i + 1; j < k; ++j)
+        {
+            const double f = ri[j];
+            const double* xj = x + (size_t)j * w;
+            for (int t = 0; t < w; ++t)
+            {
+                xi[t] -= f * xj[t];
+            }
+        }
+        const double d = ri[i];
+        for (int t = 0; t < w; ++t)
+        {
+            xi[t] /= d;
+        }
+    }
+}

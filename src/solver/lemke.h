@@ -17,6 +17,10 @@ typedef enum cs_lemke_outcome
 
 typedef void (*cs_lemke_column_fn)(const void* data, int k, double* out); // out = M[:, k] (n entries)
 
+// Right-hand sides a refactorisation solves at once (cs_dense_lu_solve_rows): wide enough for the vector
+// units, narrow enough that a block of them (CS_LEMKE_RHS·n doubles) stays in L2.
+#define CS_LEMKE_RHS 32
+
 typedef struct cs_lemke
 {
     int n;
@@ -38,7 +42,8 @@ typedef struct cs_lemke
     // Workspace, caller-owned: binv and lu n·n doubles each (B⁻¹ column-major, a column not yet touched by
     // a pivot is e_j and is not stored; lu: the k×k block a refactorisation factorises), xb, d, col, z:
     // n doubles each; basis, touched, tlist, lu_rows, lu_vars, lu_piv: n ints each; where: 2n + 1.
-    double *binv, *lu, *xb, *d, *col, *z;
+    // rhs: CS_LEMKE_RHS·n doubles (the right-hand sides a refactorisation solves at once).
+    double *binv, *lu, *xb, *d, *col, *z, *rhs;
     int *basis, *touched, *tlist, *where, *lu_rows, *lu_vars, *lu_piv;
     int touched_count; // entries of tlist (the stored columns of B⁻¹)
     // Results.

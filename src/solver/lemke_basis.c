@@ -15,6 +15,7 @@
 #include "solver/dense_lu.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 void cs_lemke_column_of(const cs_lemke* L, int var, double* out)
@@ -143,6 +144,77 @@ static int reorder_positions(cs_lemke* L)
     return k;
 }
 
+// The stored columns off R: −C_{R̄S} C_RS⁻¹, one basic column of S at a time. A column of the tableau is a
+// column of M (a contact's few couplings: ~25 nonzeros of Pool 1's 2 416 variables), a unit vector or the
+// cover, so each update visits only its nonzeros; the dense updates over all n rows were nine tenths of a
+// refactorisation (docs/PERFORMANCE.md, "Lemke's refactorisation"). The result is the dense update's bit for
+// bit. Where the dense update adds a zero term, x − (±0), it keeps x, but for x = −0 and a −0 term, which
+// give +0; and a non-finite cba spreads NaN over the whole column (0·∞), so such a column is updated densely.
+// Off R no entry is ever −0 (each starts +0, and a difference is −0 only as −0 − (+0)). On R col is 0, so
+// the dense update subtracted only zero terms there, and its −0 entries (from the LU solves) turned +0
+// exactly when a term was −0: when some cba < 0 of the column (an entry on R, which those zero terms leave as
+// it is) multiplied a +0 of col. That is applied at the end, column by column.
+static void off_r(cs_lemke* L, int k)
+{
+    int n = L->n;
+    const int* rows = L->lu_rows;
+    const int* vars = L->lu_vars;
+    int* nz = L->lu_piv + k; // the column's nonzeros, at most n − k (col is 0 on R): lu_piv holds n ints
+    for (int b = 0; b < k; ++b)
+    {
+        cs_lemke_column_of(L, vars[b], L->col);
+        for (int a = 0; a < k; ++a)
+        {
+            L->col[rows[a]] = 0.0; // the rows R keep C_RS⁻¹
+        }
+        int count = 0;
+        for (int i = 0; i < n; ++i)
+        {
+            if (L->col[i] != 0.0) // (NaN too)
+            {
+                nz[count++] = i;
+            }
+        }
+        int pos = rows[b];
+        for (int a = 0; a < k; ++a)
+        {
+            double* bj = L->binv + (size_t)rows[a] * n;
+            double cba = bj[pos];
+            if (cba == 0.0)
+            {
+                continue;
+            }
+            if (!isfinite(cba))
+            {
+                for (int i = 0; i < n; ++i)
+                {
+                    bj[i] -= L->col[i] * cba;
+                }
+                continue;
+            }
+            for (int t = 0; t < count; ++t)
+            {
+                int i = nz[t];
+                bj[i] -= L->col[i] * cba;
+            }
+        }
+    }
+    for (int a = 0; a < k; ++a)
+    {
+        double* bj = L->binv + (size_t)rows[a] * n;
+        bool negative = false;
+        for (int b = 0; b < k; ++b)
+        {
+            negative |= bj[rows[b]] < 0.0;
+        }
+        for (int b = 0; negative && b < k; ++b)
+        {
+            double* x = bj + rows[b];
+            *x = *x == 0.0 ? 0.0 : *x; // −0 → +0
+        }
+    }
+}
+
 bool cs_lemke_refactor(cs_lemke* L)
 {
     int n = L->n;
@@ -171,44 +243,31 @@ bool cs_lemke_refactor(cs_lemke* L)
     {
         L->touched[i] = 0;
     }
-    for (int a = 0; a < k; ++a)
+    // C_RS⁻¹ by blocks of CS_LEMKE_RHS columns: the unit vectors e_a .. e_{a+w−1} solved at once (row-major
+    // in L->rhs, row b holding their components b), then scattered into their columns of B⁻¹.
+    for (int a0 = 0; a0 < k; a0 += CS_LEMKE_RHS)
     {
-        int j = rows[a];
-        L->tlist[a] = j;
-        L->touched[j] = 1;
-        double* bj = L->binv + (size_t)j * n;
-        memset(bj, 0, (size_t)n * sizeof(double));
-        memset(L->d, 0, (size_t)k * sizeof(double));
-        L->d[a] = 1.0;
-        cs_dense_lu_solve(L->lu, k, L->lu_piv, L->d);
-        for (int b = 0; b < k; ++b)
+        int w = k - a0 < CS_LEMKE_RHS ? k - a0 : CS_LEMKE_RHS;
+        memset(L->rhs, 0, (size_t)k * (size_t)w * sizeof(double));
+        for (int t = 0; t < w; ++t)
         {
-            bj[rows[b]] = L->d[b];
+            L->rhs[(size_t)(a0 + t) * w + t] = 1.0;
         }
-    }
-    // Off R: −C_{R̄S} C_RS⁻¹, one basic column of S at a time.
-    for (int b = 0; b < k; ++b)
-    {
-        cs_lemke_column_of(L, vars[b], L->col);
-        for (int a = 0; a < k; ++a)
+        cs_dense_lu_solve_rows(L->lu, k, L->lu_piv, L->rhs, w);
+        for (int t = 0; t < w; ++t)
         {
-            L->col[rows[a]] = 0.0; // the rows R keep C_RS⁻¹: a branch-free update below leaves them
-        }
-        int pos = rows[b];
-        for (int a = 0; a < k; ++a)
-        {
-            double* bj = L->binv + (size_t)rows[a] * n;
-            double cba = bj[pos];
-            if (cba == 0.0)
+            int j = rows[a0 + t];
+            L->tlist[a0 + t] = j;
+            L->touched[j] = 1;
+            double* bj = L->binv + (size_t)j * n;
+            memset(bj, 0, (size_t)n * sizeof(double));
+            for (int b = 0; b < k; ++b)
             {
-                continue;
-            }
-            for (int i = 0; i < n; ++i)
-            {
-                bj[i] -= L->col[i] * cba;
+                bj[rows[b]] = L->rhs[(size_t)b * w + t];
             }
         }
     }
+    off_r(L, k);
     cs_lemke_apply_binv(L, L->r, L->xb);
     L->refactorisations += 1;
     return true;

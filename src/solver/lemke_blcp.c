@@ -178,7 +178,7 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs
                        LEMKE_MAX_VARIABLES);
     }
     size_t nn = (size_t)n, mm = (size_t)m;
-    size_t doubles = mm * mm + 2 * nn * nn + 7 * nn + mm;
+    size_t doubles = mm * mm + 2 * nn * nn + (7 + CS_LEMKE_RHS) * nn + mm;
     size_t ints = 13 * nn + 1 + 2 * mm;
     size_t total = doubles + (ints + 1) / 2 + 1;
     cs_status s = cs_grow_doubles(&w->dense, &w->dense_capacity, (int)total, err);
@@ -198,6 +198,7 @@ static cs_status carve(cs_solver_work* w, const cs_lcp* p, lemke_arrays* out, cs
     a.lemke.d = d, d += nn;
     a.lemke.col = d, d += nn;
     a.lemke.z = d, d += nn;
+    a.lemke.rhs = d, d += CS_LEMKE_RHS * nn;
     a.rhs = d, d += nn;
     a.lemke.cover = d, d += nn;
     d += nn; // spare
