@@ -47,8 +47,9 @@ typedef referee_problem problem;
 // 1e-10, every sweep stalls near 1e-5, lemke ends on a ray; Pool 2 frictionless at step 30: PGS 2e-4 after
 // 50 000 sweeps; Pool 1 with friction at step 100 since collisions are replayed in the restitution pass:
 // the sweeps converge, lemke pivots there for tens of seconds). Pool 2 at step 10 is solved at the warm start
-// (res_nat 0) and says nothing; with friction at step 30 circlesim's dense lemke takes 43 s (1 188 rows), too
-// long for the suite under the sanitizers.
+// (res_nat 0) and says nothing; with friction at step 30 circlesim's dense lemke took 43 s (1 188 rows), too
+// long for the suite under the sanitizers (since its faster refactorisation, 28 Nov 2026, lemke 12 s and
+// ppm's Lemke fallback 26 s of CPU in Release: still left out).
 typedef struct scene_step
 {
     const char* scene;
