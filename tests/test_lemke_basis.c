@@ -214,91 +214,176 @@ static void reference_refactor(cs_lemke* L, const int* rows, const int* vars, in
     cs_lemke_apply_binv(L, L->r, L->xb);
 }
 
-// Random sparse M and bases (k of the n slacks replaced by z columns, some by z0 = the cover): the fast
-// refactorisation's stored columns, their list and x_B equal the reference's bit for bit; and the trials do
-// reach the case the sign fix-up exists for (a −0 of C_RS⁻¹ that the dense update turned +0).
+// What the comparisons saw (the trials must reach the cases the fast path has code for).
+typedef struct compare_counts
+{
+    int compared;  // refactorisations that succeeded and were compared
+    int flipped;   // −0 on R that the dense update turned +0
+    int nonfinite; // non-finite entries of B⁻¹ (a NaN or ∞ multiplier, or non-finite entries of M off R)
+} compare_counts;
+
+// One basis (basis[p]: the variable at position p) refactorised both ways from fresh workspaces, the fast
+// one's B⁻¹ first filled with NaN (every stored column must be written whole); their stored columns, list
+// and x_B compared bit for bit.
+static void compare_refactor(int n, const double* m, const double* r, const int* basis, int cover,
+                             compare_counts* counts)
+{
+    dense_m dm = {n, m};
+    lemke_space fast, ref;
+    space_init(&fast, n, &dm, r);
+    space_init(&ref, n, &dm, r);
+    for (size_t i = 0; i < (size_t)n * (size_t)n; ++i)
+    {
+        fast.L.binv[i] = NAN;
+    }
+    memcpy(fast.L.basis, basis, (size_t)n * sizeof(int));
+    for (int i = 0; i < n; ++i)
+    {
+        fast.L.cover[i] = ref.L.cover[i] = 1.0 + (double)(i % 3);
+    }
+    fast.L.covered = ref.L.covered = cover != 0;
+    if (cs_lemke_refactor(&fast.L))
+    {
+        // The renumbering (reorder_positions) is the refactorisation's own; the reference takes its result
+        // and redoes the rest the old way.
+        int kk = fast.L.touched_count;
+        memcpy(ref.L.basis, fast.L.basis, (size_t)n * sizeof(int));
+        memcpy(ref.L.lu_rows, fast.L.lu_rows, (size_t)kk * sizeof(int));
+        memcpy(ref.L.lu_vars, fast.L.lu_vars, (size_t)kk * sizeof(int));
+        memcpy(ref.L.touched, fast.L.touched, (size_t)n * sizeof(int)); // which columns are stored
+        memcpy(ref.L.tlist, fast.L.tlist, (size_t)kk * sizeof(int));
+        ref.L.touched_count = kk;
+        reference_refactor(&ref.L, ref.L.lu_rows, ref.L.lu_vars, kk, &counts->flipped);
+        for (int a = 0; a < kk; ++a)
+        {
+            int j = fast.L.lu_rows[a];
+            assert_int_equal(fast.L.tlist[a], j);
+            assert_int_equal(fast.L.touched[j], 1);
+            const double* got = fast.L.binv + (size_t)j * (size_t)n;
+            const double* want = ref.L.binv + (size_t)j * (size_t)n;
+            for (int i = 0; i < n; ++i)
+            {
+                counts->nonfinite += !isfinite(want[i]);
+                if (!same_bits(got + i, want + i, 1))
+                {
+                    fail_msg("n %d, k %d: B⁻¹ column %d row %d: %.17g, the dense update's %.17g", n, kk, j, i,
+                             got[i], want[i]);
+                }
+            }
+        }
+        assert_true(same_bits(fast.L.xb, ref.L.xb, n));
+        counts->compared += 1;
+    }
+    space_free(&fast);
+    space_free(&ref);
+}
+
+// Random sparse M (diagonal ±2) and bases of k distinct z columns: k = n, k = 0, a multiple of 32 (the
+// blocks' width) or any, z0 at one position in a third of them (its column the cover or −1); every sixth M
+// with NaN and −∞ entries (they stay off R or make the basis singular). Signed zeros included (the −0 → +0
+// case must occur).
 static void test_refactor_matches_dense_update(void** state)
 {
     (void)state;
-    int flipped = 0, solved = 0;
-    for (int trial = 0; trial < 60; ++trial)
+    compare_counts counts = {0, 0, 0};
+    for (int trial = 0; trial < 120; ++trial)
     {
-        int n = 8 + (int)(next_u32() % 70);
+        int n = 8 + (int)(next_u32() % 100);
+        int shape = trial % 6;
         double* m = malloc((size_t)n * (size_t)n * sizeof(double));
         double* r = malloc((size_t)n * sizeof(double));
+        int* basis = malloc((size_t)n * sizeof(int));
+        int* perm = malloc((size_t)n * sizeof(int));
         for (int i = 0; i < n * n; ++i)
         {
             m[i] = sparse_entry(7);
+            if (shape == 3 && next_u32() % 50 == 0)
+            {
+                m[i] = next_u32() % 2 ? NAN : -INFINITY;
+            }
         }
         for (int i = 0; i < n; ++i)
         {
             m[(size_t)i * (size_t)n + (size_t)i] = next_u32() % 2 ? 2.0 : -2.0;
             r[i] = sparse_entry(3);
+            basis[i] = i;
+            perm[i] = i;
         }
-        dense_m dm = {n, m};
-        lemke_space fast, ref;
-        space_init(&fast, n, &dm, r);
-        space_init(&ref, n, &dm, r);
-        // The basis: z_j at position j for the chosen j (its slack ζ_j leaves), maybe z0 in one of them.
-        int k = 1 + (int)(next_u32() % (unsigned)n);
-        for (int p = 0; p < n; ++p)
+        int k = shape == 0 ? n : shape == 1 ? 0 : 1 + (int)(next_u32() % (unsigned)n);
+        if (shape == 2)
         {
-            fast.L.basis[p] = p;
+            k = 32 * (1 + (int)(next_u32() % (unsigned)(n / 32 + 1)));
+            k = k > n ? n : k;
+        }
+        for (int i = n - 1; i > 0; --i) // k distinct positions j get z_j
+        {
+            int j = (int)(next_u32() % (unsigned)(i + 1));
+            int t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
         }
         for (int t = 0; t < k; ++t)
         {
-            int j = (int)(next_u32() % (unsigned)n);
-            fast.L.basis[j] = n + j;
+            basis[perm[t]] = n + perm[t];
         }
         if (next_u32() % 3 == 0)
         {
-            fast.L.basis[next_u32() % (unsigned)n] = 2 * n; // z0
-            for (int i = 0; i < n; ++i)
-            {
-                fast.L.cover[i] = ref.L.cover[i] = 1.0 + (double)(i % 3);
-            }
-            fast.L.covered = ref.L.covered = next_u32() % 2 == 0;
+            basis[next_u32() % (unsigned)n] = 2 * n; // z0
         }
-        memcpy(ref.L.basis, fast.L.basis, (size_t)n * sizeof(int));
-        if (cs_lemke_refactor(&fast.L))
-        {
-            // The same renumbering (reorder_positions) is done by the refactorisation itself; the reference
-            // takes its result and redoes the rest the old way.
-            int kk = fast.L.touched_count;
-            memcpy(ref.L.basis, fast.L.basis, (size_t)n * sizeof(int));
-            memcpy(ref.L.lu_rows, fast.L.lu_rows, (size_t)kk * sizeof(int));
-            memcpy(ref.L.lu_vars, fast.L.lu_vars, (size_t)kk * sizeof(int));
-            memcpy(ref.L.touched, fast.L.touched, (size_t)n * sizeof(int)); // which columns are stored
-            memcpy(ref.L.tlist, fast.L.tlist, (size_t)kk * sizeof(int));
-            ref.L.touched_count = kk;
-            reference_refactor(&ref.L, ref.L.lu_rows, ref.L.lu_vars, kk, &flipped);
-            for (int a = 0; a < kk; ++a)
-            {
-                int j = fast.L.lu_rows[a];
-                assert_int_equal(fast.L.tlist[a], j);
-                assert_int_equal(fast.L.touched[j], 1);
-                const double* got = fast.L.binv + (size_t)j * (size_t)n;
-                const double* want = ref.L.binv + (size_t)j * (size_t)n;
-                for (int i = 0; i < n; ++i)
-                {
-                    if (!same_bits(got + i, want + i, 1))
-                    {
-                        fail_msg(
-                            "trial %d (n %d, k %d): B⁻¹ column %d row %d: %.17g, the dense update's %.17g",
-                            trial, n, kk, j, i, got[i], want[i]);
-                    }
-                }
-            }
-            assert_true(same_bits(fast.L.xb, ref.L.xb, n));
-            solved += 1;
-        }
-        space_free(&fast);
-        space_free(&ref);
+        compare_refactor(n, m, r, basis, (int)(next_u32() % 2), &counts);
         free(m);
         free(r);
+        free(basis);
+        free(perm);
     }
-    assert_true(solved >= 30);
-    assert_true(flipped > 0); // the −0 → +0 case did occur
+    assert_true(counts.compared >= 60);
+    assert_true(counts.flipped > 0);   // the −0 → +0 case did occur
+    assert_true(counts.nonfinite > 0); // so did NaN off R
+}
+
+// A C_RS whose inverse overflows (unit upper triangular with 1e12 above the diagonal: entries up to 1e12^k),
+// so that multipliers cba are ∞ or NaN and the columns take the dense update; some with a NaN off R or in
+// C_RS's upper triangle.
+static void test_refactor_with_non_finite_multipliers(void** state)
+{
+    (void)state;
+    compare_counts counts = {0, 0, 0};
+    for (int trial = 0; trial < 30; ++trial)
+    {
+        int n = 40 + (int)(next_u32() % 40);
+        int k = 20 + (int)(next_u32() % (unsigned)(n - 20));
+        double* m = calloc((size_t)n * (size_t)n, sizeof(double));
+        double* r = malloc((size_t)n * sizeof(double));
+        int* basis = malloc((size_t)n * sizeof(int));
+        for (int j = 0; j < n; ++j) // column j of M: m[j·n + i]
+        {
+            r[j] = sparse_entry(3);
+            basis[j] = j < k ? n + j : j;
+            for (int i = 0; i < n; ++i)
+            {
+                double grow = next_u32() % 4 ? 1e12 : (next_u32() % 2 ? -3.0 : 0.0);
+                m[(size_t)j * (size_t)n + (size_t)i] = j >= k || i >= k ? sparse_entry(6)
+                                                       : i == j         ? -1.0
+                                                       : i < j          ? grow
+                                                                        : 0.0;
+            }
+        }
+        if (trial % 3 == 0)
+        {
+            m[(size_t)(next_u32() % (unsigned)k) * (size_t)n +
+              (size_t)(k + (int)(next_u32() % (unsigned)(n - k)))] = NAN;
+        }
+        else if (trial % 3 == 1)
+        {
+            m[(size_t)n] = NAN; // row 0 of column 1: C_RS's upper triangle
+        }
+        compare_refactor(n, m, r, basis, 0, &counts);
+        free(m);
+        free(r);
+        free(basis);
+    }
+    assert_true(counts.compared >= 10);
+    assert_true(counts.nonfinite > 0);
 }
 
 int main(void)
@@ -306,6 +391,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_rows_matches_single_solves),
         cmocka_unit_test(test_refactor_matches_dense_update),
+        cmocka_unit_test(test_refactor_with_non_finite_multipliers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,7 +71,8 @@ void cs_lemke_apply_binv(const cs_lemke* L, const double* c, double* d);
 // res = r − B x_B; returns its largest magnitude. Uses L->col.
 double cs_lemke_basis_residual(const cs_lemke* L, double* res);
 // Rebuilds B⁻¹ of the current basis from an LU factorisation and recomputes x_B = B⁻¹ r (positions are
-// renumbered: ζ_i at position i). False when the basis is numerically singular. Uses L->d, L->col.
+// renumbered: ζ_i at position i). False when the basis is numerically singular. Uses L->col, L->rhs and
+// lu_piv past its first k entries as scratch.
 bool cs_lemke_refactor(cs_lemke* L);
 
 #endif

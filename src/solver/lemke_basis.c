@@ -148,12 +148,14 @@ static int reorder_positions(cs_lemke* L)
 // column of M (a contact's few couplings: ~25 nonzeros of Pool 1's 2 416 variables), a unit vector or the
 // cover, so each update visits only its nonzeros; the dense updates over all n rows were nine tenths of a
 // refactorisation (docs/PERFORMANCE.md, "Lemke's refactorisation"). The result is the dense update's bit for
-// bit. Where the dense update adds a zero term, x − (±0), it keeps x, but for x = −0 and a −0 term, which
-// give +0; and a non-finite cba spreads NaN over the whole column (0·∞), so such a column is updated densely.
-// Off R no entry is ever −0 (each starts +0, and a difference is −0 only as −0 − (+0)). On R col is 0, so
-// the dense update subtracted only zero terms there, and its −0 entries (from the LU solves) turned +0
-// exactly when a term was −0: when some cba < 0 of the column (an entry on R, which those zero terms leave as
-// it is) multiplied a +0 of col. That is applied at the end, column by column.
+// bit (in the default floating-point environment: round to nearest, subnormals kept; a host that flushes
+// subnormals to zero can make a −0 off R, which the dense update would have turned +0). Where the dense
+// update adds a zero term, x − (±0), it keeps x, but for x = −0 and a −0 term, which give +0; and a
+// non-finite cba spreads NaN over the whole column (0·∞), so such a column is updated densely. Off R no entry
+// is ever −0 (each starts +0, and a difference is −0 only as −0 − (+0)). On R col is 0, so the dense update
+// subtracted only zero terms there, and its −0 entries (from the LU solves) turned +0 exactly when a term was
+// −0: when some cba < 0 of the column (an entry on R, which those zero terms leave as it is) multiplied a +0
+// of col. That is applied at the end, column by column.
 static void off_r(cs_lemke* L, int k)
 {
     int n = L->n;
