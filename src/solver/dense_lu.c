@@ -52,51 +52,27 @@ bool cs_dense_lu_factor(double* a, int k, int* piv, double tol)
     return true;
 }
 
-// x ← (P a)⁻¹ x with the factors of cs_dense_lu_factor.
-void cs_dense_lu_solve(const double* a, int k, const int* piv, double* x)
+// Both solves (dense_lu.h): w right-hand sides, row-major, each column through the same operations in the
+// same order — a single solve is w = 1 (the compiler folds the inner loops away).
+static inline __attribute__((always_inline)) void solve_rows(const double* a, int k, const int* piv,
+                                                             double* x, int w)
 {
     for (int c = 0; c < k; ++c)
     {
-        double t = x[piv[c]];
-        x[piv[c]] = x[c];
-        x[c] = t;
-    }
-    for (int i = 1; i < k; ++i)
-    {
-        const double* ri = a + (size_t)i * k;
-        double s = x[i];
-        for (int j = 0; j < i; ++j)
+        if (piv[c] == c)
         {
-            s -= ri[j] * x[j];
+            continue;
         }
-        x[i] = s;
-    }
-    for (int i = k - 1; i >= 0; --i)
-    {
-        const double* ri = a + (size_t)i * k;
-        double s = x[i];
-        for (int j = i + 1; j < k; ++j)
-        {
-            s -= ri[j] * x[j];
-        }
-        x[i] = s / ri[i];
-    }
-}
-
-void cs_dense_lu_solve_rows(const double* a, int k, const int* piv, double* x, int w)
-{
-    for (int c = 0; c < k; ++c)
-    {
         double* xc = x + (size_t)c * w;
         double* xp = x + (size_t)piv[c] * w;
-        for (int t = 0; xp != xc && t < w; ++t)
+        for (int t = 0; t < w; ++t)
         {
             double s = xp[t];
             xp[t] = xc[t];
             xc[t] = s;
         }
     }
-    // Row i: x_i − Σ_{j<i} a_ij x_j, the terms in increasing j as cs_dense_lu_solve's s −= a_ij x_j.
+    // Row i: x_i − Σ_{j<i} a_ij x_j, the terms in increasing j.
     for (int i = 1; i < k; ++i)
     {
         const double* ri = a + (size_t)i * k;
@@ -131,4 +107,14 @@ void cs_dense_lu_solve_rows(const double* a, int k, const int* piv, double* x, i
             xi[t] /= d;
         }
     }
+}
+
+void cs_dense_lu_solve(const double* a, int k, const int* piv, double* x)
+{
+    solve_rows(a, k, piv, x, 1);
+}
+
+void cs_dense_lu_solve_rows(const double* a, int k, const int* piv, double* x, int w)
+{
+    solve_rows(a, k, piv, x, w);
 }

@@ -12,8 +12,8 @@ bool cs_dense_lu_factor(double* a, int k, int* piv, double tol);
 // x ← (P a)⁻¹ x with the factors of cs_dense_lu_factor.
 void cs_dense_lu_solve(const double* a, int k, const int* piv, double* x);
 // The same for w right-hand sides at once: x is k × w row-major (row i holds component i of each), and each
-// column gets cs_dense_lu_solve's operations in its order, bit for bit; but a row's update is one pass over
-// w contiguous numbers instead of a chain of dependent ones (lemke's refactorisation solves k of them).
+// column gets cs_dense_lu_solve's operations in its order, bit for bit (one code, dense_lu.c); a row's update
+// is one pass over w contiguous numbers (lemke's refactorisation solves k of them, 32 at a time).
 void cs_dense_lu_solve_rows(const double* a, int k, const int* piv, double* x, int w);
 
 #endif
