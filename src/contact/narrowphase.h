@@ -8,6 +8,18 @@
 #include "circlesim/wall.h"
 #include "contact/contact.h"
 
+// The unit normal from a circle's centre to another's, (dx, dy) at distance d = |(dx, dy)|.
+static inline void cs_circles_normal(double dx, double dy, double d, double* nx, double* ny)
+{
+    *nx = 0.0; // coincident centres: any fixed direction keeps the step deterministic
+    *ny = 1.0;
+    if (d > 0.0)
+    {
+        *nx = dx / d;
+        *ny = dy / d;
+    }
+}
+
 // Fills c for circles a and b; returns false when the gap is not below margin. (Inline: the narrow phase
 // calls it ~570 times a Pool 1 step with eight arguments; out of line the calls cost ~7 M instructions per
 // 1 000 steps.)
@@ -22,12 +34,8 @@ static inline bool cs_collide_circles(int a, int b, double ax, double ay, double
     {
         return false;
     }
-    double nx = 0.0, ny = 1.0; // coincident centres: any fixed direction keeps the step deterministic
-    if (d > 0.0)
-    {
-        nx = dx / d;
-        ny = dy / d;
-    }
+    double nx, ny;
+    cs_circles_normal(dx, dy, d, &nx, &ny);
     c->key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
     c->a = a;
     c->b = b;

@@ -175,6 +175,33 @@ cs_status cs_relax_step(cs_world* w, const int* order, double* seconds, cs_error
 // h·v_t/d, a fraction of a degree.
 #define CS_RELAX_MIN_COS 0.995
 
+// Contact c's normal at the positions now, as cs_contact_refresh re-measures it (the same operations, so the
+// same bits): for a pair of circles straight from the centres, without copying the contact (160 bytes) twice
+// and re-measuring its point, gap and arms, which the take-back does not read (Pool 1 under relax: the
+// take-back 60 → 34 k instructions a step, callgrind over 1 000 steps).
+static void normal_now(const cs_world* w, const cs_contact* c, double* nx, double* ny)
+{
+    if (c->a < 0)
+    {
+        cs_contact now = *c;
+        cs_contact_refresh(&now, w->walls, w->px, w->py, w->radius);
+        *nx = now.nx;
+        *ny = now.ny;
+        return;
+    }
+    int a = c->a, b = c->b;
+    double dx = w->px[b] - w->px[a], dy = w->py[b] - w->py[a];
+    double d = sqrt(dx * dx + dy * dy);
+    if (!(d - w->radius[a] - w->radius[b] < INFINITY))
+    {
+        // A non-finite position: the refresh keeps the old geometry (the health check reports it).
+        *nx = c->nx;
+        *ny = c->ny;
+        return;
+    }
+    cs_circles_normal(dx, dy, d, nx, ny);
+}
+
 void cs_relax_split(cs_world* w, const int* order)
 {
     for (int k = 0; k < w->contacts.count; ++k)
@@ -185,13 +212,13 @@ void cs_relax_split(cs_world* w, const int* order)
             continue;
         }
         const cs_contact* c = w->contacts.items + (order != NULL ? order[k] : k);
-        cs_contact now = *c;
-        cs_contact_refresh(&now, w->walls, w->px, w->py, w->radius);
-        if (c->nx * now.nx + c->ny * now.ny < CS_RELAX_MIN_COS)
+        double nx, ny;
+        normal_now(w, c, &nx, &ny);
+        if (c->nx * nx + c->ny * ny < CS_RELAX_MIN_COS)
         {
             continue;
         }
-        double dx = l * (c->nx - now.nx), dy = l * (c->ny - now.ny);
+        double dx = l * (c->nx - nx), dy = l * (c->ny - ny);
         w->v[3 * c->b] += w->inv_mass[c->b] * dx;
         w->v[3 * c->b + 1] += w->inv_mass[c->b] * dy;
         if (c->a >= 0)

@@ -169,6 +169,7 @@ void cs_world_destroy(cs_world* w)
     cs_lcp_free(&w->relax_problem);
     free(w->relax_lambda);
     free(w->shock_ints);
+    free(w->shock_edges);
     free(w->lambda);
     cs_solver_work_free(&w->work);
     free(w->position_bias);

@@ -128,6 +128,8 @@ struct cs_world
     int relax_lambda_capacity;
     int* shock_ints; // shock.c: levels, adjacency and order of the support pass
     int shock_capacity;
+    struct cs_shock_edge* shock_edges; // shock.c: the supporting contacts' numbers the pass reads
+    int shock_edge_capacity;
     int threads;         // 1 .. CS_WORKERS_MAX (cs_world_set_threads)
     cs_workers* workers; // threads − 1 workers (NULL for one thread), started by cs_world_set_threads
     uint8_t* pair_hits;  // per broad-phase pair: the narrow phase found a contact (step_stages.c)
