@@ -4,7 +4,7 @@
 #
 #   scripts/bench-vs-peers.sh [--suite paper|scale|churn] [--steps N] [--repeat R] [--warmup N]
 #                             [--iterations LIST] [--sizes LIST] [--scenes LIST] [--threads T] [--solvers LIST]
-#                             [--engines box2d-v3,box2d,chipmunk] [--out DIR] [--plot FILE.png]
+#                             [--engines box2d-v3,box2d,chipmunk] [--formulation F] [--out DIR] [--plot FILE.png]
 #                             [--build DIR] [--no-run]
 #
 # Suites as circlesim-cli bench's: paper (pool1, pool2, stacking, stacking150), scale (pool-N), churn (the
@@ -12,7 +12,8 @@
 # pool1-jitter, stacking, stacking150, gas (circlesim loads scenes/NAME.json), pool-N, stream-N (generated;
 # every engine builds them from src/cli/bench_scenes.c and src/scene/generator_formulas.c). --threads T:
 # circlesim on T threads and Box2D v3 on T workers (Box2D 2.4.1 and Chipmunk have one); --solvers:
-# circlesim's (default: the suite's).
+# circlesim's (default: the suite's); --formulation: circlesim's contact formulation (relax, split, spook,
+# soft; default: each scene file's world.formulation — the paper's scenes pin split — else the engine's relax).
 # Writes OUT/circlesim-SUITE.csv, OUT/peers-SUITE.csv, OUT/peers-box2d-v3-SUITE.csv (when the Box2D v3
 # tarball is there; it says so when it is not), then OUT/compare-SUITE.csv (µs/step of each, ratios
 # circlesim ÷ peer: < 1 means circlesim is faster, the form of issue 12's targets) and OUT/quality-SUITE.csv
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
     --warmup) warmup="$2"; common+=("$1" "$2"); shift 2 ;;
     --steps|--iterations|--sizes) common+=("$1" "$2"); shift 2 ;;
     --threads) threads="$2"; ours+=(--threads "$2"); shift 2 ;;
-    --solvers) ours+=(--solvers "$2"); shift 2 ;;
+    --solvers|--formulation) ours+=("$1" "$2"); shift 2 ;;
     --scenes)
       # circlesim takes files for the scenes that have one, names for the generated ones.
       files=""
@@ -62,7 +63,7 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --engines) engines="$2"; shift 2 ;;
     --no-run) run=0; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-vs-peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
