@@ -170,6 +170,7 @@ void cs_world_destroy(cs_world* w)
     free(w->relax_lambda);
     free(w->shock_ints);
     free(w->shock_edges);
+    free(w->shock_plan);
     free(w->lambda);
     cs_solver_work_free(&w->work);
     free(w->position_bias);

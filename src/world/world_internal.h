@@ -128,11 +128,18 @@ struct cs_world
     int relax_lambda_capacity;
     int* shock_ints; // shock.c: levels, adjacency and order of the support pass
     int shock_capacity;
-    struct cs_shock_edge* shock_edges; // shock.c: the supporting contacts' numbers the pass reads
+    struct cs_shock_edge* shock_edges; // shock.c: the supporting contacts (the last step's graph)
     int shock_edge_capacity;
-    int threads;         // 1 .. CS_WORKERS_MAX (cs_world_set_threads)
-    cs_workers* workers; // threads − 1 workers (NULL for one thread), started by cs_world_set_threads
-    uint8_t* pair_hits;  // per broad-phase pair: the narrow phase found a contact (step_stages.c)
+    int shock_edge_count;
+    int* shock_plan; // shock.c: the last graph's pushes (edge, upper body, lower body), in order
+    int shock_plan_capacity;
+    int shock_plan_count;
+    bool shock_no_plan;    // tests only: build the graph every step (shock.c)
+    int64_t shock_replays; // tests only: the support passes that replayed the plan
+    int64_t shock_builds;  // tests only: the support passes that built the graph
+    int threads;           // 1 .. CS_WORKERS_MAX (cs_world_set_threads)
+    cs_workers* workers;   // threads − 1 workers (NULL for one thread), started by cs_world_set_threads
+    uint8_t* pair_hits;    // per broad-phase pair: the narrow phase found a contact (step_stages.c)
     int pair_hits_capacity;
     int* chunk_ints; // per chunk of a parallel stage: its count, flag or output offset
     int chunk_ints_capacity;
