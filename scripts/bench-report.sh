@@ -21,9 +21,10 @@
 # --no-run: no benchmark; targets.csv from the CSVs a run left in OUT (the parts in --parts; give --quick
 # as that run did, which names the stream's size).
 #
-# Full: paper 1 000 steps × 3 repeats; churn 300 steps, stream-5000, 3 repeats; scale 1 000, 5 000, 20 000,
-# 50 000 circles, 150 steps, 3 repeats (about an hour: Box2D 2.4.1 is slow at 50 000). --quick: 1 repeat,
-# churn 60 steps with stream-2000, scale 1 000, 5 000, 20 000 at 30 steps (under 15 minutes on a quiet 2-core
+# Full: paper 1 000 steps; churn 300 steps, stream-5000; scale 1 000, 5 000, 20 000, 50 000 circles, 150
+# steps; each part three rounds of every engine in turn, µs/step the median over the rounds
+# (bench-vs-peers.sh --rounds 3: about an hour, Box2D 2.4.1 is slow at 50 000). --quick: one round, churn 60
+# steps with stream-2000, scale 1 000, 5 000, 20 000 at 30 steps (under 15 minutes on a quiet 2-core
 # machine; the settled piles keep their 1 000 steps). Default OUT build/bench-report, plot OUT/scaling.png.
 # Run it on a quiet machine: the load average is printed first and last, and wall times on a busy one say
 # little (instruction counts: callgrind, docs/PERFORMANCE.md).
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
     --plot) plot="$2"; shift 2 ;;
     --parts) parts="$2"; shift 2 ;;
     --no-run) run=0; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-report: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -57,9 +58,9 @@ for part in "${wanted[@]}"; do
   esac
 done
 if [ "$quick" = 1 ]; then
-  repeat=1; churn_steps=60; stream=2000; sizes=1000,5000,20000; scale_steps=30; warmup=20
+  rounds=1; churn_steps=60; stream=2000; sizes=1000,5000,20000; scale_steps=30; warmup=20
 else
-  repeat=3; churn_steps=300; stream=5000; sizes=1000,5000,20000,50000; scale_steps=150; warmup=60
+  rounds=3; churn_steps=300; stream=5000; sizes=1000,5000,20000,50000; scale_steps=150; warmup=60
 fi
 if [ "$run" = 1 ] && [ -z "$build" ]; then
   build=build
@@ -71,7 +72,7 @@ fi
 mkdir -p "$out"
 has() { [[ ",$parts," == *",$1,"* ]]; }
 runs() { [ "$run" = 1 ] && has "$1"; }
-vs() { scripts/bench-vs-peers.sh --build "$build" "$@"; }
+vs() { scripts/bench-vs-peers.sh --build "$build" --repeat 1 --rounds "$rounds" "$@"; }
 started=$(date +%s)
 
 if [ "$run" = 1 ]; then
@@ -84,17 +85,17 @@ paper_scenes=pool1,pool2,pool1-jitter,stacking,stacking150
 if runs paper; then
   echo "== paper scenes and settled piles, the engine's default formulation (relax): 1 000 steps, 10 and 200 iterations"
   vs --scenes "$paper_scenes" --steps 1000 --iterations 10,200 --solvers pgs --formulation relax \
-    --repeat "$repeat" --out "$out/paper"
+    --out "$out/paper"
   echo "== the same at the scene files' formulation (split, the AMGS paper's), beside Box2D v3 and Chipmunk"
   vs --scenes "$paper_scenes" --steps 1000 --iterations 10,200 --solvers pgs --formulation split \
-    --engines box2d-v3,chipmunk --repeat "$repeat" --out "$out/paper-split"
+    --engines box2d-v3,chipmunk --out "$out/paper-split"
 fi
 if runs churn; then
   for t in 1 2; do
     echo "== churning: gas and stream-$stream, $t thread(s)"
     engines=box2d-v3,box2d,chipmunk
     if [ "$t" = 2 ]; then engines=box2d-v3; fi
-    vs --suite churn --sizes "$stream" --steps "$churn_steps" --warmup "$warmup" --repeat "$repeat" \
+    vs --suite churn --sizes "$stream" --steps "$churn_steps" --warmup "$warmup" \
       --threads "$t" --engines "$engines" --out "$out/churn-t$t"
   done
 fi
@@ -103,7 +104,7 @@ if runs scale; then
     echo "== pools $sizes, $t thread(s)"
     engines=box2d-v3,box2d,chipmunk
     if [ "$t" = 2 ]; then engines=box2d-v3; fi
-    vs --suite scale --sizes "$sizes" --steps "$scale_steps" --warmup "$warmup" --repeat "$repeat" \
+    vs --suite scale --sizes "$sizes" --steps "$scale_steps" --warmup "$warmup" \
       --threads "$t" --engines "$engines" --out "$out/scale-t$t"
   done
   # One plot of both thread counts: the two-thread rows join the one-thread files (labelled by threads).

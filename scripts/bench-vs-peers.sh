@@ -2,7 +2,7 @@
 # Runs circlesim's benchmark suite and the same scenes in Box2D v3 (scripts/peer-box2d-v3.sh), Box2D 2.4.1 and
 # Chipmunk 7.0.3 (bench/peers), then prints speed with ratios and the quality of the same runs side by side.
 #
-#   scripts/bench-vs-peers.sh [--suite paper|scale|churn] [--steps N] [--repeat R] [--warmup N]
+#   scripts/bench-vs-peers.sh [--suite paper|scale|churn] [--steps N] [--repeat R] [--rounds K] [--warmup N]
 #                             [--iterations LIST] [--sizes LIST] [--scenes LIST] [--threads T] [--solvers LIST]
 #                             [--engines box2d-v3,box2d,chipmunk] [--formulation F] [--out DIR] [--plot FILE.png]
 #                             [--build DIR] [--no-run]
@@ -20,6 +20,10 @@
 # (per engine: penetration max/mean over the run, kinetic energy drift, top-of-stack error, final max speed,
 # final kinetic energy — of a settled pile, how quiet it went). Default OUT: BUILD/bench. --plot draws
 # µs/step/body against N (scale suite) with gnuplot. --no-run compares and plots the CSVs already in OUT.
+# --repeat R: each program runs each case R times in a row and reports the median; --rounds K: the whole
+# sequence (circlesim, Box2D 2.4.1 and Chipmunk, Box2D v3) runs K times into OUT/round-1 … round-K and OUT's
+# CSVs take each case's median µs/step over the rounds — on a machine whose speed changes from minute to
+# minute (docs/PERFORMANCE.md, the session of 29 Nov 2026) every engine then meets every speed.
 # Installs libbox2d-dev, libchipmunk-dev (and gnuplot-nox for --plot) with apt-get when missing. Timings are
 # wall times on whatever else the machine is doing: run it on a quiet machine (scripts/bench-report.sh runs
 # everything issue 12 asks for in one go), and read docs/PERFORMANCE.md for how the numbers there were taken.
@@ -28,6 +32,7 @@ cd "$(dirname "$0")/.."
 
 suite=paper
 repeat=3
+rounds=1
 warmup=60
 threads=1
 build=""
@@ -42,6 +47,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --suite) suite="$2"; common+=(--suite "$2"); shift 2 ;;
     --repeat) repeat="$2"; common+=("$1" "$2"); shift 2 ;;
+    --rounds) rounds="$2"; shift 2 ;;
     --warmup) warmup="$2"; common+=("$1" "$2"); shift 2 ;;
     --steps|--iterations|--sizes) common+=("$1" "$2"); shift 2 ;;
     --threads) threads="$2"; ours+=(--threads "$2"); shift 2 ;;
@@ -63,11 +69,12 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --engines) engines="$2"; shift 2 ;;
     --no-run) run=0; shift ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-vs-peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 case "$suite" in paper|scale|churn) ;; *) echo "bench-vs-peers: --suite: paper, scale or churn, got '$suite'" >&2; exit 2 ;; esac
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "bench-vs-peers: --rounds: a count >= 1, got '$rounds'" >&2; exit 2; }
 v3=0
 old=()
 IFS=',' read -ra list <<<"$engines"
@@ -109,27 +116,64 @@ if [ "$run" = 1 ]; then
   fi
   test -x "$build/circlesim-cli" || { echo "bench-vs-peers: no $build/circlesim-cli" >&2; exit 1; }
   mkdir -p "$out"
-  rm -f "$peers_csv" "$v3_csv"
-  echo "== circlesim ($(git rev-parse --short HEAD 2>/dev/null || echo '?'), $threads thread(s))"
-  "$build/circlesim-cli" bench "${common[@]}" "${ours[@]}" --csv "$ours_csv" --quiet
+  rm -rf "$ours_csv" "$peers_csv" "$v3_csv" "$out"/round-*
   if [ ${#old[@]} -gt 0 ]; then
     cmake -S bench/peers -B "$build/peers" -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build "$build/peers" -j"$(nproc)" >/dev/null
     test -x "$build/peers/circlesim-peers" || { echo "bench-vs-peers: circlesim-peers was not built" >&2; exit 1; }
-    echo "== ${old[*]} (Box2D 2.4.1, Chipmunk 7.0.3: one thread)"
-    "$build/peers/circlesim-peers" "${common[@]}" "${peers[@]}" --engines "$(IFS=,; echo "${old[*]}")" \
-      --csv "$peers_csv" 2>/dev/null >/dev/null
   fi
-  if [ "$v3" = 1 ]; then
-    # The scenes circlesim just ran, at the same steps (Box2D v3 has no iteration count: one row, 4 substeps).
-    v3_scenes=$(awk -F, 'FNR > 1 && !seen[$1]++ { printf "%s%s", n++ ? "," : "", $1 }' "$ours_csv")
-    v3_steps=$(awk -F, 'FNR == 2 { print $5 }' "$ours_csv")
-    echo "== Box2D v3 ($threads worker(s))"
-    if ! scripts/peer-box2d-v3.sh --build "$build" --scenes "$v3_scenes" --steps "$v3_steps" --repeat "$repeat" \
-      --warmup "$warmup" --workers "$threads" --csv "$v3_csv"; then
-      rm -f "$v3_csv"
+  for ((r = 1; r <= rounds; ++r)); do
+    # One round: every engine once, back to back (with --rounds, each into OUT/round-R, merged below).
+    d="$out"
+    if [ "$rounds" -gt 1 ]; then d="$out/round-$r"; mkdir -p "$d"; echo "== round $r of $rounds"; fi
+    ours_r="$d/$(basename "$ours_csv")"
+    echo "== circlesim ($(git rev-parse --short HEAD 2>/dev/null || echo '?'), $threads thread(s))"
+    "$build/circlesim-cli" bench "${common[@]}" "${ours[@]}" --csv "$ours_r" --quiet
+    if [ ${#old[@]} -gt 0 ]; then
+      echo "== ${old[*]} (Box2D 2.4.1, Chipmunk 7.0.3: one thread)"
+      "$build/peers/circlesim-peers" "${common[@]}" "${peers[@]}" --engines "$(IFS=,; echo "${old[*]}")" \
+        --csv "$d/$(basename "$peers_csv")" 2>/dev/null >/dev/null
     fi
-  fi
+    if [ "$v3" = 1 ]; then
+      # The scenes circlesim just ran, at the same steps (Box2D v3 has no iteration count: one row, 4 substeps).
+      v3_scenes=$(awk -F, 'FNR > 1 && !seen[$1]++ { printf "%s%s", n++ ? "," : "", $1 }' "$ours_r")
+      v3_steps=$(awk -F, 'FNR == 2 { print $5 }' "$ours_r")
+      echo "== Box2D v3 ($threads worker(s))"
+      if ! scripts/peer-box2d-v3.sh --build "$build" --scenes "$v3_scenes" --steps "$v3_steps" \
+        --repeat "$repeat" --warmup "$warmup" --workers "$threads" --csv "$d/$(basename "$v3_csv")"; then
+        rm -f "$d/$(basename "$v3_csv")"
+      fi
+    fi
+  done
+fi
+
+# With rounds: each CSV of OUT is its rounds' rows with µs/step (column 10) the median over the rounds and the
+# other columns the first round's (every engine computes the same run in every round: its quality columns are
+# the same numbers). A CSV missing from a round is missing from the merge.
+median_of_rounds() { # NAME
+  local files=("$out"/round-*/"$1")
+  for f in "${files[@]}"; do [ -r "$f" ] || return 0; done
+  awk -F, -v OFS=, '
+    FNR == 1 { if (NR == 1) print; next }
+    {
+      key = $1 FS $2 FS $3 FS $4 FS $25
+      if (!(key in first)) { first[key] = $0; keys[++n] = key; m[key] = 0 }
+      us[key, ++m[key]] = $10
+    }
+    END {
+      for (i = 1; i <= n; ++i) {
+        key = keys[i]; c = m[key]
+        for (a = 2; a <= c; ++a)   # insertion sort (mawk has no asort)
+          for (b = a; b > 1 && us[key, b - 1] + 0 > us[key, b] + 0; --b) {
+            t = us[key, b]; us[key, b] = us[key, b - 1]; us[key, b - 1] = t
+          }
+        med = c % 2 ? us[key, (c + 1) / 2] : (us[key, c / 2] + us[key, c / 2 + 1]) / 2
+        $0 = first[key]; $10 = med; print
+      }
+    }' "${files[@]}" >"$out/$1"
+}
+if compgen -G "$out/round-*" >/dev/null; then
+  for f in "$ours_csv" "$peers_csv" "$v3_csv"; do median_of_rounds "$(basename "$f")"; done
 fi
 test -r "$ours_csv" || { echo "bench-vs-peers: no $ours_csv" >&2; exit 1; }
 inputs=("$ours_csv")
@@ -145,7 +189,7 @@ awk -F, -v OFS=, '
     if (!(key in seen)) { seen[key] = 1; keys[++n] = key; bodies[key] = $6 }
     label = $2 ($3 != "" ? "(" $3 ")" : "")
     us[key, label] = $10
-    if (!(label in known)) { known[label] = 1; labels[++m] = label; peer[label] = FILENAME ~ /peers-/ }
+    if (!(label in known)) { known[label] = 1; labels[++m] = label; peer[label] = FILENAME ~ /(^|\/)peers-[^\/]*$/ }
   }
   END {
     header = "scene,iterations,bodies"
@@ -186,7 +230,7 @@ if [ -n "$plot" ]; then
   data="$out/scaling-$suite.dat"
   awk -F, 'FNR == 1 { next }
     { t = ($25 != "" && $25 > 1) ? "-" $25 "threads" : ""
-      label = (FILENAME ~ /peers-/ ? "" : "circlesim-") $2 ($3 != "" ? "-alpha" $3 : "") t; print label, $6, $10 / $6 }' \
+      label = (FILENAME ~ /(^|\/)peers-[^\/]*$/ ? "" : "circlesim-") $2 ($3 != "" ? "-alpha" $3 : "") t; print label, $6, $10 / $6 }' \
     "${inputs[@]}" | sort -k1,1 -k2,2n >"$data"
   labels=$(cut -d' ' -f1 "$data" | uniq)
   cmd="set terminal pngcairo size 900,560 font 'DejaVu Sans,11'; set output '$plot';"

@@ -28,8 +28,8 @@ code=$?
 grep -q "got 'chrun'" "$out/usage.txt" || fail "the usage error does not name the part"
 
 # --no-run on CSVs written here: every quality column is compared, and one circlesim loses is printed as lost
-# (a max penetration 1.5× Box2D v3's: "no"; a mean penetration half of it: "yes"; a top error with no Box2D v3
-# row: blank, not met).
+# (a max penetration 1.5× Box2D v3's: "no"; a mean penetration half of it: "yes"; a top error Box2D v3's row
+# leaves empty: blank, not met).
 header="scene,solver,alpha,iterations,steps,bodies,mean_contacts,mean_rows,seconds,us_per_step,broadphase_us,"
 header+="narrowphase_us,solver_us,position_us,bytes_per_body,ns_per_step_body,row_order,simd,max_penetration,"
 header+="mean_penetration,ke_drift,top_error,final_max_speed,kinetic_energy,threads"
