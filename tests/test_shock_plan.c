@@ -51,7 +51,7 @@ static const char* rollers(void)
 }
 
 // A zig-zag column of discs (every other one 2 cm aside) on a floor: its normals lean, and each strike from
-// above (below) moves them while the column keeps its contacts.
+// above (strike_top, below) moves them while the column keeps its contacts.
 static const char* zigzag(void)
 {
     static char scene[4096];
