@@ -4,6 +4,7 @@
 // every step), frozen problems with start points that hit every clamp case, and the split-impulse solve.
 #include "test_support.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,6 +379,91 @@ static void pairs_without_the_compact_layout_go_one_row_at_a_time(void** state)
     cs_lcp_free(&p);
 }
 
+// A row whose half a is a body with no linear J (its x and y numbers 0, J_b not) is not a circle contact's:
+// J_a·v_a + J_b·v_b is J_b·v_b, not J_b·(v_b − v_a), so neither the fast paths (CS_PACK_OPPOSED) nor the
+// lanes (which treat M⁻¹J_aᵀ = +0 as a static half a) may take its step from the relative velocity. Four such
+// contacts on eight different bodies (one quad's worth), each half a moving fast: one PGS sweep from λ = 0 is
+// each contact's own solve, written out here, with lanes and without; and a frictionless copy (normal rows).
+static void rows_with_a_moving_half_a_of_no_linear_j(bool frictionless)
+{
+    cs_error err;
+    const int contacts = CS_LANES, per = frictionless ? 1 : 2;
+    cs_lcp p = {0};
+    assert_int_equal(cs_lcp_reserve(&p, 2 * contacts, per * contacts, &err), CS_OK);
+    p.body_count = 2 * contacts;
+    p.row_count = per * contacts;
+    const double ra = 0.3, rb = 0.5, mu = 0.4;
+    for (int c = 0; c < contacts; ++c)
+    {
+        int a = 2 * c, b = 2 * c + 1;
+        double ang = 0.4 + 0.7 * c, nx = cos(ang), ny = sin(ang);
+        p.inv_mass[a] = 1.0, p.inv_inertia[a] = 2.0;
+        p.inv_mass[b] = 0.5 + 0.25 * c, p.inv_inertia[b] = 1.5;
+        // Half b approaches along n at 2 m/s; half a moves at 3 m/s along n (and 1 across): read into the
+        // normal row's step it would change the approach to −5 m/s.
+        double va[3] = {3.0 * nx - ny, 3.0 * ny + nx, 0.7}, vb[3] = {-2.0 * nx + 0.1 * c, -2.0 * ny, 0.3};
+        memcpy(p.v + 3 * a, va, sizeof va);
+        memcpy(p.v + 3 * b, vb, sizeof vb);
+        int n = per * c;
+        double jn[6] = {0.0, 0.0, 0.0, nx, ny, 0.0};
+        memcpy(p.jac + 6 * n, jn, sizeof jn);
+        p.body_a[n] = a, p.body_b[n] = b;
+        p.bias[n] = 0.1, p.kind[n] = CS_ROW_NORMAL, p.link[n] = -1, p.mu[n] = 0.0;
+        p.lo[n] = 0.0, p.hi[n] = INFINITY, p.lambda0[n] = 0.0;
+        if (!frictionless)
+        {
+            // The friction row of a circle contact on half b, (−n_y, n_x) and its spin, and a spin on half a.
+            double jf[6] = {0.0, 0.0, ra, -ny, nx, rb};
+            memcpy(p.jac + 6 * (n + 1), jf, sizeof jf);
+            p.body_a[n + 1] = a, p.body_b[n + 1] = b;
+            p.bias[n + 1] = 0.0, p.kind[n + 1] = CS_ROW_FRICTION, p.link[n + 1] = n, p.mu[n + 1] = mu;
+            p.lo[n + 1] = 0.0, p.hi[n + 1] = 0.0, p.lambda0[n + 1] = 0.0;
+        }
+    }
+    for (int simd = 0; simd < 2; ++simd)
+    {
+        cs_solver_params params = cs_solver_params_default();
+        params.iterations = 1;
+        params.simd = simd == 1;
+        cs_solver_work work = {0};
+        double lambda[2 * CS_LANES];
+        assert_int_equal(cs_solve(&p, cs_solver_find("pgs"), &params, &work, lambda, NULL, &err), CS_OK);
+        for (int c = 0; c < contacts; ++c)
+        {
+            int a = 2 * c, b = 2 * c + 1, n = per * c;
+            const double* jn = p.jac + 6 * n;
+            const double *va = p.v + 3 * a, *vb = p.v + 3 * b;
+            double ln = fmax(0.0, -(jn[3] * vb[0] + jn[4] * vb[1] + p.bias[n]) / (p.inv_mass[b]));
+            assert_true(ln > 0.5); // (v_b approaches; with −v_a in the step it would not)
+            assert_true(fabs(lambda[n] - ln) <= 1e-12 * ln);
+            if (!frictionless)
+            {
+                // The friction row's step at v*: the normal impulse on half b is along n, which t ⟂ n and
+                // no spin make invisible to it. A_ff = ra²/I_a + |t|²/m_b + rb²/I_b.
+                const double* jf = jn + 6;
+                double wf = jf[2] * va[2] + jf[3] * vb[0] + jf[4] * vb[1] + jf[5] * vb[2];
+                double aff = ra * ra * p.inv_inertia[a] + p.inv_mass[b] + rb * rb * p.inv_inertia[b];
+                double lf = fmin(mu * ln, fmax(-mu * ln, -wf / aff));
+                assert_true(fabs(lambda[n + 1] - lf) <= 1e-12 * fabs(lf) + 1e-15);
+            }
+        }
+        cs_solver_work_free(&work);
+    }
+    cs_lcp_free(&p);
+}
+
+static void a_moving_half_a_of_no_linear_j_with_friction(void** state)
+{
+    (void)state;
+    rows_with_a_moving_half_a_of_no_linear_j(false);
+}
+
+static void a_moving_half_a_of_no_linear_j_frictionless(void** state)
+{
+    (void)state;
+    rows_with_a_moving_half_a_of_no_linear_j(true);
+}
+
 // The packer's four pairs at once (cs_avx2_pack_pairs) tell the a half's J/A of the pair quad's structure
 // from the Jacobian: J_a = −J_b, which J_a/A = −J_b/A follows from bit for bit. Four of Pool 1's pairs with
 // moving a halves that it packs, then one pair's J_n,a x (or y) moved by 2⁻²⁰ with its friction row's J_f,a
@@ -579,6 +665,8 @@ int main(void)
         cmocka_unit_test(frozen_problems_from_hard_start_points),
         cmocka_unit_test(pairs_without_the_compact_layout_go_one_row_at_a_time),
         cmocka_unit_test(the_packer_refuses_a_normal_row_off_the_structure),
+        cmocka_unit_test(a_moving_half_a_of_no_linear_j_with_friction),
+        cmocka_unit_test(a_moving_half_a_of_no_linear_j_frictionless),
         cmocka_unit_test(cli_no_simd_gives_the_same_solution),
         cmocka_unit_test(residuals_are_the_row_by_row_bits),
         cmocka_unit_test(residuals_of_rows_without_bodies),

@@ -5,6 +5,7 @@
 #ifndef CS_SOLVER_PACK_H
 #define CS_SOLVER_PACK_H
 
+#include "solver/simd.h"
 #include "solver/solver_internal.h"
 
 #include <float.h>
@@ -152,19 +153,25 @@ static inline __attribute__((always_inline)) void cs_pack_row(const cs_lcp* p, c
         r->mu = eps * inv_d;
     }
     kind |= d > 0.0 ? 0u : CS_PACK_SKIP;
-    kind |= ((jaw == 0.0) & (jbw == 0.0)) ? CS_PACK_LINEAR : 0u; // (& : no branch per half)
+    bool linear = (jaw == 0.0) & (jbw == 0.0); // (& : no branch per half)
+    kind |= linear ? CS_PACK_LINEAR : 0u;
+    kind |= linear && cs_pack_opposed(ja, jb, a < 0) ? CS_PACK_OPPOSED : 0u;
     kind |= shared ? CS_PACK_SHARED : 0u;
     r->kind = kind;
     proof->previous_row_normal = row_kind == CS_ROW_NORMAL;
 }
 
 // A normal row n followed by its friction row f on the same two bodies (every frictional contact) is
-// updated as a pair, with the velocities in registers (CS_PACK_PAIR). Compared on values the caller kept
-// in registers (reading back two 32-bit stores with one 64-bit load defeats store forwarding).
-static inline bool cs_pack_pairs(uint32_t n_kind, int32_t n_a, int32_t n_b, const cs_packed_row* f, int n_row)
+// updated as a pair, with the velocities in registers (CS_PACK_PAIR), when the two rows have the structure of
+// a circle contact's (cs_pair_compact: J_a = −J_b, or a static half a): a pair's steps are taken from the
+// halves' relative velocity (cs_halves_step_opposed). Kind and bodies compared on values the caller kept in
+// registers (reading back two 32-bit stores with one 64-bit load defeats store forwarding), the structure
+// last (n is read only when it is a normal row).
+static inline bool cs_pack_pairs(uint32_t n_kind, int32_t n_a, int32_t n_b, const cs_packed_row* n,
+                                 const cs_packed_row* f, int n_row)
 {
     return f->kind == CS_PACK_FRICTION_ROW && f->link == n_row && n_kind == CS_PACK_NORMAL_ROW &&
-           n_a == f->a && n_b == f->b;
+           n_a == f->a && n_b == f->b && cs_pair_compact_rows(n, f);
 }
 
 // Marks n as the normal row of the pair (n, f): (J_f M⁻¹ J_nᵀ)/A_ff, see CS_PACK_PAIR.

@@ -208,6 +208,7 @@ CS_AVX2 bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_
     same = AND(same, AND(SAME(jnay, pair_a_half(fixed, jnby)), SAME(jfax, pair_a_half(fixed, jfbx))));
     same = AND(same, AND(SAME(jfay, pair_a_half(fixed, jfby)), SAME(mfax, pair_a_half(fixed, mnay))));
     same = AND(same, AND(SAME(mfay, mnax), SAME(mfbx, _mm256_xor_pd(mnby, _mm256_set1_pd(-0.0)))));
+    same = _mm256_andnot_pd(AND(fixed, has_a), same); // a lane's static half a is a static body's (+0 slot)
     const __m256d tiny = _mm256_set1_pd(1e-300), huge = _mm256_set1_pd(DBL_MAX);
     __m256d finite_inverse = AND(CMP(dn, tiny, _CMP_GE_OQ), CMP(df, tiny, _CMP_GE_OQ));
     if (_mm256_movemask_pd(AND(AND(same, finite_inverse), SAME(mfby, mnbx))) != 0xF)

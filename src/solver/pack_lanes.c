@@ -171,12 +171,12 @@ static inline void lane_taken(lanes_pass* L, int k, int32_t ia, int32_t ib)
     }
 }
 
-// The pair (n, f) at rows i, i + 1. (A friction row with μ < 0 never goes in lanes: quad_fits; nor a pair
-// without cs_pair_quad's structure.)
+// The pair (n, f) at rows i, i + 1, which has cs_pair_quad's structure (cs_pack_pairs). (A friction row with
+// μ < 0 never goes in lanes: quad_fits.)
 static inline __attribute__((always_inline)) void place_pair(lanes_pass* L, int i, const cs_packed_row* n,
                                                              const cs_packed_row* f)
 {
-    if (!(f->mu >= 0.0) || !cs_pair_compact_rows(n, f) || !pend(L, PENDING_PAIRS, i))
+    if (!(f->mu >= 0.0) || !pend(L, PENDING_PAIRS, i))
     {
         flush_pending(L);
         L->records[i] = *n;
@@ -285,8 +285,10 @@ pack_contact(const cs_lcp* p, const double* start, double* lambda, int i, lanes_
     cs_v2 sn = {in, in}, sf = {inf_, inf_};
     cs_v2 nja = jna * sn, njb = jnb * sn;
     cs_v2 fja = jfa * sf, fjb = jfb * sf, fjw = cs_v2_set(jfbw, jfaw) * sf;
-    // ... with the structure of the pair quad's lanes (cs_pair_compact), else cs_pack_row packs the rows.
-    if (!cs_pair_compact(nja, njb, mna, mnb, fja, fjb, mfa, mfb) || !pend(L, PENDING_PAIRS, i))
+    // ... with the structure of the pair quad's lanes (cs_pair_compact; its static half a, M⁻¹J_n,aᵀ = +0, a
+    // static body's: cs_pack_opposed), else cs_pack_row packs the rows.
+    if (!cs_pair_compact(nja, njb, mna, mnb, fja, fjb, mfa, mfb) || !cs_pack_opposed(nja, njb, a < 0) ||
+        !pend(L, PENDING_PAIRS, i))
     {
         return false;
     }
@@ -376,7 +378,8 @@ pack_normal(const cs_lcp* p, const double* start, double* lambda, int i, lanes_p
     double jaw = h.jaw, jbw = h.jbw, maw = h.maw, mbw = h.mbw;
     double d = cs_pack_diag(&h);
     d += 0.0; // cs_pack_row's d += ε, ε = 0
-    if (!(((jaw == 0.0) & (jbw == 0.0)) & (d > 0.0)) || !pend(L, PENDING_NORMALS, i))
+    if (!(((jaw == 0.0) & (jbw == 0.0)) & (d > 0.0) & cs_pack_opposed(ja, jb, a < 0)) ||
+        !pend(L, PENDING_NORMALS, i))
     {
         return false;
     }
@@ -522,7 +525,7 @@ cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start,
             {
                 cs_pack_apply(&f, lambda[i + 1], v);
             }
-            if (cs_pack_pairs(r.kind, r.a, r.b, &f, i))
+            if (cs_pack_pairs(r.kind, r.a, r.b, &r, &f, i))
             {
                 cs_pack_pair(&r, &f);
                 place_pair(&L, i, &r, &f);

@@ -16,6 +16,7 @@ uint64_t cs_nonfinite_any(const double* x, int n);
 // on the sweep's dependency chain (each row's update waits for the previous row that shares a body).
 // The angular entries of both halves share one vector, b first, because the step sums pair them so:
 //     w_i / A_ii = (bias + ((jb·vb_xy) + jw₀·ωb)) + ((ja·va_xy) + jw₁·ωa)
+// (a circle contact's rows, CS_PACK_OPPOSED, from the relative velocity: cs_halves_step_opposed).
 typedef struct cs_packed_row
 {
     cs_v2 ja, jb, jw; // J_i / A_ii: linear part of half a, of half b; angular parts (b, a). Static half: 0
@@ -43,11 +44,27 @@ enum
     // A regularised row (cs_lcp.reg): A_ii includes ε_i, and the step adds ε_i λ_i / A_ii, kept in mu.
     // Only the generic path takes it (the kinds above are compared exactly).
     CS_PACK_SOFT = 1u << 6,
+    // A linear row whose half a moves opposite to half b (cs_pack_opposed): J_a = −J_b in x and y, or half a
+    // static, as a circle contact's normal row: the fast paths take its step from the halves' relative
+    // velocity (cs_halves_step_opposed), which is the row's step only for such a row. (Marked on linear rows
+    // only; a PAIR's friction row is opposed by cs_pair_compact.)
+    CS_PACK_OPPOSED = 1u << 7,
 };
+
+// Whether half a's linear J is −(half b's) bit for bit, or half a is static (its slot the zero slot, whose
+// velocity is +0): then J_a·v_a + J_b·v_b = J_b·(v_b − v_a) in the linear terms (CS_PACK_OPPOSED). J and
+// J / A_ii are opposed together ((−x)·s = −(x·s) exactly). A half a of a body whose J is zero is not
+// static: it is opposed only when J_b is −0 too, an empty row.
+static inline bool cs_pack_opposed(cs_v2 ja, cs_v2 jb, bool static_a)
+{
+    const cs_u2 sign = {1ull << 63, 1ull << 63};
+    cs_u2 d = (cs_u2)ja ^ (cs_u2)jb ^ sign;
+    return static_a | ((d[0] | d[1]) == 0);
+}
 
 // The kinds the sweeps have fast paths for; any other row takes the generic path, which reads box
 // bounds from the problem itself.
-#define CS_PACK_NORMAL_ROW   (CS_PACK_LINEAR | CS_PACK_NONNEG) // a circle's normal row: 0 <= λ, no spin
-#define CS_PACK_FRICTION_ROW (CS_PACK_FRICTION)                // two distinct bodies, all six columns
+#define CS_PACK_NORMAL_ROW   (CS_PACK_LINEAR | CS_PACK_NONNEG | CS_PACK_OPPOSED) // a circle's normal row
+#define CS_PACK_FRICTION_ROW (CS_PACK_FRICTION) // two distinct bodies, all six columns
 
 #endif

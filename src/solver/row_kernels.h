@@ -253,6 +253,28 @@ static inline double cs_halves_step(const cs_packed_row* r, double bias, const c
     return (bias + sum[0]) + sum[1];
 }
 
+// The step of a row whose half a is the opposite of half b (J_a = −J_b in x and y, or a static half a, which
+// reads the zero slot's +0): a circle normal row (CS_PACK_OPPOSED) and both rows of a CS_PACK_PAIR
+// (cs_pair_compact), from the halves' relative velocity,
+//     w_i / A_ii = (bias + (jbx·(vbx − vax) + jby·(vby − vay))) + (jbw·ωb + jaw·ωa)
+// — two subtractions where cs_halves_step multiplies both halves and adds them (and vbx − (+0) = vbx exactly,
+// so a static half needs no mask in the lanes). The lanes (simd_avx2.c: normal_quad, pair_quad) and the split
+// solve's rows (split.c) do these operations in this order. For two bodies moving together (a pile's resting
+// pairs) it is also the better-conditioned sum: vb − va of close velocities is exact (Sterbenz), where each
+// half's products were rounded at the scale of |v| before they cancelled.
+static inline double cs_halves_step_opposed(const cs_packed_row* r, double bias, const cs_halves* h,
+                                            bool linear)
+{
+    cs_v2 p = r->jb * (h->b - h->a);
+    double step = bias + (p[0] + p[1]);
+    if (!linear)
+    {
+        cs_v2 q = r->jw * h->w;
+        step += q[0] + q[1];
+    }
+    return step;
+}
+
 // v += M⁻¹J_iᵀ·delta on the halves.
 static inline void cs_halves_apply_xy(cs_v2 ma, cs_v2 mb, cs_halves* h, double delta)
 {

@@ -92,15 +92,15 @@ static void fill_normal_quad(cs_normal_quad* q, const cs_packed_row* rows)
 
 // Whether the CS_LANES records from `rows`, `stride` apart, are all of `kind` and independent. A pair's
 // friction row must have μ >= 0: the lanes clamp as min(hi, max(lo, y)), which is the scalar branches'
-// result only for lo <= hi (the LCP reader rejects μ < 0; a problem built in code might not); and the two
-// rows must have the pair quad's structure (cs_pair_compact_rows).
+// result only for lo <= hi (the LCP reader rejects μ < 0; a problem built in code might not). (A pair has the
+// pair quad's structure: cs_pack_pairs.)
 static bool quad_fits(const cs_packed_row* rows, int stride, uint32_t kind, int32_t zero_slot)
 {
     int32_t a[CS_LANES], b[CS_LANES];
     for (int l = 0; l < CS_LANES; ++l)
     {
         const cs_packed_row* r = rows + l * stride;
-        if (r->kind != kind || ((kind & CS_PACK_PAIR) && !(r[1].mu >= 0.0 && cs_pair_compact_rows(r, r + 1))))
+        if (r->kind != kind || ((kind & CS_PACK_PAIR) && !(r[1].mu >= 0.0)))
         {
             return false;
         }

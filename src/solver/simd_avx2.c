@@ -1,5 +1,5 @@
 // AVX2 kernels of simd.h. Each lane does exactly the scalar sweep's operations for its row, in the same
-// order (solver_internal.h: cs_halves_step, cs_rule_apply, cs_halves_apply), with separate multiplies and
+// order (row_kernels.h: cs_halves_step_opposed, cs_rule_apply, cs_halves_apply), with separate multiplies and
 // adds (no FMA: the library is built with -ffp-contract=off and these functions do not enable FMA), so a
 // lane's result has the scalar path's bits (for finite impulses: see cs_lanes_independent in schedule.c).
 // Clamps are max/min in the operand order that reproduces the scalar branches, signed zeros and NaN
@@ -49,16 +49,14 @@ static inline CS_AVX2 __m256d amgs_y(__m256d* x, __m256d old, __m256d step, __m2
     return y;
 }
 
-// Four circle normal rows side by side: J/A_ii (ja, jb) and M⁻¹Jᵀ (ma, mb) by lane as x/y vectors, b/A_ii,
-// λ, and the halves' body slots; the rule's state for rows first .. first + 3 (AMGS). The step is
-// cs_halves_sum_xy then cs_halves_step's sum: (bias + (jbx·vbx + jby·vby)) + (jax·vax + jay·vay).
-// A pair quad's normal rows (pair_a): no jax, jay; the a half's products are the b half's with −v_a, +0 where
-// `fixed` (a static half), as in pair_quad.
+// Four circle normal rows side by side: half b's J/A_ii and both halves' M⁻¹Jᵀ by lane as x/y vectors,
+// b/A_ii, λ, and the halves' body slots; the rule's state for rows first .. first + 3 (AMGS). The rows are
+// opposed (CS_PACK_NORMAL_ROW), so the step is cs_halves_step_opposed's: bias + (jbx·(vbx − vax) + jby·(vby −
+// vay)), for a normal quad's rows and a pair quad's normal rows alike (a static half a is the zero slot, +0
+// while impulses are finite).
 typedef struct normal_lanes
 {
-    const double *jax, *jay, *jbx, *jby, *max, *may, *mbx, *mby;
-    bool pair_a;
-    __m256d fixed;
+    const double *jbx, *jby, *max, *may, *mbx, *mby;
 } normal_lanes;
 
 // The changes M⁻¹Jᵀ·d a normal quad adds to its halves' (x, y) velocities, by lane.
@@ -79,19 +77,7 @@ normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, norm
     __m256d vax, vay, vbx, vby;
     gather_xy(v, sa, &vax, &vay);
     gather_xy(v, sb, &vbx, &vby);
-    __m256d pb = ADD(MUL(LD(r.jbx), vbx), MUL(LD(r.jby), vby));
-    __m256d pa;
-    if (r.pair_a)
-    {
-        const __m256d sign = _mm256_set1_pd(-0.0);
-        __m256d nvax = _mm256_xor_pd(vax, sign), nvay = _mm256_xor_pd(vay, sign);
-        pa = _mm256_andnot_pd(r.fixed, ADD(MUL(LD(r.jbx), nvax), MUL(LD(r.jby), nvay)));
-    }
-    else
-    {
-        pa = ADD(MUL(LD(r.jax), vax), MUL(LD(r.jay), vay));
-    }
-    __m256d step = ADD(ADD(LD(bias), pb), pa);
+    __m256d step = ADD(LD(bias), ADD(MUL(LD(r.jbx), SUB(vbx, vax)), MUL(LD(r.jby), SUB(vby, vay))));
     __m256d old = _mm256_loadu_pd(lambda);
     __m256d y;
     if (rule == CS_RULE_PGS)
@@ -128,28 +114,16 @@ normal_quad(cs_rule rule, bool per_row, const cs_rule_state* st, int first, norm
 
 static inline CS_AVX2 normal_lanes normal_fields(const cs_normal_quad* q)
 {
-    normal_lanes r = {.jax = q->jax,
-                      .jay = q->jay,
-                      .jbx = q->jbx,
-                      .jby = q->jby,
-                      .max = q->max,
-                      .may = q->may,
-                      .mbx = q->mbx,
-                      .mby = q->mby};
+    normal_lanes r = {
+        .jbx = q->jbx, .jby = q->jby, .max = q->max, .may = q->may, .mbx = q->mbx, .mby = q->mby};
     return r;
 }
 
 // The normal row of each pair of a pair quad (cs_pair_quad: its a half from its b half).
 static inline CS_AVX2 normal_lanes pair_normal_fields(const cs_pair_quad* q)
 {
-    normal_lanes r = {.jbx = q->nbx,
-                      .jby = q->nby,
-                      .max = q->nmax,
-                      .may = q->nmay,
-                      .mbx = q->nmbx,
-                      .mby = q->nmby,
-                      .pair_a = true,
-                      .fixed = pair_static_a(LD(q->nmax), LD(q->nmay))};
+    normal_lanes r = {
+        .jbx = q->nbx, .jby = q->nby, .max = q->nmax, .may = q->nmay, .mbx = q->nmbx, .mby = q->nmby};
     return r;
 }
 
@@ -175,24 +149,14 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     __m256d n_old, f_old;
     load_pairs(lambda + first, &n_old, &f_old);
 
-    // The rows' numbers from the lanes' (cs_pair_quad). The a half's products with v are the b half's with
-    // −v_a ((−x)·y = x·(−y) bit for bit), +0 for a static half (as +0 times its zero slot, +0 while
-    // impulses are finite: schedule.c).
-    const __m256d sign = _mm256_set1_pd(-0.0);
+    // Both rows' steps from the halves' relative velocity, as cs_halves_step_opposed: J_a = −J_b (a static
+    // half a is the zero slot, +0 while impulses are finite: vb − (+0) = vb). The friction row's is taken
+    // before the normal row moves v (cs_sweep's pair path, not linear).
     __m256d nmax = LD(q->nmax), nmay = LD(q->nmay), nmbx = LD(q->nmbx), nmby = LD(q->nmby);
-    __m256d fixed = pair_static_a(nmax, nmay);
-    __m256d nvax = _mm256_xor_pd(vax, sign), nvay = _mm256_xor_pd(vay, sign);
-    __m256d fbx = LD(q->fbx), fby = LD(q->fby), nbx = LD(q->nbx), nby = LD(q->nby);
-
-    // The friction row's step before the normal row moves v (cs_halves_step, not linear).
-    __m256d f_sb = ADD(ADD(MUL(fbx, vbx), MUL(fby, vby)), MUL(LD(q->fwb), wb));
-    __m256d f_sa = ADD(_mm256_andnot_pd(fixed, ADD(MUL(fbx, nvax), MUL(fby, nvay))), MUL(LD(q->fwa), wa));
-    __m256d f_step = ADD(ADD(LD(q->fbias), f_sb), f_sa);
-
-    // The normal row.
-    __m256d n_sb = ADD(MUL(nbx, vbx), MUL(nby, vby));
-    __m256d n_sa = _mm256_andnot_pd(fixed, ADD(MUL(nbx, nvax), MUL(nby, nvay)));
-    __m256d n_step = ADD(ADD(LD(q->nbias), n_sb), n_sa);
+    __m256d dx = SUB(vbx, vax), dy = SUB(vby, vay);
+    __m256d f_lin = ADD(MUL(LD(q->fbx), dx), MUL(LD(q->fby), dy));
+    __m256d f_step = ADD(ADD(LD(q->fbias), f_lin), ADD(MUL(LD(q->fwb), wb), MUL(LD(q->fwa), wa)));
+    __m256d n_step = ADD(LD(q->nbias), ADD(MUL(LD(q->nbx), dx), MUL(LD(q->nby), dy)));
     __m256d zero = _mm256_setzero_pd();
     __m256d n, n_y, f_y;
     __m256d xn = zero, xf = zero;

@@ -184,7 +184,7 @@ static bool precompute_rows(const cs_lcp* p, cs_solver_work* w, const double* la
         cs_pack_row(p, lambda, i, zero_slot, w, columns, &proof, r);
         uint32_t kind = r->kind;
         int32_t ia = r->a, ib = r->b;
-        if (cs_pack_pairs(previous_kind, previous_a, previous_b, r, i - 1))
+        if (cs_pack_pairs(previous_kind, previous_a, previous_b, r - 1, r, i - 1))
         {
             cs_pack_pair(r - 1, r);
         }

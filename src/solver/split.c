@@ -134,6 +134,15 @@ void cs_split_work_free(cs_split_work* work)
     *work = (cs_split_work){0};
 }
 
+// A circle normal row's step from its halves' relative velocity (its halves are opposed: compact_row),
+//     b_k / A_ii + (jbx·(vbx − vax) + jby·(vby − vay)),
+// cs_halves_step_opposed's operations, which normal_quad does by lane.
+static inline double split_step(const cs_split_row* r, const cs_halves* h)
+{
+    cs_v2 p = r->jb * (h->b - h->a);
+    return r->bias + (p[0] + p[1]);
+}
+
 // The split-impulse sweep (cs_solve_split): circle normal rows from their compact copies, with the same
 // operations as cs_sweep's NORMAL_ROW path, so the result equals a PGS solve of those rows packed as a
 // problem of their own; any other row from its packed record (rows + first + k·stride). Rows [begin, end).
@@ -156,8 +165,7 @@ static inline __attribute__((always_inline)) bool sweep_rows(bool measure, const
             cs_halves h;
             cs_halves_load_xy(&h, v, r->a, r->b);
             cs_halves_carry(&h, &last, false, true);
-            cs_v2 sum = cs_halves_sum_xy(r->ja, r->jb, &h);
-            double step = (r->bias + sum[0]) + sum[1];
+            double step = split_step(r, &h);
             double next = cs_rule_apply(CS_RULE_PGS, &none, k, step, old, 0.0, INFINITY, true);
             cs_halves_apply_xy(r->ma, r->mb, &h, next - old);
             cs_halves_store(&h, v, true);

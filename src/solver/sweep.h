@@ -70,11 +70,15 @@ static inline double cs_rule_apply(cs_rule rule, const cs_rule_state* st, int i,
     return nonneg ? cs_clamp_lower_branch(y, 0.0) : cs_clamp_branch(y, lo, hi);
 }
 
-// One row in registers: the new λ_i, with h updated.
+// One row in registers: the new λ_i, with h updated. opposed: the row is (CS_PACK_OPPOSED, a circle contact's
+// normal row or a PAIR's), and its step is taken from the halves' relative velocity.
 static inline double cs_sweep_row(cs_rule rule, const cs_rule_state* st, const cs_packed_row* r, int i,
-                                  cs_halves* h, double old, double lo, double hi, bool linear, bool nonneg)
+                                  cs_halves* h, double old, double lo, double hi, bool linear, bool nonneg,
+                                  bool opposed)
 {
-    double next = cs_rule_apply(rule, st, i, cs_halves_step(r, r->bias, h, linear), old, lo, hi, nonneg);
+    double step =
+        opposed ? cs_halves_step_opposed(r, r->bias, h, linear) : cs_halves_step(r, r->bias, h, linear);
+    double next = cs_rule_apply(rule, st, i, step, old, lo, hi, nonneg);
     cs_halves_apply(r, h, next - old, linear);
     return next;
 }
@@ -95,7 +99,7 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
             {
                 cs_halves_load(&h, v, r, true);
                 cs_halves_carry(&h, &last, last_w, true);
-                lambda[i] = cs_sweep_row(rule, st, r, i, &h, lambda[i], 0.0, INFINITY, true, true);
+                lambda[i] = cs_sweep_row(rule, st, r, i, &h, lambda[i], 0.0, INFINITY, true, true, true);
                 cs_halves_store(&h, v, true);
                 // Its ω were not loaded: a later row takes them from memory, where they are current.
                 last = h;
@@ -107,12 +111,14 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
                 // Row i and its friction row i + 1 (linked to i) on the same two bodies. The friction
                 // row's step after the normal row's update is its step before it plus the coupling
                 // times Δλ_i (exact up to rounding), so it need not wait for the updated velocities.
+                // Both steps from the halves' relative velocity (a pair's rows are opposed:
+                // cs_halves_step_opposed).
                 const cs_packed_row* f = r + 1;
                 cs_halves_load(&h, v, r, false);
                 cs_halves_carry(&h, &last, last_w, false);
-                double f_step = cs_halves_step(f, f->bias, &h, false);
+                double f_step = cs_halves_step_opposed(f, f->bias, &h, false);
                 double old = lambda[i];
-                double n = cs_sweep_row(rule, st, r, i, &h, old, 0.0, INFINITY, true, true);
+                double n = cs_sweep_row(rule, st, r, i, &h, old, 0.0, INFINITY, true, true, true);
                 lambda[i] = n;
                 f_step += r->mu * (n - old);
                 double limit = cs_friction_limit(f->mu, n);
@@ -131,7 +137,7 @@ static inline void cs_sweep(cs_rule rule, const cs_rule_state* st, const cs_lcp*
                 double limit = cs_friction_limit(r->mu, lambda[r->link]); // the CURRENT λ[link]
                 cs_halves_load(&h, v, r, false);
                 cs_halves_carry(&h, &last, last_w, false);
-                lambda[i] = cs_sweep_row(rule, st, r, i, &h, lambda[i], -limit, limit, false, false);
+                lambda[i] = cs_sweep_row(rule, st, r, i, &h, lambda[i], -limit, limit, false, false, false);
                 cs_halves_store(&h, v, false);
                 last = h;
                 last_w = true;

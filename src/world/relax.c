@@ -27,7 +27,10 @@
 #include "core/array.h"
 #include "world/world_internal.h"
 
-// A contact's normal velocity (circle normals pass through the centres). A contact that collided in the
+// A contact's normal velocity (circle normals pass through the centres), from the relative velocity as the
+// solver evaluates the row's w (cs_halves_step_opposed): a row whose bias is −vn is at equality, and with the
+// bias in another form the two roundings left it a residual of either sign (docs/PHYSICS.md, "The soft
+// relax's bias in the rows' arithmetic": the soft gas lost more energy). A contact that collided in the
 // restitution pass (restitution.c: a bounce, or a chained contact a neighbour's bounce closed) keeps the
 // normal velocity the pass left it with as its row's bound: the relax may push it further apart (its
 // neighbours' rows), never take the collision back. (Its bound was the rebound ρ, below what the pass gives a
@@ -35,12 +38,13 @@
 // re-solved as one simultaneous collision.)
 static double normal_velocity(const cs_contact* c, const double* v)
 {
-    double vn = c->nx * v[3 * c->b] + c->ny * v[3 * c->b + 1];
+    double dx = v[3 * c->b], dy = v[3 * c->b + 1];
     if (c->a >= 0)
     {
-        vn -= c->nx * v[3 * c->a] + c->ny * v[3 * c->a + 1];
+        dx -= v[3 * c->a];
+        dy -= v[3 * c->a + 1];
     }
-    return vn;
+    return c->nx * dx + c->ny * dy;
 }
 
 // The step's contacts copied and re-measured at the new positions (the world's list keeps the geometry of
