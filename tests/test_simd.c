@@ -434,7 +434,7 @@ static void rows_with_a_moving_half_a_of_no_linear_j(bool frictionless)
             const double* jn = p.jac + 6 * n;
             const double *va = p.v + 3 * a, *vb = p.v + 3 * b;
             double ln = fmax(0.0, -(jn[3] * vb[0] + jn[4] * vb[1] + p.bias[n]) / (p.inv_mass[b]));
-            assert_true(ln > 0.5); // (v_b approaches; with −v_a in the step it would not)
+            assert_true(ln > 0.5); // (b approaches at 2 m/s; with v_a in the step it would read 5 m/s)
             assert_true(fabs(lambda[n] - ln) <= 1e-12 * ln);
             if (!frictionless)
             {
