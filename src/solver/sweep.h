@@ -70,8 +70,9 @@ static inline double cs_rule_apply(cs_rule rule, const cs_rule_state* st, int i,
     return nonneg ? cs_clamp_lower_branch(y, 0.0) : cs_clamp_branch(y, lo, hi);
 }
 
-// One row in registers: the new λ_i, with h updated. opposed: the row is (CS_PACK_OPPOSED, a circle contact's
-// normal row or a PAIR's), and its step is taken from the halves' relative velocity.
+// One row in registers: the new λ_i, with h updated. opposed: the row's halves are opposed
+// (CS_PACK_OPPOSED: a circle contact's normal row, or either row of a PAIR), and its step is taken from
+// their relative velocity.
 static inline double cs_sweep_row(cs_rule rule, const cs_rule_state* st, const cs_packed_row* r, int i,
                                   cs_halves* h, double old, double lo, double hi, bool linear, bool nonneg,
                                   bool opposed)
