@@ -76,7 +76,13 @@ static inline void row_bodies(const body_source* s, int i, int32_t* ab)
 // quad's structure) or a normal row.
 static inline int lane_rows(const cs_sweep_item* it)
 {
-    return it->count / CS_LANES;
+    return it->pairs > 0 ? 2 : 1;
+}
+
+// The lanes of quad item `it` that hold rows (a short pair quad's null lanes hold none).
+static inline int item_lanes(const cs_sweep_item* it)
+{
+    return it->pairs > 0 ? it->pairs : CS_LANES;
 }
 
 // The pass that orders the units (fused_order), in the schedule's order.
@@ -156,7 +162,8 @@ static void add_quad(order_pass* o, const cs_sweep_item* it)
     int32_t ab[2 * CS_LANES];
     unit_past lane[CS_LANES], all = {-1, false};
     int32_t lo = INT32_MAX, hi = -1;
-    for (int l = 0; l < CS_LANES; ++l)
+    const int lanes = item_lanes(it);
+    for (int l = 0; l < lanes; ++l)
     {
         row_bodies(o->src, it->first + l * lane_rows(it), ab + 2 * l);
         lane[l] = past_of(o->plan->bodies, ab + 2 * l, 2);
@@ -168,7 +175,7 @@ static void add_quad(order_pass* o, const cs_sweep_item* it)
     }
     if (hi - lo <= CS_FUSE_FAR_UNITS)
     {
-        add_unit(o, *it, all, ab, 2 * CS_LANES);
+        add_unit(o, *it, all, ab, 2 * lanes);
         return;
     }
     if (o->work->lanes_only)
@@ -177,9 +184,9 @@ static void add_quad(order_pass* o, const cs_sweep_item* it)
     }
     o->quads_apart += 1;
     int per = lane_rows(it);
-    for (int l = 0; l < CS_LANES; ++l) // (a lane's past is not changed by the others')
+    for (int l = 0; l < lanes; ++l) // (a lane's past is not changed by the others')
     {
-        add_unit(o, (cs_sweep_item){it->first + l * per, per, -1}, lane[l], ab + 2 * l, 2);
+        add_unit(o, (cs_sweep_item){it->first + l * per, per, -1, 0}, lane[l], ab + 2 * l, 2);
     }
 }
 
@@ -202,7 +209,7 @@ static bool add_run(order_pass* o, const cs_sweep_item* it)
         {
             row_bodies(o->src, i + 1, ab + 2);
         }
-        add_unit(o, (cs_sweep_item){i, per, -1}, past_of(o->plan->bodies, ab, 2 * per), ab, 2 * per);
+        add_unit(o, (cs_sweep_item){i, per, -1, 0}, past_of(o->plan->bodies, ab, 2 * per), ab, 2 * per);
         i += per;
     }
     return true;
@@ -393,7 +400,7 @@ bool cs_fuse_plan_split(cs_fuse_plan* out, const cs_solver_work* solved, const c
     for (int k = 0; k < item_count; ++k)
     {
         const cs_sweep_item *v = velocity + k, *s = items + k;
-        bool quads = v->quad >= 0 && v->count == 2 * CS_LANES && s->count == CS_LANES;
+        bool quads = v->quad >= 0 && v->pairs == CS_LANES && s->count == CS_LANES;
         if (v->first != 2 * s->first || v->count != 2 * s->count || v->quad != s->quad ||
             (v->quad >= 0 && !quads) || (v->first | v->count) % 2 != 0)
         {
@@ -407,7 +414,7 @@ bool cs_fuse_plan_split(cs_fuse_plan* out, const cs_solver_work* solved, const c
         {
             return false;
         }
-        out->items[k] = (cs_sweep_item){v->first / 2, v->count / 2, v->quad};
+        out->items[k] = (cs_sweep_item){v->first / 2, v->count / 2, v->quad, 0}; // (split quads: normal rows)
     }
     memcpy(out->first, plan->first, ((size_t)plan->count + 1) * sizeof(int32_t));
     memcpy(out->dep, plan->dep, (size_t)plan->count * sizeof(int32_t));

@@ -61,6 +61,12 @@ void cs_pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n, const cs_pa
     q->mu[l] = f->mu;
 }
 
+void cs_pair_null_lane(cs_pair_quad* q, int k, int32_t zero_slot)
+{
+    const cs_packed_row null = {.a = zero_slot, .b = zero_slot}; // every number +0
+    cs_pair_to_lane(q, k, &null, &null);
+}
+
 void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r)
 {
     const cs_v2 zero = {0.0, 0.0};
@@ -81,9 +87,10 @@ void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r)
 void cs_pack_records_of_quad(const cs_solver_work* w, const cs_sweep_item* it)
 {
     cs_packed_row* records = w->packed;
-    for (int u = 0; it->quad >= 0 && u < CS_LANES; ++u)
+    int units = it->pairs > 0 ? it->pairs : CS_LANES;
+    for (int u = 0; it->quad >= 0 && u < units; ++u)
     {
-        if (it->count == 2 * CS_LANES)
+        if (it->pairs > 0)
         {
             int row = it->first + 2 * u;
             cs_pair_from_lane((const cs_pair_quad*)w->quads + it->quad, u, row, records + row);

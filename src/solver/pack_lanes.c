@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "solver/fuse.h"
 #include "solver/pack.h"
 #include "solver/simd.h"
 #include "solver/solver_internal.h"
@@ -16,7 +17,9 @@
 // lanes of the quad being filled ("pending") until four units (pairs, or bare normal rows) are there; then
 // either the four are independent and the quad is closed, or, as the greedy schedule does, the first unit
 // goes one row at a time (its record written from the lanes) and the other three move down a lane. A unit
-// of another kind, or any other row, sends the pending units one row at a time first.
+// of another kind, or any other row, sends the pending units one row at a time first. Pairs differ: the
+// first two or three that are independent close a short quad instead (close_short), so a colour's last
+// pairs, whose successors share its bodies, go in lanes too.
 enum
 {
     PENDING_NONE,
@@ -35,7 +38,8 @@ typedef struct lanes_pass
     int32_t a[CS_LANES], b[CS_LANES]; // the pending units' bodies
     int32_t zero_slot;
     bool out_of_memory;
-    bool distinct; // the pending units' eight slots are known to differ (pack_four)
+    bool distinct;    // the pending units' eight slots are known to differ (pack_four)
+    bool short_quads; // pairs may close a quad of two or three (not in a fused solve: see cs_pack_lanes)
 } lanes_pass;
 
 static inline __attribute__((always_inline)) void put_lane_xy(double* x, double* y, int l, cs_v2 p)
@@ -56,18 +60,66 @@ static inline __attribute__((always_inline)) void normal_to_lane(cs_normal_quad*
     q->b[l] = r->b;
 }
 
-// The pending units one row at a time (their records from the lanes).
+// How many of the first `n` (<= CS_LANES) pending pairs, from the first, share no body: j of 2 .. n, the
+// longest such run, or 0 when the first two share one (or short quads are off).
+static inline int independent_run(const lanes_pass* L, int n)
+{
+    for (int j = n; L->short_quads && j >= 2; --j)
+    {
+        int32_t a[CS_LANES], b[CS_LANES];
+        for (int k = 0; k < CS_LANES; ++k)
+        {
+            a[k] = k < j ? L->a[k] : L->zero_slot;
+            b[k] = k < j ? L->b[k] : L->zero_slot;
+        }
+        if (cs_lanes_independent(a, b, L->zero_slot))
+        {
+            return j;
+        }
+    }
+    return 0;
+}
+
+// Pending pairs 0 .. j − 1 (2 <= j, independent) close the pending quad as a short one: its lanes from pair j
+// on are made null, and pairs j .. pending − 1 (whose lanes are copied first to `next`, when not NULL) are
+// the caller's.
+static inline void close_short(lanes_pass* L, int j, cs_pair_quad* next)
+{
+    cs_pair_quad* q = (cs_pair_quad*)L->w->quads + L->pair_count;
+    for (int k = j; k < CS_LANES; ++k)
+    {
+        if (next != NULL && k < L->pending_count)
+        {
+            cs_packed_row moved[2]; // (the lanes give back every number: cs_pair_from_lane)
+            cs_pair_from_lane(q, k, L->pending_first + 2 * k, moved);
+            cs_pair_to_lane(next, k - j, moved, moved + 1);
+        }
+        cs_pair_null_lane(q, k, L->zero_slot);
+    }
+    L->items[L->item_count++] = (cs_sweep_item){L->pending_first, 2 * j, L->pair_count++, j};
+}
+
+// The pending units one row at a time (their records from the lanes); pairs, from two on, as a short quad as
+// far as they are independent (close_short).
 static inline __attribute__((always_inline)) void flush_pending(lanes_pass* L)
 {
     int n = L->pending_count;
     if (L->pending == PENDING_PAIRS)
     {
         const cs_pair_quad* q = (const cs_pair_quad*)L->w->quads + L->pair_count;
-        for (int k = 0; k < n; ++k)
+        int j = independent_run(L, n);
+        for (int k = j; k < n; ++k)
         {
             cs_pair_from_lane(q, k, L->pending_first + 2 * k, L->records + L->pending_first + 2 * k);
         }
-        cs_push_rows(L->items, &L->item_count, L->pending_first, 2 * n);
+        if (j > 0)
+        {
+            close_short(L, j, NULL);
+        }
+        if (n > j)
+        {
+            cs_push_rows(L->items, &L->item_count, L->pending_first + 2 * j, 2 * (n - j));
+        }
     }
     else if (L->pending == PENDING_NORMALS)
     {
@@ -105,6 +157,19 @@ static inline __attribute__((always_inline)) bool pend(lanes_pass* L, int kind, 
     return true;
 }
 
+// Whether the quad after the pending one can be written (grown when not); false when out of memory.
+static inline bool room_for_next_quad(lanes_pass* L)
+{
+    cs_solver_work* w = L->w;
+    int need = L->pair_count + 2;
+    if (need > w->quad_capacity && !cs_grow(&w->quads, &w->quad_capacity, need, sizeof(cs_pair_quad)))
+    {
+        L->out_of_memory = true;
+        return false;
+    }
+    return true;
+}
+
 // (Inlined, as flush_pending: a call cost ~18 instructions, ~300 calls a Pool 1 step.)
 // Four units pending: the quad closes when they are independent; otherwise the first goes one row at a time
 // and the others move down a lane (through their records, rows that a later failure may write again).
@@ -116,9 +181,24 @@ static inline __attribute__((always_inline)) void close_or_slide(lanes_pass* L)
         bool pairs = L->pending == PENDING_PAIRS;
         int count = pairs ? 2 * CS_LANES : CS_LANES;
         int quad = pairs ? L->pair_count++ : L->normal_count++;
-        L->items[L->item_count++] = (cs_sweep_item){first, count, quad};
+        L->items[L->item_count++] = (cs_sweep_item){first, count, quad, pairs ? CS_LANES : 0};
         L->pending = PENDING_NONE;
         L->pending_count = 0;
+        return;
+    }
+    int j = L->pending == PENDING_PAIRS ? independent_run(L, CS_LANES - 1) : 0;
+    if (j > 0 && room_for_next_quad(L))
+    {
+        // The first j pairs in a short quad, the others moved to the next quad's first lanes, still pending.
+        cs_pair_quad* q = (cs_pair_quad*)L->w->quads + L->pair_count;
+        close_short(L, j, q + 1);
+        for (int k = j; k < CS_LANES; ++k)
+        {
+            L->a[k - j] = L->a[k];
+            L->b[k - j] = L->b[k];
+        }
+        L->pending_first = first + 2 * j;
+        L->pending_count = CS_LANES - j;
         return;
     }
     if (L->pending == PENDING_PAIRS)
@@ -466,11 +546,14 @@ cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start,
     {
         return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
     }
+    // (A fused solve maps the velocity quads item for item onto the split solve's own schedule, whose quads
+    // are all of four rows (cs_fuse_plan_split): no short quads in a problem that may be fused.)
     lanes_pass L = {.w = w,
                     .records = w->packed,
                     .items = w->schedule,
                     .pending = PENDING_NONE,
-                    .zero_slot = 3 * p->body_count};
+                    .zero_slot = 3 * p->body_count,
+                    .short_quads = m < cs_fuse_min_rows};
     double* v = w->v;
     v[L.zero_slot] = v[L.zero_slot + 1] = v[L.zero_slot + 2] = 0.0;
     cs_pack_proof proof = cs_pack_proof_start();

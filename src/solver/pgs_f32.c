@@ -201,7 +201,7 @@ static void schedule(const cs_solve_ctx* ctx, cs_f32_state* s)
         if (lanes > 0)
         {
             fill_lanes(s->lanes + count, packed + i, lanes, ctx->work->v);
-            s->item[s->item_count++] = (cs_sweep_item){i, 2 * lanes, count++};
+            s->item[s->item_count++] = (cs_sweep_item){i, 2 * lanes, count++, lanes};
             i += 2 * lanes;
         }
         else

@@ -49,7 +49,7 @@ void cs_push_rows(cs_sweep_item* items, int* item_count, int first, int count)
             return;
         }
     }
-    items[(*item_count)++] = (cs_sweep_item){first, count, -1};
+    items[(*item_count)++] = (cs_sweep_item){first, count, -1, 0};
 }
 
 // x[0..1] = (p.x, q.x), y[0..1] = (p.y, q.y): two lanes of an (x, y) field from two rows' cs_v2 (normal
@@ -135,7 +135,7 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
                 return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
             }
             fill_pair_quad((cs_pair_quad*)w->quads + pair_count, rows + i);
-            items[item_count++] = (cs_sweep_item){i, 2 * CS_LANES, pair_count++};
+            items[item_count++] = (cs_sweep_item){i, 2 * CS_LANES, pair_count++, CS_LANES};
             i += 2 * CS_LANES;
         }
         else if (i + CS_LANES <= m && quad_fits(rows + i, 1, CS_PACK_NORMAL_ROW, zero_slot))
@@ -147,7 +147,7 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
                 return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
             }
             fill_normal_quad((cs_normal_quad*)w->normal_quads + normal_count, rows + i);
-            items[item_count++] = (cs_sweep_item){i, CS_LANES, normal_count++};
+            items[item_count++] = (cs_sweep_item){i, CS_LANES, normal_count++, 0};
             i += CS_LANES;
         }
         else
@@ -181,7 +181,7 @@ void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
             cs_normal_quad* q = work->quads + quad_count;
             const cs_split_row* r = rows + k;
             CS_FILL_NORMAL_QUAD(q, r);
-            work->items[item_count++] = (cs_sweep_item){k, CS_LANES, quad_count++};
+            work->items[item_count++] = (cs_sweep_item){k, CS_LANES, quad_count++, 0};
             k += CS_LANES;
         }
         else

@@ -21,13 +21,16 @@ enum
 };
 
 // A run of a sweep: rows [first, first + count) one by one (quad < 0), or in the lanes of record `quad`:
-// count = CS_LANES circle normal rows (a cs_normal_quad) or count = 2·CS_LANES rows, CS_LANES
-// normal/friction pairs (a cs_pair_quad).
+// count = CS_LANES circle normal rows (a cs_normal_quad, pairs = 0) or count = 2·pairs rows, `pairs`
+// normal/friction pairs (a cs_pair_quad). A pair quad holds 2 .. CS_LANES pairs: pair k in lane
+// cs_pair_lane(k), the lanes past its pairs null (cs_pair_null_lane), so that a short run of pairs (a
+// colour's last two or three) is swept in lanes too rather than one row at a time.
 typedef struct cs_sweep_item
 {
     int32_t first;
     int32_t count;
     int32_t quad;
+    int32_t pairs; // a pair quad's pairs; 0 for a normal quad and for rows
 } cs_sweep_item;
 
 // Four circle normal rows (CS_PACK_NORMAL_ROW: no angular terms, bounds [0, ∞)) by lane: the split-impulse
@@ -117,6 +120,10 @@ static inline int cs_pair_lane(int k)
 void cs_pair_from_lane(const cs_pair_quad* q, int k, int row, cs_packed_row* n);
 void cs_pair_to_lane(cs_pair_quad* q, int k, const cs_packed_row* n, const cs_packed_row* f);
 void cs_normal_from_lane(const cs_normal_quad* q, int l, cs_packed_row* r);
+// Pair k's lane of q made null: both halves the zero slot, every number +0. Swept in lanes (with λ⁰ = 0, the
+// kernels' load of the rows past a quad's pairs), it keeps λ = +0 and adds +0 to the zero slot, whatever the
+// rule (docs/PERFORMANCE.md, "Short runs of pairs in lanes").
+void cs_pair_null_lane(cs_pair_quad* q, int k, int32_t zero_slot);
 // The records of the rows of schedule item `it` of w from its lanes (nothing unless it is a quad), as
 // cs_pack_records_from_lanes writes them for every quad.
 void cs_pack_records_of_quad(const cs_solver_work* w, const cs_sweep_item* it);
@@ -155,11 +162,11 @@ typedef enum cs_split_lane_kind
 
 static inline cs_split_lane_kind cs_split_lanes(const cs_sweep_item* it, int stride)
 {
-    if (it->quad >= 0 && stride == 2 && it->count == 2 * CS_LANES)
+    if (it->quad >= 0 && stride == 2 && it->pairs > 0)
     {
         return CS_SPLIT_FROM_PAIRS;
     }
-    if (it->quad >= 0 && stride == 1 && it->count == CS_LANES)
+    if (it->quad >= 0 && stride == 1 && it->pairs == 0)
     {
         return CS_SPLIT_FROM_NORMALS;
     }
@@ -192,9 +199,9 @@ typedef struct cs_pack4_out
 // (pair k in lane cs_pair_lane(k)): the same numbers, written in the same places, and the warm start applied
 // pair by pair in row order. False, with nothing written, unless all four are pairs that pack_contact packs.
 bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_pack4_out* out);
-// One sweep along work->schedule: each quad's four pairs (rows first .. first + 7 of λ, and of st->x, st->c,
-// st->diag for AMGS) or four normal rows (rows first .. first + 3) in lanes with rule CS_RULE_PGS or
-// CS_RULE_AMGS (not the literal variant), other items through `rows`.
+// One sweep along work->schedule, in lanes with rule CS_RULE_PGS or CS_RULE_AMGS (not the literal variant):
+// each pair quad's pairs (rows first .. first + 2·pairs − 1 of λ, and of st->x, st->c, st->diag for AMGS;
+// nothing past them is read or written), each normal quad's four rows; other items through `rows`.
 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows);
 // The same over items[begin .. end) only (a segment of a fused pass: items in the fused order, fuse.h).
 void cs_avx2_sweep_items(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows,

@@ -130,10 +130,12 @@ static inline CS_AVX2 normal_lanes pair_normal_fields(const cs_pair_quad* q)
 // The CS_PACK_NORMAL_ROW | CS_PACK_PAIR path of cs_sweep, four pairs at once, for the PGS rule and the
 // PSOR rule (ω in st->f) and the two-sided AMGS rule (Ω = αD with constant coefficients, or Ω = ω̄E with
 // c_i per row).
+// `pairs`: the quad's pairs (cs_sweep_item; a short quad's null lanes load λ = x = c = A_ii = +0 and keep
+// λ = +0, adding +0 to the zero slot).
 static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule, bool per_row,
                                                                     const cs_rule_state* st,
                                                                     const cs_pair_quad* q, int first,
-                                                                    double* lambda, double* v)
+                                                                    int pairs, double* lambda, double* v)
 {
     // Each side's slots are read once for its (x, y) and ω, here and again for the scatters below (in
     // locals, as normal_quad's; held across the whole quad, eight of them spill).
@@ -147,7 +149,7 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
         wb = gather_w(v, sb);
     }
     __m256d n_old, f_old;
-    load_pairs(lambda + first, &n_old, &f_old);
+    load_pairs_n(lambda + first, pairs, &n_old, &f_old);
 
     // Both rows' steps from the halves' relative velocity, as cs_halves_step_opposed: J_a = −J_b (a static
     // half a is the zero slot, +0 while impulses are finite: vb − (+0) = vb). The friction row's is taken
@@ -171,12 +173,12 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     }
     else
     {
-        load_pairs(st->x + first, &xn, &xf);
+        load_pairs_n(st->x + first, pairs, &xn, &xf);
         if (per_row)
         {
             __m256d cn, cf, dn, df;
-            load_pairs(st->c + first, &cn, &cf);
-            load_pairs(st->diag + first, &dn, &df);
+            load_pairs_n(st->c + first, pairs, &cn, &cf);
+            load_pairs_n(st->diag + first, pairs, &dn, &df);
             kn = amgs_per_row(st, cn, dn);
             kf = amgs_per_row(st, cf, df);
         }
@@ -208,7 +210,7 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     else
     {
         f_y = amgs_y(&xf, f_old, f_step, kf.s, kf.sk, kf.sf, kf.hg);
-        store_pairs(st->x + first, xn, xf);
+        store_pairs_n(st->x + first, pairs, xn, xf);
     }
     __m256d f = _mm256_min_pd(limit, _mm256_max_pd(lo, f_y));
     __m256d df = SUB(f, f_old);
@@ -221,7 +223,7 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
     wb = ADD(wb, MUL(LD(q->fmwb), df));
     wa = ADD(wa, MUL(LD(q->fmwa), df));
 
-    store_pairs(lambda + first, n, f);
+    store_pairs_n(lambda + first, pairs, n, f);
     // Side a's (x, y) and ω, then side b's: the lanes' bodies are distinct but for the zero slot, whose last
     // writer is b's for both, as it was with the (x, y) of both sides stored first.
     {
@@ -255,9 +257,13 @@ sweep_lanes(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* c
         {
             rows(rule, st, ctx, it->first, it->first + it->count);
         }
-        else if (it->count == 2 * CS_LANES)
+        else if (__builtin_expect(it->pairs == CS_LANES, 1))
         {
-            pair_quad(rule, per_row, st, pairs + it->quad, it->first, lambda, v);
+            pair_quad(rule, per_row, st, pairs + it->quad, it->first, CS_LANES, lambda, v);
+        }
+        else if (it->pairs > 0)
+        {
+            pair_quad(rule, per_row, st, pairs + it->quad, it->first, it->pairs, lambda, v);
         }
         else
         {

@@ -79,4 +79,34 @@ static inline CS_AVX2 void store_pairs(double* a, __m256d n, __m256d f)
     _mm256_storeu_pd(a + 4, _mm256_unpackhi_pd(n, f));
 }
 
+// The rows 4 .. 7 of a short quad of `pairs` (2 or 3) pairs that are its own: rows first + 4, first + 5 for
+// three pairs, none for two.
+static inline CS_AVX2 __m256i short_tail(int pairs)
+{
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(2 * pairs - 4), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+
+// load_pairs and store_pairs for a quad of `pairs` pairs (2 .. 4: a constant CS_LANES folds to them): nothing
+// past row first + 2·pairs is read or written, and the lanes past the pairs load +0.
+static inline CS_AVX2 void load_pairs_n(const double* a, int pairs, __m256d* n, __m256d* f)
+{
+    __m256d l0 = _mm256_loadu_pd(a);
+    __m256d l1 = pairs == CS_LANES ? _mm256_loadu_pd(a + 4) : _mm256_maskload_pd(a + 4, short_tail(pairs));
+    *n = _mm256_unpacklo_pd(l0, l1);
+    *f = _mm256_unpackhi_pd(l0, l1);
+}
+
+static inline CS_AVX2 void store_pairs_n(double* a, int pairs, __m256d n, __m256d f)
+{
+    _mm256_storeu_pd(a, _mm256_unpacklo_pd(n, f));
+    if (pairs == CS_LANES)
+    {
+        _mm256_storeu_pd(a + 4, _mm256_unpackhi_pd(n, f));
+    }
+    else
+    {
+        _mm256_maskstore_pd(a + 4, short_tail(pairs), _mm256_unpackhi_pd(n, f));
+    }
+}
+
 #endif

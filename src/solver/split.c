@@ -68,7 +68,7 @@ static bool lanes_hold_split(const cs_solver_work* solved, int first, int stride
     }
     for (int t = 0; t < n; ++t)
     {
-        if (items[t].quad >= 0 && items[t].count == 2 * CS_LANES && items[t].first % 2 != 0)
+        if (items[t].quad >= 0 && items[t].pairs > 0 && items[t].first % 2 != 0)
         {
             return false;
         }
@@ -113,8 +113,9 @@ cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solve
         case SPLIT_ON_VELOCITY:
             if (ok && (count > work->lane_capacity || work->quad_lanes == NULL))
             {
+                // (2·CS_LANES numbers a quad, and a quad holds at least two split rows: a short pair quad.)
                 cap = cs_grow_capacity(work->lane_capacity, count);
-                ok = CS_RESIZE(work->quad_lanes, 2 * (cap + CS_LANES));
+                ok = CS_RESIZE(work->quad_lanes, CS_LANES * (cap + 2));
                 work->lane_capacity = ok ? cap : 0;
             }
             break;
@@ -259,10 +260,10 @@ static bool compact_from_lanes(const cs_solver_work* solved, int first, int stri
     for (int t = 0; t < n; ++t)
     {
         const cs_sweep_item* it = items + t;
-        if (it->quad >= 0 && it->count == 2 * CS_LANES)
+        if (it->quad >= 0 && it->pairs > 0)
         {
             const cs_pair_quad* q = pairs + it->quad;
-            for (int u = 0; u < CS_LANES; ++u) // pair u: split row first / 2 + u
+            for (int u = 0; u < it->pairs; ++u) // pair u: split row first / 2 + u
             {
                 int k = it->first / 2 + u, l = cs_pair_lane(u);
                 cs_pair_normal p = cs_pair_lane_normal(q, l);
@@ -294,13 +295,19 @@ static bool compact_from_lanes(const cs_solver_work* solved, int first, int stri
 }
 
 #if CS_SIMD_X86
-// Split row k is velocity row k·stride. A velocity quad of four pairs (stride 2, rows i .. i + 7) holds split
-// rows i/2 .. i/2 + 3 in its normal fields, lanes in the order (0, 2, 1, 3); a quad of four normal rows
-// (stride 1) holds rows i .. i + 3 in row order. Those are swept on the velocity quads with their split bias
-// and λ kept per quad by lane; the rows of the other items are compacted as usual (cs_split_lanes).
+// Split row k is velocity row k·stride. A velocity quad of n pairs (stride 2, rows i .. i + 2n − 1) holds
+// split rows i/2 .. i/2 + n − 1 in its normal fields, lanes in the order (0, 2, 1, 3); a quad of four normal
+// rows (stride 1) holds rows i .. i + 3 in row order. Those are swept on the velocity quads with their split
+// bias and λ kept per quad by lane (a short quad's null lanes: bias and λ +0, and λ stays +0); the rows of
+// the other items are compacted as usual (cs_split_lanes). The split row of a lane, or -1 for a null lane.
 static inline int split_row_of_lane(const cs_sweep_item* it, int stride, int lane)
 {
-    return stride == 2 ? it->first / 2 + cs_pair_lane(lane) : it->first + lane;
+    if (stride == 2)
+    {
+        int pair = cs_pair_lane(lane);
+        return pair < it->pairs ? it->first / 2 + pair : -1;
+    }
+    return it->first + lane;
 }
 
 // split_on_velocity for one stride (a constant once inlined, so that cs_split_lanes and the lanes' rows
@@ -322,7 +329,7 @@ static inline __attribute__((always_inline)) int split_on_stride(const cs_solver
             for (int l = 0; l < CS_LANES; ++l)
             {
                 int k = split_row_of_lane(it, stride, l);
-                lanes[l] = b[k] * inv_diag[stride * k];
+                lanes[l] = k >= 0 ? b[k] * inv_diag[stride * k] : 0.0;
                 lanes[CS_LANES + l] = 0.0;
             }
             continue;
@@ -354,7 +361,11 @@ static inline __attribute__((always_inline)) int split_on_stride(const cs_solver
             const double* lanes = work->quad_lanes + 2 * CS_LANES * it->quad + CS_LANES;
             for (int l = 0; l < CS_LANES; ++l)
             {
-                lambda[split_row_of_lane(it, stride, l)] = lanes[l];
+                int k = split_row_of_lane(it, stride, l);
+                if (k >= 0)
+                {
+                    lambda[k] = lanes[l];
+                }
             }
         }
     }
