@@ -299,15 +299,16 @@ static bool compact_from_lanes(const cs_solver_work* solved, int first, int stri
 // split rows i/2 .. i/2 + n − 1 in its normal fields, lanes in the order (0, 2, 1, 3); a quad of four normal
 // rows (stride 1) holds rows i .. i + 3 in row order. Those are swept on the velocity quads with their split
 // bias and λ kept per quad by lane (a short quad's null lanes: bias and λ +0, and λ stays +0); the rows of
-// the other items are compacted as usual (cs_split_lanes). The split row of a lane, or -1 for a null lane.
+// the other items are compacted as usual (cs_split_lanes).
 static inline int split_row_of_lane(const cs_sweep_item* it, int stride, int lane)
 {
-    if (stride == 2)
-    {
-        int pair = cs_pair_lane(lane);
-        return pair < it->pairs ? it->first / 2 + pair : -1;
-    }
-    return it->first + lane;
+    return stride == 2 ? it->first / 2 + cs_pair_lane(lane) : it->first + lane;
+}
+
+// Whether lane l of quad item `it` holds a split row (not a short pair quad's null lane).
+static inline bool split_lane_real(const cs_sweep_item* it, int stride, int lane)
+{
+    return stride != 2 || cs_pair_lane(lane) < it->pairs;
 }
 
 // split_on_velocity for one stride (a constant once inlined, so that cs_split_lanes and the lanes' rows
@@ -325,11 +326,19 @@ static inline __attribute__((always_inline)) int split_on_stride(const cs_solver
         const cs_sweep_item* it = items + n;
         if (cs_split_lanes(it, stride) != CS_SPLIT_ROWS)
         {
+            // (Whole quads apart, so that their four lanes unroll without a test each.)
             double* lanes = work->quad_lanes + 2 * CS_LANES * it->quad;
-            for (int l = 0; l < CS_LANES; ++l)
+            bool whole = stride != 2 || it->pairs == CS_LANES;
+            for (int l = 0; whole && l < CS_LANES; ++l)
             {
                 int k = split_row_of_lane(it, stride, l);
-                lanes[l] = k >= 0 ? b[k] * inv_diag[stride * k] : 0.0;
+                lanes[l] = b[k] * inv_diag[stride * k];
+                lanes[CS_LANES + l] = 0.0;
+            }
+            for (int l = 0; !whole && l < CS_LANES; ++l)
+            {
+                int k = split_row_of_lane(it, stride, l);
+                lanes[l] = split_lane_real(it, stride, l) ? b[k] * inv_diag[stride * k] : 0.0;
                 lanes[CS_LANES + l] = 0.0;
             }
             continue;
@@ -359,12 +368,12 @@ static inline __attribute__((always_inline)) int split_on_stride(const cs_solver
         if (cs_split_lanes(it, stride) != CS_SPLIT_ROWS)
         {
             const double* lanes = work->quad_lanes + 2 * CS_LANES * it->quad + CS_LANES;
+            bool whole = stride != 2 || it->pairs == CS_LANES;
             for (int l = 0; l < CS_LANES; ++l)
             {
-                int k = split_row_of_lane(it, stride, l);
-                if (k >= 0)
+                if (whole || split_lane_real(it, stride, l))
                 {
-                    lambda[k] = lanes[l];
+                    lambda[split_row_of_lane(it, stride, l)] = lanes[l];
                 }
             }
         }
