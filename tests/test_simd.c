@@ -329,7 +329,9 @@ static void solve_both_ways(const cs_lcp* p, const char* solver, const bool* bro
                   pairs_in_lanes, count);
     if (cs_solver_simd_available())
     {
-        assert_true(pairs_in_lanes > count / 4);
+        // (Pairs 0 and 8 of every 16 are broken, each ending a run of seven; a run's last three pairs go in a
+        // short quad: 528 of 604 pairs on both paths, 308 without short quads.)
+        assert_true(pairs_in_lanes > 4 * count / 5);
     }
     assert_memory_equal(lambda[0], lambda[1], (size_t)m * sizeof(double));
     assert_memory_equal(work[0].v, work[1].v, 3 * (size_t)p->body_count * sizeof(double));

@@ -60,11 +60,19 @@ static inline void put_xy(double* x, double* y, cs_v2 p, cs_v2 q)
     cs_v2_store(y, cs_v2_set(p[1], q[1]));
 }
 
-static void fill_pair_quad(cs_pair_quad* q, const cs_packed_row* rows)
+// A pair quad of the `pairs` pairs from rows (the lanes past them null: cs_pair_null_lane).
+static void fill_pair_quad(cs_pair_quad* q, const cs_packed_row* rows, int pairs, int32_t zero_slot)
 {
     for (int k = 0; k < CS_LANES; ++k)
     {
-        cs_pair_to_lane(q, k, rows + 2 * k, rows + 2 * k + 1);
+        if (k < pairs)
+        {
+            cs_pair_to_lane(q, k, rows + 2 * k, rows + 2 * k + 1);
+        }
+        else
+        {
+            cs_pair_null_lane(q, k, zero_slot);
+        }
     }
 }
 
@@ -90,15 +98,20 @@ static void fill_normal_quad(cs_normal_quad* q, const cs_packed_row* rows)
     CS_FILL_NORMAL_QUAD(q, rows);
 }
 
-// Whether the CS_LANES records from `rows`, `stride` apart, are all of `kind` and independent. A pair's
-// friction row must have μ >= 0: the lanes clamp as min(hi, max(lo, y)), which is the scalar branches'
+// Whether the `units` (<= CS_LANES) records from `rows`, `stride` apart, are all of `kind` and independent. A
+// pair's friction row must have μ >= 0: the lanes clamp as min(hi, max(lo, y)), which is the scalar branches'
 // result only for lo <= hi (the LCP reader rejects μ < 0; a problem built in code might not). (A pair has the
 // pair quad's structure: cs_pack_pairs.)
-static bool quad_fits(const cs_packed_row* rows, int stride, uint32_t kind, int32_t zero_slot)
+static bool quad_fits(const cs_packed_row* rows, int stride, uint32_t kind, int32_t zero_slot, int units)
 {
     int32_t a[CS_LANES], b[CS_LANES];
     for (int l = 0; l < CS_LANES; ++l)
     {
+        if (l >= units) // (a null lane: the zero slot, which lanes may share)
+        {
+            a[l] = b[l] = zero_slot;
+            continue;
+        }
         const cs_packed_row* r = rows + l * stride;
         if (r->kind != kind || ((kind & CS_PACK_PAIR) && !(r[1].mu >= 0.0)))
         {
@@ -122,11 +135,19 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
     cs_sweep_item* items = w->schedule;
     int item_count = 0, pair_count = 0, normal_count = 0;
     const uint32_t pair = CS_PACK_NORMAL_ROW | CS_PACK_PAIR;
+    // (Short pair quads as cs_pack_lanes makes them: the first two or three pairs that are independent when
+    // four are not, never where the solve may be fused.)
+    const int fewest_pairs = m < cs_fuse_min_rows ? 2 : CS_LANES;
     int i = 0;
     while (i < m)
     {
+        int pairs = 0;
+        for (int n = CS_LANES; n >= fewest_pairs && pairs == 0; --n)
+        {
+            pairs = i + 2 * n <= m && quad_fits(rows + i, 2, pair, zero_slot, n) ? n : 0;
+        }
         // (The quad arrays grow as quads are found: a problem has pairs or bare normal rows, rarely both.)
-        if (i + 2 * CS_LANES <= m && quad_fits(rows + i, 2, pair, zero_slot))
+        if (pairs > 0)
         {
             // (The capacity test inline: a call per quad cost more than the quad's lane test.)
             if (pair_count + 1 > w->quad_capacity &&
@@ -134,11 +155,11 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
             {
                 return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
             }
-            fill_pair_quad((cs_pair_quad*)w->quads + pair_count, rows + i);
-            items[item_count++] = (cs_sweep_item){i, 2 * CS_LANES, pair_count++, CS_LANES};
-            i += 2 * CS_LANES;
+            fill_pair_quad((cs_pair_quad*)w->quads + pair_count, rows + i, pairs, zero_slot);
+            items[item_count++] = (cs_sweep_item){i, 2 * pairs, pair_count++, pairs};
+            i += 2 * pairs;
         }
-        else if (i + CS_LANES <= m && quad_fits(rows + i, 1, CS_PACK_NORMAL_ROW, zero_slot))
+        else if (i + CS_LANES <= m && quad_fits(rows + i, 1, CS_PACK_NORMAL_ROW, zero_slot, CS_LANES))
         {
             if (normal_count + 1 > w->normal_quad_capacity &&
                 !cs_grow(&w->normal_quads, &w->normal_quad_capacity, normal_count + 1,
