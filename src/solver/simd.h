@@ -43,11 +43,12 @@ typedef struct cs_normal_quad
     int32_t a[CS_LANES], b[CS_LANES]; // 3·body; distinct across lanes except the zero slot
 } cs_normal_quad;
 
-// Four normal/friction pairs (CS_PACK_NORMAL_ROW | CS_PACK_PAIR and its friction row) by lane, in the
-// lane order of their λ: pairs 0, 2, 1, 3 (so that two loads of the interleaved λ_n, λ_f unpack into
-// vectors of λ_n and λ_f). Fields as in cs_packed_row, but only the b half's linear numbers and the a half's
-// M⁻¹Jᵀ of the normal row: the lanes take pairs whose other linear numbers follow from those (checked
-// bit for bit by cs_pair_compact, which the packing passes call; others are swept one row at a time):
+// Four normal/friction pairs (CS_PACK_NORMAL_ROW | CS_PACK_PAIR and its friction row; a short quad's two or
+// three, the other lanes null: cs_sweep_item) by lane, in the lane order of their λ: pairs 0, 2, 1, 3 (so
+// that two loads of the interleaved λ_n, λ_f unpack into vectors of λ_n and λ_f). Fields as in cs_packed_row,
+// but only the b half's linear numbers and the a half's M⁻¹Jᵀ of the normal row: the lanes take pairs whose
+// other linear numbers follow from those (checked bit for bit by cs_pair_compact, which the packing passes
+// call; others are swept one row at a time):
 //     a half present (nma ≠ (+0, +0)):  J_n,a/A_nn = −J_n,b/A_nn   J_f,a/A_ff = −J_f,b/A_ff
 //                                       M⁻¹J_f,aᵀ = (−nmay, nmax)  M⁻¹J_f,bᵀ = (−nmby, nmbx)
 //     static a half (nma = (+0, +0)):   every a number +0, M⁻¹J_f,bᵀ as above
