@@ -12,6 +12,7 @@
 #include "solver/simd.h"
 
 #define CLI CS_BINARY_DIR "/circlesim-cli"
+#include "solver/fuse.h"
 #include "solver/residual_avx2.h"
 #include "solver/solver_internal.h"
 #include "solver/split.h"
@@ -348,6 +349,84 @@ static void solve_both_ways(const cs_lcp* p, const char* solver, const bool* bro
     free(b);
 }
 
+// The two builders of the lanes' schedule — the packing pass (cs_pack_lanes, pgs's path) and the records'
+// path (cs_schedule_rows, pssor's) — must build one schedule: the same items (rows, quads, short quads'
+// pairs) and the same lanes bit for bit, null lanes included. Where short quads are off (cs_fuse_short_quads:
+// a problem that may be fused) both must leave them out. Returns the short quads seen.
+static int schedules_agree(const cs_lcp* p)
+{
+    cs_error err;
+    cs_solver_work work[2] = {{0}, {0}};
+    const char* solvers[2] = {"pgs", "pssor"};
+    for (int k = 0; k < 2; ++k)
+    {
+        cs_solver_params params = cs_solver_params_default();
+        double* lambda = calloc((size_t)p->row_count, sizeof(double));
+        assert_int_equal(cs_solve(p, cs_solver_find(solvers[k]), &params, &work[k], lambda, NULL, &err),
+                         CS_OK);
+        free(lambda);
+    }
+    assert_int_equal(work[0].schedule_count, work[1].schedule_count);
+    int shorts = 0;
+    const cs_sweep_item *xs = work[0].schedule, *ys = work[1].schedule;
+    for (int k = 0; k < work[0].schedule_count; ++k)
+    {
+        const cs_sweep_item *x = xs + k, *y = ys + k;
+        if (x->first != y->first || x->count != y->count || x->quad != y->quad || x->pairs != y->pairs)
+        {
+            fail_msg("item %d: packing pass (%d, %d, quad %d, %d pairs), records' path (%d, %d, quad %d, %d "
+                     "pairs)",
+                     k, x->first, x->count, x->quad, x->pairs, y->first, y->count, y->quad, y->pairs);
+        }
+        if (x->quad >= 0 && x->pairs > 0)
+        {
+            shorts += x->pairs < CS_LANES;
+            assert_memory_equal((const cs_pair_quad*)work[0].quads + x->quad,
+                                (const cs_pair_quad*)work[1].quads + y->quad, sizeof(cs_pair_quad));
+        }
+        else if (x->quad >= 0)
+        {
+            assert_memory_equal((const cs_normal_quad*)work[0].normal_quads + x->quad,
+                                (const cs_normal_quad*)work[1].normal_quads + y->quad,
+                                sizeof(cs_normal_quad));
+        }
+    }
+    cs_solver_work_free(&work[0]);
+    cs_solver_work_free(&work[1]);
+    return shorts;
+}
+
+// Pool 1's step-100 problem and its copy with the compact layout broken (below), with short quads allowed
+// and, with cs_fuse_min_rows forced below their size, not.
+static void both_schedule_builders_build_one_schedule(void** state)
+{
+    (void)state;
+    if (!cs_solver_simd_available())
+    {
+        print_message("# no vector sweeps on this CPU: no schedule to compare\n");
+        return;
+    }
+    cs_error err;
+    cs_world* w = pool1_after_100_steps();
+    cs_lcp p = {0};
+    assert_int_equal(cs_lcp_copy(&p, cs_world_last_problem(w), &err), CS_OK);
+    cs_world_destroy(w);
+    int with_short = schedules_agree(&p);
+    cs_fuse_min_rows = p.row_count; // (restored by the teardown)
+    int without = schedules_agree(&p);
+    for (int c = 0; c < p.row_count / 2; c += 7)
+    {
+        p.jac[12 * (size_t)c + 9] += 0.125; // every seventh pair's friction row off the compact layout
+    }
+    cs_fuse_min_rows = INT32_MAX;
+    int broken_short = schedules_agree(&p);
+    print_message("# short quads: %d, %d with the layout broken, %d where the solve may be fused\n",
+                  with_short, broken_short, without);
+    assert_true(with_short > 0 && broken_short > with_short);
+    assert_int_equal(without, 0);
+    cs_lcp_free(&p);
+}
+
 static void pairs_without_the_compact_layout_go_one_row_at_a_time(void** state)
 {
     (void)state;
@@ -673,6 +752,8 @@ int main(void)
                                         cs_test_save_sweep_knobs, cs_test_restore_sweep_knobs),
         cmocka_unit_test(frozen_problems_from_hard_start_points),
         cmocka_unit_test(pairs_without_the_compact_layout_go_one_row_at_a_time),
+        cmocka_unit_test_setup_teardown(both_schedule_builders_build_one_schedule, cs_test_save_sweep_knobs,
+                                        cs_test_restore_sweep_knobs),
         cmocka_unit_test(the_packer_refuses_a_normal_row_off_the_structure),
         cmocka_unit_test(a_moving_half_a_of_no_linear_j_with_friction),
         cmocka_unit_test(a_moving_half_a_of_no_linear_j_frictionless),

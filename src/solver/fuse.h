@@ -45,6 +45,15 @@ enum
 // between steps (both solves of a step read it).
 extern int cs_fuse_min_rows;
 
+// Whether a schedule of `rows` rows may hold short pair quads (simd.h, cs_sweep_item: two or three pairs, the
+// other lanes null). Not where the solve may be fused: the fused split solve maps the velocity quads item for
+// item onto its own schedule, whose quads are all of four rows (cs_fuse_plan_split). Both schedule builders
+// (cs_pack_lanes and cs_schedule_rows) ask this, so they build one schedule.
+static inline bool cs_fuse_short_quads(int rows)
+{
+    return rows < cs_fuse_min_rows;
+}
+
 // What the last build of a plan did (tests read it): the units it moved up, the quads it took apart, and
 // whether it then dropped the plan as not worth it (most units moved, or deps too far: fuse.c).
 typedef struct cs_fuse_counts

@@ -39,7 +39,7 @@ typedef struct lanes_pass
     int32_t zero_slot;
     bool out_of_memory;
     bool distinct;    // the pending units' eight slots are known to differ (pack_four)
-    bool short_quads; // pairs may close a quad of two or three (not in a fused solve: see cs_pack_lanes)
+    bool short_quads; // pairs may close a quad of two or three (cs_fuse_short_quads)
 } lanes_pass;
 
 static inline __attribute__((always_inline)) void put_lane_xy(double* x, double* y, int l, cs_v2 p)
@@ -546,14 +546,12 @@ cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start,
     {
         return cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
     }
-    // (A fused solve maps the velocity quads item for item onto the split solve's own schedule, whose quads
-    // are all of four rows (cs_fuse_plan_split): no short quads in a problem that may be fused.)
     lanes_pass L = {.w = w,
                     .records = w->packed,
                     .items = w->schedule,
                     .pending = PENDING_NONE,
                     .zero_slot = 3 * p->body_count,
-                    .short_quads = m < cs_fuse_min_rows};
+                    .short_quads = cs_fuse_short_quads(m)};
     double* v = w->v;
     v[L.zero_slot] = v[L.zero_slot + 1] = v[L.zero_slot + 2] = 0.0;
     cs_pack_proof proof = cs_pack_proof_start();

@@ -136,8 +136,8 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
     int item_count = 0, pair_count = 0, normal_count = 0;
     const uint32_t pair = CS_PACK_NORMAL_ROW | CS_PACK_PAIR;
     // (Short pair quads as cs_pack_lanes makes them: the first two or three pairs that are independent when
-    // four are not, never where the solve may be fused.)
-    const int fewest_pairs = m < cs_fuse_min_rows ? 2 : CS_LANES;
+    // four are not.)
+    const int fewest_pairs = cs_fuse_short_quads(m) ? 2 : CS_LANES;
     int i = 0;
     while (i < m)
     {
