@@ -152,10 +152,12 @@ extern "C"
         void* quads;        // cs_pair_quad
         void* normal_quads; // cs_normal_quad
         void* schedule;
+        void* schedule_runs; // int32_t: the whole pair quads in runs (simd.h, cs_schedule_runs)
         int quad_capacity;
         int normal_quad_capacity;
         int schedule_count;
         int schedule_capacity;
+        int schedule_runs_capacity;
         bool lanes_only; // the rows in quads have no packed record (schedule.c, cs_pack_lanes)
         // Internal (fuse.h): the segments and deps that let several sweeps run in one pass over the
         // schedule (a cs_fuse_plan, allocated on first use; NULL or no segments: sweeps one by one).

@@ -30,6 +30,7 @@ void cs_fuse_plan_free(cs_fuse_plan* plan)
     free(plan->units);
     free(plan->first);
     free(plan->dep);
+    free(plan->runs);
     free(plan->anchor);
     free(plan->next);
     free(plan->bodies);
@@ -45,14 +46,14 @@ static bool grow_int32(int32_t** array, int* capacity, int needed)
 // that the one capacity holds for all: at rows == row_capacity nothing grows again.)
 bool cs_fuse_plan_reserve(cs_fuse_plan* plan, int rows, int bodies)
 {
-    int c[6] = {plan->row_capacity, plan->row_capacity, plan->row_capacity,
+    int c[7] = {plan->row_capacity, plan->row_capacity, plan->row_capacity, plan->row_capacity,
                 plan->row_capacity, plan->row_capacity, plan->row_capacity};
     int n = rows + 1;
     bool ok = CS_GROW(plan->items, c[0], n) && CS_GROW(plan->units, c[1], n) &&
               grow_int32(&plan->anchor, &c[2], n) && grow_int32(&plan->next, &c[3], n) &&
               grow_int32(&plan->first, &c[4], n) && grow_int32(&plan->dep, &c[5], n) &&
-              CS_GROW(plan->bodies, plan->body_capacity, bodies + 1);
-    for (int i = 0; ok && i < 6; ++i)
+              grow_int32(&plan->runs, &c[6], n) && CS_GROW(plan->bodies, plan->body_capacity, bodies + 1);
+    for (int i = 0; ok && i < 7; ++i)
     {
         plan->row_capacity = i == 0 || c[i] < plan->row_capacity ? c[i] : plan->row_capacity;
     }
@@ -347,6 +348,7 @@ static bool fused_order(order_pass* o, const cs_sweep_item* items, int item_coun
     plan->first[segments] = count;
     plan->count = segments;
     plan->counts.segments = segments;
+    cs_sweep_runs(plan->items, count, plan->runs);
     dep_of_backs(plan);
     plan->counts.dropped = !deps_near(plan);
     return !plan->counts.dropped;
@@ -418,6 +420,7 @@ bool cs_fuse_plan_split(cs_fuse_plan* out, const cs_solver_work* solved, const c
     }
     memcpy(out->first, plan->first, ((size_t)plan->count + 1) * sizeof(int32_t));
     memcpy(out->dep, plan->dep, (size_t)plan->count * sizeof(int32_t));
+    cs_sweep_runs(out->items, plan->first[plan->count], out->runs);
     out->count = plan->count;
     out->schedule_count = item_count;
     out->rows = plan->rows / 2;

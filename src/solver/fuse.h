@@ -69,6 +69,7 @@ typedef struct cs_fuse_plan
     struct cs_sweep_item* items; // the schedule's units in the fused order (fuse.c), runs merged
     int32_t* first;              // [count + 1] the first item of each segment, then the item count
     int32_t* dep;                // [count] a segment >= the last one sharing a body with each (and >= it)
+    int32_t* runs;               // [first[count]] the items' runs of quads (simd.h, cs_sweep_runs)
     int count;
     int schedule_count, rows; // of the schedule the plan was built for (the sweeps use no other's plan)
     cs_fuse_counts counts;

@@ -625,6 +625,7 @@ cs_status cs_pack_lanes(const cs_lcp* p, cs_solver_work* w, const double* start,
     flush_pending(&L);
     w->schedule_count = L.item_count;
     w->lanes_only = true;
+    L.out_of_memory = L.out_of_memory || !cs_schedule_runs(w);
     *rows_good = cs_pack_proven(&proof);
     return L.out_of_memory ? cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m)
                            : CS_OK;

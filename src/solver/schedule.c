@@ -179,7 +179,42 @@ cs_status cs_schedule_rows(const cs_lcp* p, cs_solver_work* w, cs_error* err)
         }
     }
     w->schedule_count = item_count;
-    return CS_OK;
+    return cs_schedule_runs(w) ? CS_OK
+                               : cs_fail(err, CS_ERR_MEMORY, "out of memory: sweep schedule for %d rows", m);
+}
+
+// Whether an item starts or continues a run: a whole pair quad or a normal quad (not a short quad, not rows).
+static bool in_runs(const cs_sweep_item* it)
+{
+    return it->quad >= 0 && (it->pairs == CS_LANES || it->pairs == 0);
+}
+
+// Whether item b continues item a's run: quads of one kind, b's quad and rows right after a's.
+static bool run_continues(const cs_sweep_item* a, const cs_sweep_item* b)
+{
+    return in_runs(b) && b->pairs == a->pairs && b->quad == a->quad + 1 && b->first == a->first + a->count;
+}
+
+void cs_sweep_runs(const cs_sweep_item* items, int count, int32_t* runs)
+{
+    int32_t run = 0; // the run from item k + 1 on
+    for (int k = count - 1; k >= 0; --k)
+    {
+        const cs_sweep_item* it = items + k;
+        run = !in_runs(it) ? 0 : (run > 0 && run_continues(it, it + 1) ? run + 1 : 1);
+        runs[k] = run;
+    }
+}
+
+bool cs_schedule_runs(cs_solver_work* w)
+{
+    const int count = w->schedule_count;
+    if (!cs_grow(&w->schedule_runs, &w->schedule_runs_capacity, count + 1, sizeof(int32_t)))
+    {
+        return false;
+    }
+    cs_sweep_runs(w->schedule, count, w->schedule_runs);
+    return true;
 }
 
 void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
@@ -237,13 +272,14 @@ typedef struct fused_args
     cs_rule rule;
     const cs_rule_state* st;
     cs_solve_ctx* ctx;
+    const int32_t* runs; // the plan's (its items')
 } fused_args;
 
 #if CS_SIMD_X86
 static void fused_items(void* arg, const cs_sweep_item* items, int begin, int end)
 {
     const fused_args* f = arg;
-    cs_avx2_sweep_items(f->rule, f->st, f->ctx, scalar_rows, items, begin, end);
+    cs_avx2_sweep_items(f->rule, f->st, f->ctx, scalar_rows, items, f->runs, begin, end);
 }
 #endif
 
@@ -256,7 +292,7 @@ bool cs_sweep_lanes_fused(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* c
         return false;
     }
 #if CS_SIMD_X86
-    fused_args f = {rule, st, ctx};
+    fused_args f = {rule, st, ctx, plan->runs};
     cs_fuse_run(plan, sweeps, fused_items, &f);
     return true;
 #else

@@ -135,6 +135,17 @@ void cs_pack_records_of_quad(const cs_solver_work* w, const cs_sweep_item* it);
 bool cs_lanes_independent(const int32_t* a, const int32_t* b, int32_t zero_slot);
 void cs_push_rows(cs_sweep_item* items, int* item_count, int first, int count);
 
+// The sweeps' runs of quads: work->schedule_runs[k] is how many items from k on are quads of item k's kind —
+// whole pair quads (pairs = CS_LANES) or normal quads — whose quads and rows follow each other (item k + j:
+// quad q + j, rows first + count·j, as both builders make them: they number each kind's quads and cover the
+// rows in schedule order); 0 when item k is rows or a short quad. A sweep then walks a run's quads with no
+// item to read between them (cs_avx2_sweep, the split solve on the velocity quads): ~13 of the ~137
+// instructions a whole pair quad took (docs/PERFORMANCE.md, "Runs of quads"). Both schedule builders call it
+// last; false when out of memory.
+bool cs_schedule_runs(cs_solver_work* w);
+// The same of any items (a fused order's: fuse.h) into runs[0 .. count).
+void cs_sweep_runs(const cs_sweep_item* items, int count, int32_t* runs);
+
 // One sweep of ctx's problem with rule (CS_RULE_PGS, CS_RULE_PSOR or CS_RULE_AMGS) along work->schedule:
 // quads in lanes, the rest one row at a time (cs_sweep). Only when work->schedule_count > 0.
 void cs_sweep_lanes(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx);
@@ -204,19 +215,20 @@ bool cs_avx2_pack_pairs(const cs_lcp* p, const double* start, int i, cs_pack4_ou
 // each pair quad's pairs (rows first .. first + 2·pairs − 1 of λ, and of st->x, st->c, st->diag for AMGS;
 // nothing past them is read or written), each normal quad's four rows; other items through `rows`.
 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows);
-// The same over items[begin .. end) only (a segment of a fused pass: items in the fused order, fuse.h).
+// The same over items[begin .. end) only (a segment of a fused pass: items in the fused order, fuse.h), with
+// their runs (cs_sweep_runs) or NULL.
 void cs_avx2_sweep_items(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows,
-                         const cs_sweep_item* items, int begin, int end);
+                         const cs_sweep_item* items, const int32_t* runs, int begin, int end);
 // One PGS sweep of the split problem along work->items: quads (λ at lambda + first) in lanes, other items
 // through rows(rows_arg, …). limit2 > 0: returns whether any row's update moved (cs_split_moved, the same
 // operations by lane); limit2 = 0: measures nothing and returns true.
 bool cs_avx2_sweep_split(const struct cs_split_work* work, double limit2, double* lambda, double* v,
                          cs_split_rows_fn rows, const void* rows_arg);
 // The same without measuring over items[begin .. end) only (a segment of a fused pass: work->items in the
-// fused order, fuse.h).
-void cs_avx2_sweep_split_items(const struct cs_split_work* work, const cs_sweep_item* items, int begin,
-                               int end, double* lambda, double* v, cs_split_rows_fn rows,
-                               const void* rows_arg);
+// fused order, fuse.h), with their runs (cs_sweep_runs).
+void cs_avx2_sweep_split_items(const struct cs_split_work* work, const cs_sweep_item* items,
+                               const int32_t* runs, int begin, int end, double* lambda, double* v,
+                               cs_split_rows_fn rows, const void* rows_arg);
 // The same along the velocity schedule of `solved` (cs_split_lanes): quads from the velocity quads' normal
 // rows with their bias and λ from work->quad_lanes (by lane), the other split rows through rows(rows_arg, …).
 bool cs_avx2_sweep_split_on(const cs_solver_work* solved, int stride, const struct cs_split_work* work,

@@ -240,24 +240,50 @@ static inline __attribute__((always_inline)) CS_AVX2 void pair_quad(cs_rule rule
 
 // The sweep loop lives here with the kernels, so that each quad's update is inlined (no call, no
 // vzeroupper, constants kept in registers); rows outside quads go back to the scalar sweep through `rows`.
-// items[begin .. end) (the schedule, or a fused order of its items: fuse.h).
+// items[begin .. end) (the schedule, or a fused order of its items: fuse.h) with, when with_runs, their runs
+// of quads (cs_sweep_runs): a run's quads follow each other, so its loop reads no item.
 static inline __attribute__((always_inline)) CS_AVX2 void
 sweep_lanes(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows,
-            const cs_sweep_item* items, int begin, int end)
+            const cs_sweep_item* items, bool with_runs, const int32_t* runs, int begin, int end)
 {
     cs_solver_work* w = ctx->work;
     const cs_pair_quad* pairs = w->quads;
     const cs_normal_quad* normals = w->normal_quads;
     double* lambda = ctx->lambda;
     double* v = w->v;
-    for (int k = begin; k < end; ++k)
+    for (int k = begin; k < end;)
     {
         const cs_sweep_item* it = items + k;
+        int run = with_runs ? runs[k] : 0;
+        if (run > 0)
+        {
+            run = run < end - k ? run : end - k;
+            int first = it->first;
+            if (it->pairs == CS_LANES)
+            {
+                for (const cs_pair_quad *q = pairs + it->quad, *q_end = q + run; q < q_end; ++q)
+                {
+                    pair_quad(rule, per_row, st, q, first, CS_LANES, lambda, v);
+                    first += 2 * CS_LANES;
+                }
+            }
+            else
+            {
+                for (const cs_normal_quad *q = normals + it->quad, *q_end = q + run; q < q_end; ++q)
+                {
+                    normal_quad(rule, per_row, st, first, normal_fields(q), q->bias, q->a, q->b,
+                                lambda + first, v, NULL);
+                    first += CS_LANES;
+                }
+            }
+            k += run;
+            continue;
+        }
         if (it->quad < 0)
         {
             rows(rule, st, ctx, it->first, it->first + it->count);
         }
-        else if (__builtin_expect(it->pairs == CS_LANES, 1))
+        else if (!with_runs && __builtin_expect(it->pairs == CS_LANES, 1))
         {
             pair_quad(rule, per_row, st, pairs + it->quad, it->first, CS_LANES, lambda, v);
         }
@@ -265,39 +291,56 @@ sweep_lanes(cs_rule rule, bool per_row, const cs_rule_state* st, cs_solve_ctx* c
         {
             pair_quad(rule, per_row, st, pairs + it->quad, it->first, it->pairs, lambda, v);
         }
-        else
+        else if (!with_runs)
         {
             const cs_normal_quad* q = normals + it->quad;
             normal_quad(rule, per_row, st, it->first, normal_fields(q), q->bias, q->a, q->b,
                         lambda + it->first, v, NULL);
         }
+        k += 1;
+    }
+}
+
+// Each rule's loop, with or without runs (a constant in each: the loops are compiled apart).
+static inline __attribute__((always_inline)) CS_AVX2 void
+sweep_rules(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows,
+            const cs_sweep_item* items, bool with_runs, const int32_t* runs, int begin, int end)
+{
+    if (rule == CS_RULE_PGS)
+    {
+        sweep_lanes(CS_RULE_PGS, false, st, ctx, rows, items, with_runs, runs, begin, end);
+    }
+    else if (rule == CS_RULE_PSOR)
+    {
+        sweep_lanes(CS_RULE_PSOR, false, st, ctx, rows, items, with_runs, runs, begin, end);
+    }
+    else if (st->c != NULL)
+    {
+        sweep_lanes(CS_RULE_AMGS, true, st, ctx, rows, items, with_runs, runs, begin, end);
+    }
+    else
+    {
+        sweep_lanes(CS_RULE_AMGS, false, st, ctx, rows, items, with_runs, runs, begin, end);
     }
 }
 
 CS_AVX2 void cs_avx2_sweep_items(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows,
-                                 const cs_sweep_item* items, int begin, int end)
+                                 const cs_sweep_item* items, const int32_t* runs, int begin, int end)
 {
-    if (rule == CS_RULE_PGS)
+    if (runs != NULL)
     {
-        sweep_lanes(CS_RULE_PGS, false, st, ctx, rows, items, begin, end);
-    }
-    else if (rule == CS_RULE_PSOR)
-    {
-        sweep_lanes(CS_RULE_PSOR, false, st, ctx, rows, items, begin, end);
-    }
-    else if (st->c != NULL)
-    {
-        sweep_lanes(CS_RULE_AMGS, true, st, ctx, rows, items, begin, end);
+        sweep_rules(rule, st, ctx, rows, items, true, runs, begin, end);
     }
     else
     {
-        sweep_lanes(CS_RULE_AMGS, false, st, ctx, rows, items, begin, end);
+        sweep_rules(rule, st, ctx, rows, items, false, NULL, begin, end);
     }
 }
 
 CS_AVX2 void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows)
 {
-    cs_avx2_sweep_items(rule, st, ctx, rows, ctx->work->schedule, 0, ctx->work->schedule_count);
+    const cs_solver_work* w = ctx->work;
+    sweep_rules(rule, st, ctx, rows, w->schedule, true, w->schedule_runs, 0, w->schedule_count);
 }
 
 // A split quad: normal_quad's PGS update, and with `measure` the changes it applied to its bodies'
@@ -320,10 +363,12 @@ static inline __attribute__((always_inline)) CS_AVX2 __m256d split_quad(bool mea
     return _mm256_cmp_pd(_mm256_max_pd(ma2, mb2), limit2, _CMP_NLT_UQ); // (max: ma2 > mb2 ? ma2 : mb2)
 }
 
-// items[begin .. end) (work->items, or a fused order of them: fuse.h).
+// items[begin .. end) (work->items, or a fused order of them: fuse.h), with their runs of quads
+// (cs_sweep_runs) when `runs` is not NULL.
 static inline __attribute__((always_inline)) CS_AVX2 bool
-sweep_split(bool measure, const cs_split_work* work, const cs_sweep_item* items, int begin, int end,
-            double limit2, double* lambda, double* v, cs_split_rows_fn rows, const void* rows_arg)
+sweep_split(bool measure, const cs_split_work* work, const cs_sweep_item* items, const int32_t* runs,
+            int begin, int end, double limit2, double* lambda, double* v, cs_split_rows_fn rows,
+            const void* rows_arg)
 {
     const cs_normal_quad* quads = work->quads; // read once, as in sweep_lanes
     __m256d lim = _mm256_set1_pd(limit2);
@@ -332,6 +377,20 @@ sweep_split(bool measure, const cs_split_work* work, const cs_sweep_item* items,
     for (int k = begin; k < end; ++k)
     {
         const cs_sweep_item* it = items + k;
+        int run = runs != NULL ? runs[k] : 0;
+        if (run > 0)
+        {
+            run = run < end - k ? run : end - k;
+            int first = it->first;
+            for (const cs_normal_quad *q = quads + it->quad, *q_end = q + run; q < q_end; ++q)
+            {
+                moved = _mm256_or_pd(moved, split_quad(measure, lim, normal_fields(q), q->bias, q->a, q->b,
+                                                       lambda + first, v));
+                first += CS_LANES;
+            }
+            k += run - 1;
+            continue;
+        }
         if (it->quad >= 0)
         {
             const cs_normal_quad* q = quads + it->quad;
@@ -351,15 +410,15 @@ CS_AVX2 bool cs_avx2_sweep_split(const cs_split_work* work, double limit2, doubl
 {
     const cs_sweep_item* items = work->items;
     int count = work->item_count;
-    return limit2 > 0.0 ? sweep_split(true, work, items, 0, count, limit2, lambda, v, rows, rows_arg)
-                        : sweep_split(false, work, items, 0, count, limit2, lambda, v, rows, rows_arg);
+    return limit2 > 0.0 ? sweep_split(true, work, items, NULL, 0, count, limit2, lambda, v, rows, rows_arg)
+                        : sweep_split(false, work, items, NULL, 0, count, limit2, lambda, v, rows, rows_arg);
 }
 
-CS_AVX2 void cs_avx2_sweep_split_items(const cs_split_work* work, const cs_sweep_item* items, int begin,
-                                       int end, double* lambda, double* v, cs_split_rows_fn rows,
-                                       const void* rows_arg)
+CS_AVX2 void cs_avx2_sweep_split_items(const cs_split_work* work, const cs_sweep_item* items,
+                                       const int32_t* runs, int begin, int end, double* lambda, double* v,
+                                       cs_split_rows_fn rows, const void* rows_arg)
 {
-    sweep_split(false, work, items, begin, end, 0.0, lambda, v, rows, rows_arg);
+    sweep_split(false, work, items, runs, begin, end, 0.0, lambda, v, rows, rows_arg);
 }
 
 // cs_avx2_sweep_split_on for one stride (a constant once inlined: cs_split_lanes folds to two compares).
@@ -376,9 +435,36 @@ sweep_split_on(const cs_solver_work* solved, int stride, bool measure, const cs_
     __m256d lim = _mm256_set1_pd(limit2);
     __m256d moved = _mm256_setzero_pd();
     bool rows_moved = false;
+    const int32_t* runs = solved->schedule_runs;
     for (int k = 0; k < count; ++k)
     {
         const cs_sweep_item* it = items + k;
+        const int run = runs[k];
+        if (run > 0 && cs_split_lanes(it, stride) != CS_SPLIT_ROWS)
+        {
+            // A run of quads of one kind (cs_schedule_runs): quad after quad, no item read between them.
+            double* lanes = quad_lanes + (size_t)(2 * CS_LANES) * (size_t)it->quad;
+            if (it->pairs > 0)
+            {
+                for (const cs_pair_quad *q = pairs + it->quad, *q_end = q + run; q < q_end; ++q)
+                {
+                    moved = _mm256_or_pd(moved, split_quad(measure, lim, pair_normal_fields(q), lanes, q->a,
+                                                           q->b, lanes + CS_LANES, v));
+                    lanes += 2 * CS_LANES;
+                }
+            }
+            else
+            {
+                for (const cs_normal_quad *q = normals + it->quad, *q_end = q + run; q < q_end; ++q)
+                {
+                    moved = _mm256_or_pd(moved, split_quad(measure, lim, normal_fields(q), lanes, q->a, q->b,
+                                                           lanes + CS_LANES, v));
+                    lanes += 2 * CS_LANES;
+                }
+            }
+            k += run - 1;
+            continue;
+        }
         // The velocity quad's normal rows, with the split problem's own bias and λ (kept per quad).
         // (Only quads have lanes: a run's quad index is negative, and even forming its address is undefined.)
         double* lanes = it->quad >= 0 ? quad_lanes + (size_t)(2 * CS_LANES) * (size_t)it->quad : NULL;

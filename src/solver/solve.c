@@ -130,6 +130,7 @@ void cs_solver_work_free(cs_solver_work* w)
     free(w->quads);
     free(w->normal_quads);
     free(w->schedule);
+    free(w->schedule_runs);
     if (w->fuse != NULL)
     {
         cs_fuse_plan_free(w->fuse);

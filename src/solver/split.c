@@ -401,7 +401,8 @@ typedef struct split_fused
 static void split_fused_items(void* arg, const cs_sweep_item* items, int begin, int end)
 {
     const split_fused* f = arg;
-    cs_avx2_sweep_split_items(f->work, items, begin, end, f->lambda, f->v, split_rows, &f->args);
+    cs_avx2_sweep_split_items(f->work, items, f->work->fuse.runs, begin, end, f->lambda, f->v, split_rows,
+                              &f->args);
 }
 
 // cs_solve_split on its own schedule: the first sweep (measured when limit2 > 0, and then possibly the last),
