@@ -396,6 +396,78 @@ static int schedules_agree(const cs_lcp* p)
     return shorts;
 }
 
+// The sweeps walk runs of quads without reading their items (cs_schedule_runs): each run must be quads of
+// one kind whose quad indices and rows follow each other, each as long as it can be (the next item does not
+// continue it), and every whole pair quad and normal quad must be in one — on both schedule builders' output.
+static void check_runs(const cs_solver_work* w, const char* solver)
+{
+    const cs_sweep_item* items = w->schedule;
+    const int32_t* runs = w->schedule_runs;
+    int in_runs = 0, quads = 0, starts = 0;
+    for (int k = 0; k < w->schedule_count; ++k)
+    {
+        const cs_sweep_item* it = items + k;
+        bool runnable = it->quad >= 0 && (it->pairs == CS_LANES || it->pairs == 0);
+        quads += runnable;
+        if (!runnable)
+        {
+            assert_int_equal(runs[k], 0);
+            continue;
+        }
+        assert_true(runs[k] >= 1 && k + runs[k] <= w->schedule_count);
+        bool start = k == 0 || runs[k - 1] != runs[k] + 1;
+        if (!start)
+        {
+            continue;
+        }
+        starts += 1;
+        int n = runs[k];
+        for (int j = 1; j < n; ++j)
+        {
+            const cs_sweep_item* next = it + j;
+            assert_int_equal(runs[k + j], n - j);
+            assert_int_equal(next->pairs, it->pairs);
+            assert_int_equal(next->quad, it->quad + j);
+            assert_int_equal(next->first, it->first + j * it->count);
+        }
+        const cs_sweep_item* after = it + n;
+        if (k + n < w->schedule_count)
+        {
+            assert_false(after->quad == it->quad + n && after->pairs == it->pairs &&
+                         after->first == it->first + n * it->count); // (maximal)
+        }
+        in_runs += n;
+    }
+    print_message("# %s: %d quads in %d runs\n", solver, in_runs, starts);
+    assert_int_equal(in_runs, quads);
+    assert_true(starts < quads / 4); // (Pool 1's colours: long runs, not one quad each)
+}
+
+static void quads_run_in_runs(void** state)
+{
+    (void)state;
+    if (!cs_solver_simd_available())
+    {
+        print_message("# no vector sweeps on this CPU: no runs\n");
+        return;
+    }
+    cs_error err;
+    cs_world* w = pool1_after_100_steps();
+    const cs_lcp* p = cs_world_last_problem(w);
+    const char* solvers[2] = {"pgs", "pssor"};
+    for (int k = 0; k < 2; ++k)
+    {
+        cs_solver_params params = cs_solver_params_default();
+        cs_solver_work work = {0};
+        double* lambda = calloc((size_t)p->row_count, sizeof(double));
+        assert_int_equal(cs_solve(p, cs_solver_find(solvers[k]), &params, &work, lambda, NULL, &err), CS_OK);
+        check_runs(&work, solvers[k]);
+        free(lambda);
+        cs_solver_work_free(&work);
+    }
+    cs_world_destroy(w);
+}
+
 // Pool 1's step-100 problem and its copy with the compact layout broken (below), with short quads allowed
 // and, with cs_fuse_min_rows forced below their size, not.
 static void both_schedule_builders_build_one_schedule(void** state)
@@ -752,6 +824,7 @@ int main(void)
                                         cs_test_save_sweep_knobs, cs_test_restore_sweep_knobs),
         cmocka_unit_test(frozen_problems_from_hard_start_points),
         cmocka_unit_test(pairs_without_the_compact_layout_go_one_row_at_a_time),
+        cmocka_unit_test(quads_run_in_runs),
         cmocka_unit_test_setup_teardown(both_schedule_builders_build_one_schedule, cs_test_save_sweep_knobs,
                                         cs_test_restore_sweep_knobs),
         cmocka_unit_test(the_packer_refuses_a_normal_row_off_the_structure),

@@ -247,6 +247,7 @@ void cs_schedule_split(cs_split_work* work, int count, int32_t zero_slot)
         }
     }
     work->item_count = item_count;
+    cs_sweep_runs(work->items, item_count, work->runs);
 }
 
 static void scalar_rows(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, int begin, int end)

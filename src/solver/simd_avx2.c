@@ -410,8 +410,9 @@ CS_AVX2 bool cs_avx2_sweep_split(const cs_split_work* work, double limit2, doubl
 {
     const cs_sweep_item* items = work->items;
     int count = work->item_count;
-    return limit2 > 0.0 ? sweep_split(true, work, items, NULL, 0, count, limit2, lambda, v, rows, rows_arg)
-                        : sweep_split(false, work, items, NULL, 0, count, limit2, lambda, v, rows, rows_arg);
+    const int32_t* runs = work->runs;
+    return limit2 > 0.0 ? sweep_split(true, work, items, runs, 0, count, limit2, lambda, v, rows, rows_arg)
+                        : sweep_split(false, work, items, runs, 0, count, limit2, lambda, v, rows, rows_arg);
 }
 
 CS_AVX2 void cs_avx2_sweep_split_items(const cs_split_work* work, const cs_sweep_item* items,

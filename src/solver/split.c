@@ -103,7 +103,8 @@ cs_status cs_split_work_reserve(cs_split_work* work, const cs_solver_work* solve
             if (ok && (count > work->own_capacity || work->quads == NULL))
             {
                 cap = cs_grow_capacity(work->own_capacity, count);
-                ok = CS_RESIZE(work->quads, cap / CS_LANES + 1) && CS_RESIZE(work->items, cap + 1);
+                ok = CS_RESIZE(work->quads, cap / CS_LANES + 1) && CS_RESIZE(work->items, cap + 1) &&
+                     CS_RESIZE(work->runs, cap + 1);
                 work->own_capacity = ok ? cap : 0;
             }
             // Room for the velocity plan's fused order mapped onto the split rows (cs_fuse_plan_split).
@@ -130,6 +131,7 @@ void cs_split_work_free(cs_split_work* work)
     free(work->rows);
     free(work->quads);
     free(work->items);
+    free(work->runs);
     free(work->quad_lanes);
     cs_fuse_plan_free(&work->fuse);
     *work = (cs_split_work){0};

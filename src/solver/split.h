@@ -45,6 +45,7 @@ typedef struct cs_split_work
     cs_split_row* rows;           // per row
     struct cs_normal_quad* quads; // runs of four independent rows, by lane (simd.h)
     struct cs_sweep_item* items;  // the sweep's schedule
+    int32_t* runs;                // its runs of quads (simd.h, cs_sweep_runs)
     double* quad_lanes; // split rows in the velocity problem's quads, per quad: b / A_ii by lane, then λ
     int item_count;
     int capacity;      // rows
