@@ -152,7 +152,7 @@ extern "C"
         void* quads;        // cs_pair_quad
         void* normal_quads; // cs_normal_quad
         void* schedule;
-        void* schedule_runs; // int32_t: the whole pair quads in runs (simd.h, cs_schedule_runs)
+        void* schedule_runs; // int32_t: the schedule's runs of quads (simd.h, cs_schedule_runs)
         int quad_capacity;
         int normal_quad_capacity;
         int schedule_count;

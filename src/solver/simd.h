@@ -219,9 +219,9 @@ void cs_avx2_sweep(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_
 // their runs (cs_sweep_runs) or NULL.
 void cs_avx2_sweep_items(cs_rule rule, const cs_rule_state* st, cs_solve_ctx* ctx, cs_rows_fn rows,
                          const cs_sweep_item* items, const int32_t* runs, int begin, int end);
-// One PGS sweep of the split problem along work->items: quads (λ at lambda + first) in lanes, other items
-// through rows(rows_arg, …). limit2 > 0: returns whether any row's update moved (cs_split_moved, the same
-// operations by lane); limit2 = 0: measures nothing and returns true.
+// One PGS sweep of the split problem along work->items (their runs: work->runs): quads (λ at lambda + first)
+// in lanes, other items through rows(rows_arg, …). limit2 > 0: returns whether any row's update moved
+// (cs_split_moved, the same operations by lane); limit2 = 0: measures nothing and returns true.
 bool cs_avx2_sweep_split(const struct cs_split_work* work, double limit2, double* lambda, double* v,
                          cs_split_rows_fn rows, const void* rows_arg);
 // The same without measuring over items[begin .. end) only (a segment of a fused pass: work->items in the
