@@ -349,23 +349,25 @@ static void solve_both_ways(const cs_lcp* p, const char* solver, const bool* bro
     free(b);
 }
 
+// A solve of p with `solver` (simd on, its defaults) into work: its schedule, runs and quads to inspect.
+static void solve_into(const cs_lcp* p, const char* solver, cs_solver_work* work)
+{
+    cs_error err;
+    cs_solver_params params = cs_solver_params_default();
+    double* lambda = calloc((size_t)p->row_count, sizeof(double));
+    assert_int_equal(cs_solve(p, cs_solver_find(solver), &params, work, lambda, NULL, &err), CS_OK);
+    free(lambda);
+}
+
 // The two builders of the lanes' schedule — the packing pass (cs_pack_lanes, pgs's path) and the records'
 // path (cs_schedule_rows, pssor's) — must build one schedule: the same items (rows, quads, short quads'
 // pairs) and the same lanes bit for bit, null lanes included. Where short quads are off (cs_fuse_short_quads:
 // a problem that may be fused) both must leave them out. Returns the short quads seen.
 static int schedules_agree(const cs_lcp* p)
 {
-    cs_error err;
     cs_solver_work work[2] = {{0}, {0}};
-    const char* solvers[2] = {"pgs", "pssor"};
-    for (int k = 0; k < 2; ++k)
-    {
-        cs_solver_params params = cs_solver_params_default();
-        double* lambda = calloc((size_t)p->row_count, sizeof(double));
-        assert_int_equal(cs_solve(p, cs_solver_find(solvers[k]), &params, &work[k], lambda, NULL, &err),
-                         CS_OK);
-        free(lambda);
-    }
+    solve_into(p, "pgs", &work[0]);
+    solve_into(p, "pssor", &work[1]);
     assert_int_equal(work[0].schedule_count, work[1].schedule_count);
     int shorts = 0;
     const cs_sweep_item *xs = work[0].schedule, *ys = work[1].schedule;
@@ -451,18 +453,13 @@ static void quads_run_in_runs(void** state)
         print_message("# no vector sweeps on this CPU: no runs\n");
         return;
     }
-    cs_error err;
     cs_world* w = pool1_after_100_steps();
-    const cs_lcp* p = cs_world_last_problem(w);
     const char* solvers[2] = {"pgs", "pssor"};
     for (int k = 0; k < 2; ++k)
     {
-        cs_solver_params params = cs_solver_params_default();
         cs_solver_work work = {0};
-        double* lambda = calloc((size_t)p->row_count, sizeof(double));
-        assert_int_equal(cs_solve(p, cs_solver_find(solvers[k]), &params, &work, lambda, NULL, &err), CS_OK);
+        solve_into(cs_world_last_problem(w), solvers[k], &work);
         check_runs(&work, solvers[k]);
-        free(lambda);
         cs_solver_work_free(&work);
     }
     cs_world_destroy(w);
