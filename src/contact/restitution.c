@@ -105,12 +105,8 @@ static void offset_add(const pass* p, const cs_pass_row* c, double s, double dn,
     }
 }
 
-// A pending contact's first collision, if it closes within the step on the bodies' latest motion (their
-// velocities now and their offsets along n): at s = closing / (−vn), its impact time from then on (an
-// undisturbed bounce meets at its s* exactly; one whose bodies a collision earlier in the step sped up or
-// turned meets when they really do). A chained contact collides elastically only when faster than the
-// threshold (else it is plastic, an ordinary row from then on). False: no collision (yet).
-static bool first_collision(pass* p, cs_pass_row* c, cs_contact* cold, double vn)
+// The gap a pending contact has left to close along n on its bodies' latest motion (first_collision).
+static inline double closing_gap(const pass* p, const cs_pass_row* c, const cs_contact* cold)
 {
     const cs_pass_body* bodies = p->pack->bodies;
     const double* ob = bodies[c->b].offset;
@@ -120,12 +116,29 @@ static bool first_collision(pass* p, cs_pass_row* c, cs_contact* cold, double vn
         const double* oa = bodies[c->a].offset;
         closing -= c->nx * oa[0] + c->ny * oa[1];
     }
-    // (A chained contact also needs vn < −bias: a glancing pair that passes by at its free motion
-    // approaches along n as fast as its bias allows, and the straight line misses.)
-    if (!(vn < 0.0 && closing + p->h * vn < 0.0 && (c->bounce || vn < -c->bias)))
+    return closing;
+}
+
+// Whether a pending contact approaching at vn collides now (first_collision's test, without its changes).
+// (A chained contact also needs vn < −bias: a glancing pair that passes by at its free motion approaches
+// along n as fast as its bias allows, and the straight line misses.)
+static inline bool collides(const pass* p, const cs_pass_row* c, const cs_contact* cold, double vn)
+{
+    return vn < 0.0 && closing_gap(p, c, cold) + p->h * vn < 0.0 && (c->bounce || vn < -c->bias);
+}
+
+// A pending contact's first collision, if it closes within the step on the bodies' latest motion (their
+// velocities now and their offsets along n): at s = closing / (−vn), its impact time from then on (an
+// undisturbed bounce meets at its s* exactly; one whose bodies a collision earlier in the step sped up or
+// turned meets when they really do). A chained contact collides elastically only when faster than the
+// threshold (else it is plastic, an ordinary row from then on). False: no collision (yet).
+static bool first_collision(pass* p, cs_pass_row* c, cs_contact* cold, double vn)
+{
+    if (!collides(p, c, cold, vn))
     {
         return false;
     }
+    double closing = closing_gap(p, c, cold);
     p->stirred = true;
     if (c->impact_time != 0.0) // (a touching contact acts from the step's start)
     {
@@ -192,6 +205,22 @@ static double bounce_update(pass* p, const cs_pass_row* c, cs_contact* cold, dou
     return lambda + dl;
 }
 
+// An ordinary row's normal impulse after its turn (neither pending nor bouncing): its condition vn >= −bias
+// on the total impulse (it may give back what the solve did); the energy it takes lowers *absorbed, the
+// bounces' budget (normal_update's p->absorbed, or the sweep's local: visit_link).
+static inline __attribute__((always_inline)) double link_impulse(const cs_pass_row* c, double vn,
+                                                                 double* absorbed)
+{
+    double old = c->normal_impulse;
+    double next = old - (vn + c->bias) * c->inv_a;
+    next = next > 0.0 ? next : 0.0;
+    if (next > old) // (absorbed − 0.0 would be absorbed, bit for bit)
+    {
+        *absorbed -= work(next - old, vn, c->inv_a);
+    }
+    return next;
+}
+
 // The normal impulse of one contact after its turn in a sweep (vn: its normal velocity now). A pending
 // contact collides when its gap closes; a bouncing one as bounce_update says; any other keeps its row's
 // condition vn >= −bias on the total impulse (it may give back what the solve did), and the energy it
@@ -208,13 +237,7 @@ static double normal_update(pass* p, cs_pass_row* c, int k, double vn)
     {
         return bounce_update(p, c, p->contacts + k, vn);
     }
-    double next = old - (vn + c->bias) * c->inv_a;
-    next = next > 0.0 ? next : 0.0;
-    if (next > old) // (absorbed − 0.0 would be absorbed, bit for bit)
-    {
-        p->absorbed -= work(next - old, vn, c->inv_a);
-    }
-    return next;
+    return link_impulse(c, vn, &p->absorbed);
 }
 
 static inline uint64_t bits(double x)
@@ -267,35 +290,35 @@ static inline void mark_moved(const pass* p, const cs_pass_row* c, double dn, do
     }
 }
 
-// Whether the sweep leaves an ordinary row out (moved_only, above). Sets p->marking for the visit: whether
-// it may still mark a body (a collapse marks nearly every body early, and the test then costs more than it
+// Whether the sweep leaves an ordinary row out (moved_only, above). Sets *marking for the visit: whether it
+// may still mark a body (a collapse marks nearly every body early, and the test then costs more than it
 // saves).
-static inline bool unmoved(pass* p, const cs_pass_row* c)
+static inline bool leave_out(const cs_pass_body* bodies, const cs_pass_row* c, double resting, bool* marking)
 {
-    const cs_pass_body* bodies = p->pack->bodies;
     bool b_moved = bodies[c->b].moved != 0;
     bool a_moved = c->a >= 0 && bodies[c->a].moved != 0;
-    p->marking = !(b_moved && (a_moved || c->a < 0));
+    *marking = !(b_moved && (a_moved || c->a < 0));
     if (b_moved || a_moved || c->pending || c->bounce)
     {
         return false;
     }
-    return row_normal_velocity(c, bodies) + c->bias >= -p->resting; // (NaN: visited)
+    return row_normal_velocity(c, bodies) + c->bias >= -resting; // (NaN: visited)
 }
 
-// Contact k's turn in a sweep: its normal row, then friction re-solved within the cone of the new normal
-// impulse. Returns whether it changed an impulse; sets p->stirred when it changed any bit of the pass's
-// state (an impulse's, a velocity's, a contact's state or the budget).
-static bool update(pass* p, cs_pass_row* c, int k)
+static inline bool unmoved(pass* p, const cs_pass_row* c)
 {
-    cs_pass_body* bodies = p->pack->bodies;
+    return leave_out(p->pack->bodies, c, p->resting, &p->marking);
+}
+
+// The rest of a visit once its row's new normal impulse `next` is known (vt: the tangent velocity before
+// it): friction re-solved within the cone of the new normal impulse, the change applied, the offset and the
+// marks. Returns whether it changed an impulse; sets *stirred when it changed any bit of the pass's state.
+// *stirred is update's p->stirred or the sweep's local (visit_link).
+static inline __attribute__((always_inline)) bool finish_visit(const pass* p, cs_pass_body* bodies,
+                                                               cs_pass_row* c, double vt, double next,
+                                                               bool marking, bool* stirred)
+{
     double old = c->normal_impulse, f_old = c->friction_impulse, f = f_old;
-    // Both rows' velocities first: a normal impulse leaves the tangent velocity as it was (t·n = 0, and
-    // through the centres it turns neither body), so the friction row may read it before the normal row
-    // moves v, and the divide runs beside the normal row instead of after it (the sweeps are a chain of
-    // visits sharing bodies, so a visit's latency is the pass's time).
-    double vt = tangent_velocity(c, bodies);
-    double next = normal_update(p, c, k, row_normal_velocity(c, bodies));
     c->normal_impulse = next;
     bool friction = !p->frictionless && (next > 0.0 || f_old != 0.0);
     if (friction)
@@ -310,9 +333,9 @@ static bool update(pass* p, cs_pass_row* c, int k)
     }
     if (next != old || friction)
     {
-        if (!p->stirred && next == old && f == f_old && zero_velocity(c, bodies))
+        if (!*stirred && next == old && f == f_old && zero_velocity(c, bodies))
         {
-            p->stirred = true; // (adding zeros may still turn a −0 into +0)
+            *stirred = true; // (adding zeros may still turn a −0 into +0)
         }
         apply_impulse(c, bodies, next - old, f - f_old);
     }
@@ -320,48 +343,128 @@ static bool update(pass* p, cs_pass_row* c, int k)
     {
         offset_add(p, c, c->impact_time, next - old, f - f_old);
     }
-    if (p->marking)
+    if (marking)
     {
         mark_moved(p, c, next - old, f - f_old);
     }
     // (Stirred by bits: NaN impulses that compare unequal but kept their bits leave the next sweep the same
     // state; the change returned only decides the edge link, and a list that grows stirs.)
-    p->stirred |= ((bits(next) ^ bits(old)) | (bits(f) ^ bits(f_old))) != 0;
+    *stirred |= ((bits(next) ^ bits(old)) | (bits(f) ^ bits(f_old))) != 0;
     return next != old || f != f_old;
+}
+
+// Contact k's turn in a sweep: its normal row, then friction re-solved within the cone of the new normal
+// impulse. Returns whether it changed an impulse; sets p->stirred when it changed any bit of the pass's
+// state (an impulse's, a velocity's, a contact's state or the budget).
+static bool update(pass* p, cs_pass_row* c, int k)
+{
+    cs_pass_body* bodies = p->pack->bodies;
+    // Both rows' velocities first: a normal impulse leaves the tangent velocity as it was (t·n = 0, and
+    // through the centres it turns neither body), so the friction row may read it before the normal row
+    // moves v, and the divide runs beside the normal row instead of after it (the sweeps are a chain of
+    // visits sharing bodies, so a visit's latency is the pass's time).
+    double vt = tangent_velocity(c, bodies);
+    double next = normal_update(p, c, k, row_normal_velocity(c, bodies));
+    return finish_visit(p, bodies, c, vt, next, p->marking, &p->stirred);
+}
+
+// An ordinary row's visit (neither pending nor bouncing): update's, with normal_update's ordinary branch
+// inlined and the pass's budget and stirred flag in the sweep's locals (*absorbed, *stirred), not in the
+// pass's fields, which every store into a body's velocity might alias. The same bits as update.
+static inline __attribute__((always_inline)) bool
+visit_link(const pass* p, cs_pass_body* bodies, cs_pass_row* c, bool marking, double* absorbed, bool* stirred)
+{
+    double vt = tangent_velocity(c, bodies);
+    double next = link_impulse(c, row_normal_velocity(c, bodies), absorbed);
+    return finish_visit(p, bodies, c, vt, next, marking, stirred);
+}
+
+// A pending row (k) with no impulse that does not collide now (collides: most of a falling pile's
+// speculative contacts, approaching or not): update's visit would compute no collision, no friction (λn = 0
+// and λt = 0: no cone to solve in) and no impulse, so what is left of it is the offset and the mark of a
+// zero change (+0, +0: the differences it would take), done here. Returns whether it was such a row; the
+// same bits as update, without its tangent velocity and its calls. (Not in sweep_quiet: its quiet rows
+// leave such rows out from their second visit on, and the test there cost more than it saved in the gas.)
+static inline __attribute__((always_inline)) bool pending_apart(const pass* p, const cs_pass_row* c, int k)
+{
+    if (!c->pending || c->bounce || c->normal_impulse != 0.0 || c->friction_impulse != 0.0 ||
+        collides(p, c, p->contacts + k, row_normal_velocity(c, p->pack->bodies)))
+    {
+        return false;
+    }
+    if (c->impact_time > 0.0)
+    {
+        offset_add(p, c, c->impact_time, 0.0, 0.0);
+    }
+    if (p->marking)
+    {
+        mark_moved(p, c, 0.0, 0.0);
+    }
+    return true;
 }
 
 // One Gauss-Seidel sweep over the reached contacts (key order): a bounce may send a body into any
 // neighbour, loaded or not. An edge contact that acts brings its other component in (from the next sweep
 // on). links_only: the resting links alone (CS_LINK_SWEEPS). Returns whether it changed any bit of the
-// pass's state (p->stirred).
+// pass's state (p->stirred). The ordinary rows (most of a pile's) go through visit_link with the budget and
+// the stirred flag in locals; a pending or bouncing row through update (or pending_apart), the locals handed
+// over around it.
 static bool sweep(pass* p, bool links_only)
 {
     cs_impact_reach* r = p->reach;
     const int* list = r->list; // (fixed within a sweep: a grown list is built after it)
     cs_pass_row* rows = p->pack->rows;
+    cs_pass_body* bodies = p->pack->bodies;
+    const bool moved_only = p->moved_only;
+    const double resting = p->resting;
     int n = r->count;
     int64_t left_out = 0; // unmoved rows
-    p->stirred = false;
+    double absorbed = p->absorbed;
+    bool stirred = false;
     for (int i = 0; i < n; ++i)
     {
         int entry = list[i];
         cs_pass_row* c = rows + (entry >> 1);
-        if (links_only && (c->pending || c->bounce))
+        bool changed;
+        if (c->pending || c->bounce)
         {
-            continue;
+            if (links_only)
+            {
+                continue;
+            }
+            if (moved_only)
+            {
+                (void)unmoved(p, c); // (never true here: it sets p->marking)
+            }
+            if (pending_apart(p, c, entry >> 1))
+            {
+                continue;
+            }
+            p->absorbed = absorbed;
+            p->stirred = stirred;
+            changed = update(p, c, entry >> 1);
+            absorbed = p->absorbed;
+            stirred = p->stirred;
         }
-        if (p->moved_only && unmoved(p, c))
+        else
         {
-            left_out += 1;
-            continue;
+            bool marking = false;
+            if (moved_only && leave_out(bodies, c, resting, &marking))
+            {
+                left_out += 1;
+                continue;
+            }
+            changed = visit_link(p, bodies, c, marking, &absorbed, &stirred);
         }
-        if (update(p, c, entry >> 1) && (entry & CS_REACH_EDGE) != 0)
+        if (changed && (entry & CS_REACH_EDGE) != 0)
         {
             cs_reach_link(r, entry >> 1);
         }
     }
+    p->absorbed = absorbed;
+    p->stirred = stirred;
     p->pack->unmoved += left_out;
-    return p->stirred || r->grown;
+    return stirred || r->grown;
 }
 
 // Quiet rows. A visit that changed no bit of the pass's state (update did not stir, and returned no change:
