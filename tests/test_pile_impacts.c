@@ -122,7 +122,7 @@ static void shift_closes_no_contact(void** state)
                         .impact_time = 0.01,
                         .bounce = true};
         int scratch[2];
-        cs_contact_impact_shift(&c, 1, &bodies, true, scratch, px, py, angle);
+        cs_contact_impact_shift(&c, 1, &bodies, 2, true, scratch, px, py, angle);
         double gap = py[1] - py[0] - 0.4;
         print_message("# lambda %g: gap after the shift %.6f m\n", c.normal_impulse, gap);
         assert_near(py[0], -py[1] + 0.45, 1e-15); // equal and opposite
@@ -140,7 +140,8 @@ static void shift_closes_no_contact(void** state)
 
 // The same pair many times over, weak and strong in turn, on 1 (no pool), 2 and 3 threads: the shift's
 // scans of every contact run in chunks of 1 024 contacts, and a chunk skipped leaves its weak pairs
-// unshifted or its strong pairs unclamped (15 cm deep).
+// unshifted or its strong pairs unclamped (15 cm deep); its offsets start from 0 in chunks of 1 024 bodies,
+// and a chunk not zeroed keeps the stale 0.5 m it is given here (its pairs shifted by it).
 static void shift_on_threads_closes_no_contact(void** state)
 {
     (void)state;
@@ -165,7 +166,7 @@ static void shift_on_threads_closes_no_contact(void** state)
                 radius[i] = 0.2;
                 inv_mass[i] = 1.0;
                 inv_inertia[i] = 50.0;
-                offset[3 * i] = offset[3 * i + 1] = 0.0;
+                offset[3 * i] = offset[3 * i + 1] = 0.5; // (stale: the shift starts its bodies' from 0)
                 offset[3 * i + 2] = 1.0;
             }
             c[k] = (cs_contact){.key = (uint64_t)k + 1,
@@ -182,7 +183,7 @@ static void shift_on_threads_closes_no_contact(void** state)
         }
         cs_impact_bodies bodies = {px, py, inv_mass, inv_inertia, v, v, offset, radius, NULL, true};
         cs_workers* pool = threads > 1 ? cs_workers_create(threads) : NULL;
-        cs_contact_impact_shift_on(c, PAIRS, &bodies, true, scratch, px, py, angle, pool);
+        cs_contact_impact_shift_on(c, PAIRS, &bodies, 2 * PAIRS, true, scratch, px, py, angle, pool);
         cs_workers_destroy(pool);
         for (int k = 0; k < PAIRS; ++k)
         {

@@ -97,8 +97,8 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
         w->py[i] += h * (w->v[3 * i + 1] + (pv ? pv[3 * i + 1] : 0.0));
         w->angle[i] += h * (w->v[3 * i + 2] + (pv ? pv[3 * i + 2] : 0.0));
     }
-    cs_contact_impact_shift(w->contacts.items, m, &bodies, w->def.frictionless, w->reach_roots, w->px, w->py,
-                            w->angle);
+    cs_contact_impact_shift(w->contacts.items, m, &bodies, w->body_count, w->def.frictionless, w->reach_roots,
+                            w->px, w->py, w->angle);
     record_stats(w, &r.vstats, &r.job, r.t);
     return CS_OK;
 }

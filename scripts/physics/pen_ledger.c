@@ -85,7 +85,7 @@ static cs_status ledger_step(cs_world* w, cs_error* err)
         x_moved[2 * i] = w->px[i];
         x_moved[2 * i + 1] = w->py[i];
     }
-    cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless,
+    cs_contact_impact_shift(w->contacts.items, w->contacts.count, &bodies, w->body_count, w->def.frictionless,
                             w->reach_roots, w->px, w->py, w->angle);
     for (int i = 0; i < n; ++i)
     {

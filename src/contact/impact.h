@@ -94,12 +94,15 @@ static inline bool cs_impact_held(const double* offset, int body)
 // Bodies a touching contact held last step stay where h·v put them (impact.c, mark_held), and with
 // bodies->clamp a body's shift is scaled down as far as needed for it to close no contact of the step beyond
 // touching or beyond where h·v alone leaves it (clamp_shift).
-// scratch: 2 per contact (the lists of the shifted contacts and of those the clamp visits again).
+// scratch: 2 per contact (the lists of the shifted contacts and of those the clamp visits again);
+// body_count: the bodies' (offset's), whose position offsets it starts from 0.
 void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                             bool frictionless, int* scratch, double* px, double* py, double* angle);
-// The same with its scans of every contact in chunks on pool's threads (NULL: this thread): the same bits.
+                             int body_count, bool frictionless, int* scratch, double* px, double* py,
+                             double* angle);
+// The same with its scans of every contact and body in chunks on pool's threads (NULL: this thread): the
+// same bits.
 void cs_contact_impact_shift_on(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                                bool frictionless, int* scratch, double* px, double* py, double* angle,
-                                cs_workers* pool);
+                                int body_count, bool frictionless, int* scratch, double* px, double* py,
+                                double* angle, cs_workers* pool);
 
 #endif

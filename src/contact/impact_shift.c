@@ -188,15 +188,38 @@ static int filter_contacts(const cs_contact* contacts, int count, const double* 
     return n;
 }
 
-void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                             bool frictionless, int* scratch, double* px, double* py, double* angle)
+// Every body's whole shift (offset's first two slots) from 0, in chunks of CS_SHIFT_CHUNK bodies. (It was a
+// loop over the contacts, zeroing their bodies': the same values wherever the shift reads them — only
+// contacts' bodies — but a serial pass over every contact, 0.3–0.9 ms of a 20 000-circle step.)
+typedef struct zero_job
 {
-    cs_contact_impact_shift_on(contacts, count, bodies, frictionless, scratch, px, py, angle, NULL);
+    double* offset;
+    int body_count;
+} zero_job;
+
+static void zero_chunk(void* ctx, int chunk, int thread)
+{
+    (void)thread;
+    const zero_job* j = ctx;
+    int first = chunk * CS_SHIFT_CHUNK;
+    int end = first + CS_SHIFT_CHUNK < j->body_count ? first + CS_SHIFT_CHUNK : j->body_count;
+    for (int i = first; i < end; ++i)
+    {
+        j->offset[3 * i] = j->offset[3 * i + 1] = 0.0;
+    }
+}
+
+void cs_contact_impact_shift(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
+                             int body_count, bool frictionless, int* scratch, double* px, double* py,
+                             double* angle)
+{
+    cs_contact_impact_shift_on(contacts, count, bodies, body_count, frictionless, scratch, px, py, angle,
+                               NULL);
 }
 
 void cs_contact_impact_shift_on(const cs_contact* contacts, int count, const cs_impact_bodies* bodies,
-                                bool frictionless, int* scratch, double* px, double* py, double* angle,
-                                cs_workers* pool)
+                                int body_count, bool frictionless, int* scratch, double* px, double* py,
+                                double* angle, cs_workers* pool)
 {
     // The shifted contacts; only their bodies have a shift (a body of several contacts moves once).
     int* list = scratch;
@@ -206,15 +229,8 @@ void cs_contact_impact_shift_on(const cs_contact* contacts, int count, const cs_
         return;
     }
     double* o = bodies->offset;
-    for (int k = 0; k < count; ++k)
-    {
-        const cs_contact* c = contacts + k;
-        o[3 * c->b] = o[3 * c->b + 1] = 0.0;
-        if (c->a >= 0)
-        {
-            o[3 * c->a] = o[3 * c->a + 1] = 0.0;
-        }
-    }
+    zero_job z = {o, body_count};
+    cs_workers_for(pool, (body_count + CS_SHIFT_CHUNK - 1) / CS_SHIFT_CHUNK, zero_chunk, &z);
     whole_shifts(contacts, list, n, bodies, frictionless);
     if (bodies->clamp)
     {

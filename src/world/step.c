@@ -369,8 +369,9 @@ static double integrate(cs_world* w, step_run* r)
     // (SPOOK has no pseudo-velocity: its correction is in v.)
     const double* vp_pseudo = cs_formulation_splits(w->def.formulation) ? w->pseudo_v : NULL;
     double move2 = cs_stage_integrate(w, vp_pseudo); // step_stages.c
-    cs_contact_impact_shift_on(w->contacts.items, w->contacts.count, &bodies, w->def.frictionless,
-                               w->reach_roots, w->px, w->py, w->angle, cs_world_workers(w));
+    cs_contact_impact_shift_on(w->contacts.items, w->contacts.count, &bodies, w->body_count,
+                               w->def.frictionless, w->reach_roots, w->px, w->py, w->angle,
+                               cs_world_workers(w));
     if (w->def.formulation == CS_FORMULATION_RELAX)
     {
         cs_relax_split(w, order); // relax.c: the split impulses taken back at the new normals
