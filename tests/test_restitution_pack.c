@@ -1,6 +1,6 @@
 // The restitution pass on compact records ends after a sweep that changed nothing and leaves out rows whose
-// visit would change nothing (contact/restitution.c "Quiet rows"; docs/PERFORMANCE.md "The restitution pass
-// on compact records" and "Issue 12: the churning pile"): every step of an elastic gas, of a pile under
+// visit would change nothing (contact/restitution_sweep.c "Quiet rows"; docs/PERFORMANCE.md "The restitution
+// pass on compact records" and "Issue 12: the churning pile"): every step of an elastic gas, of a pile under
 // falling discs with friction (also with quiet rows forced), of bouncing discs at rest sideways (velocities
 // of exactly ±0) and of the shipped pegs scene keeps the bits of the same world with every sweep run and
 // every row visited, and the exit and the quiet rows do fire; so does a hand-built pass in which a grown
@@ -81,8 +81,8 @@ static void drop(cs_world* w, int step)
 
 // Discs dropped side by side onto the floor (μ 0.5, e 0.8): their sideways velocities and spins stay exactly
 // 0, so friction updates that change nothing add zeros to zero velocities — which changes no bit unless a
-// velocity is −0 (restitution.c zero_velocity: testing any zero instead, the exit fired in 59 steps here,
-// now in 61, with the same bits).
+// velocity is −0 (restitution_sweep.c zero_velocity: testing any zero instead, the exit fired in 59 steps
+// here, now in 61, with the same bits).
 static cs_world* bouncers(void)
 {
     cs_world* w = box_world((cs_vec2){0, -9.81}, false, 1.2, 0.5, 0.8);
@@ -94,7 +94,7 @@ static cs_world* bouncers(void)
     return w;
 }
 
-// Row visits the passes left out as quiet (restitution.c "Quiet rows"), summed by early_exits.
+// Row visits the passes left out as quiet (restitution_sweep.c "Quiet rows"), summed by early_exits.
 static int64_t skipped_visits;
 
 // How early_exits runs the world under test: quiet rows left out whatever the links (else where the pass
@@ -176,8 +176,8 @@ static void pile_with_quiet_rows_forced_keeps_its_bits(void** state)
 
 // The gas, the pile and pegs with quiet rows forced and their tick started 200 touches below its wrap each
 // pass (a pass with 1e8 iterations can count past 2^32): stamps from before the wrap must not leave rows out
-// after it (restitution.c restart_tick). Without the restart the gas differed from every row visited at step
-// 5, the pile at 21, pegs at 48.
+// after it (restitution_sweep.c restart_tick). Without the restart the gas differed from every row visited at
+// step 5, the pile at 21, pegs at 48.
 static void worlds_keep_their_bits_across_the_tick_wrap(void** state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-// The restitution pass leaves out unmoved rows (contact/restitution.c "Unmoved rows"; docs/PHYSICS.md
+// The restitution pass leaves out unmoved rows (contact/restitution_sweep.c "Unmoved rows"; docs/PHYSICS.md
 // "Collisions within a step", item 7): under relax and split an ordinary row is visited only when a body of
 // it was moved by at least slop/h in this pass, or its row is violated by more than slop/h. Hand-built,
 // frictionless, unit masses, one component of five bodies:

@@ -35,9 +35,9 @@ typedef struct cs_restitution_params
     bool frictionless;
     double gravity;       // |g|: an approach slower than max(slop/h, |g| h) is resting, not an impact
     bool every_sweep;     // no early exit: every sweep runs (tests/test_restitution_pack.c, the same bits)
-    bool quiet_always;    // quiet rows left out whatever the links (tests: restitution.c "Quiet rows")
-    uint32_t tick_origin; // where the quiet rows' tick starts (0; tests: near its wrap, restitution.c)
-    bool moved_only;      // ordinary rows visited where the pass moved a body (restitution.c "Unmoved rows")
+    bool quiet_always;    // quiet rows left out whatever the links (tests: restitution_sweep.c "Quiet rows")
+    uint32_t tick_origin; // where the quiet rows' tick starts (0; tests: near its wrap, restitution_sweep.c)
+    bool moved_only;      // rows visited where the pass moved a body (restitution_sweep.c "Unmoved rows")
 } cs_restitution_params;
 
 // Sets impact_time, bias, bounce and rebound of every contact (and, for two circles that meet during

@@ -114,9 +114,9 @@ struct cs_world
     struct cs_pass_row* reach_rows; // per contact: the pass's compact contact records (restitution_pack.h)
     uint8_t* reach_listed;          // per contact: in the pass's list
     bool restitution_every_sweep;   // tests only: the pass without its early exit (cs_restitution_params)
-    int64_t restitution_skipped;   // tests only: the last pass's row visits left out as quiet (restitution.c)
-    bool restitution_quiet_always; // tests only: quiet rows left out whatever the links
-                                   // (cs_restitution_params)
+    int64_t restitution_skipped;    // tests only: the last pass's quiet visits left out (restitution_sweep.c)
+    bool restitution_quiet_always;  // tests only: quiet rows left out whatever the links
+                                    // (cs_restitution_params)
     uint32_t restitution_tick_origin; // tests only: where the pass's quiet-rows tick starts
                                       // (cs_restitution_params)
     double* pseudo_v;                 // 3 per body + the zero slot: the position problem's velocities
