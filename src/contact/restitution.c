@@ -178,7 +178,7 @@ int cs_contact_restitution(cs_contact* contacts, int count, const cs_impact_bodi
     // would cost some 25 instructions a visit.
     p.quiet_rows = !params->every_sweep && (params->quiet_always || 8 * p.links < reach->count);
     sweeps(&p, count, v, params->iterations > 0 ? params->iterations : 1, params->every_sweep);
-    cs_pack_write_back(pack, reach->list, reach->count, contacts, bodies, v);
+    cs_pack_write_back(pack, reach->list, reach->count, contacts, v);
     int bounced = 0;
     for (int i = 0; i < reach->count; ++i)
     {

@@ -41,8 +41,7 @@ void cs_pack_row(cs_pass_pack* pack, const cs_contact* contacts, int k)
     r->bounce = c->bounce;
 }
 
-void cs_pack_write_back(const cs_pass_pack* pack, const int* list, int count, cs_contact* contacts,
-                        const cs_impact_bodies* bodies, double* v)
+void cs_pack_write_back(const cs_pass_pack* pack, const int* list, int count, cs_contact* contacts, double* v)
 {
     for (int i = 0; i < count; ++i)
     {
@@ -63,7 +62,5 @@ void cs_pack_write_back(const cs_pass_pack* pack, const int* list, int count, cs
         v[3 * body] = r->v[0];
         v[3 * body + 1] = r->v[1];
         v[3 * body + 2] = r->v[2];
-        bodies->offset[3 * body] = r->offset[0];
-        bodies->offset[3 * body + 1] = r->offset[1];
     }
 }

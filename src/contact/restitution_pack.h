@@ -37,7 +37,8 @@ typedef struct cs_pass_body
     double inv_inertia;
     double offset[2]; // the pass's position offset (impact.h), from 0 when the body is claimed
     uint16_t moves;   // the offset's third slot is not 0 (0: held, cs_impact_held): the offset accumulates
-    uint16_t moved;   // a visit or release in this pass moved it by >= slop/h (restitution.c "Unmoved rows")
+    uint16_t
+        moved; // a visit or release in this pass moved it by >= slop/h (restitution_sweep.c "Unmoved rows")
     uint32_t touched; // the pack's tick when the pass last changed this body's velocity or offset
 } cs_pass_body;
 
@@ -49,7 +50,7 @@ typedef struct cs_pass_pack
     cs_pass_body* bodies; // per body
     int* claimed;         // per body
     int claimed_count;
-    uint32_t tick;   // counts the pass's changes to bodies (restitution.c "Quiet rows"), from 0 each pass
+    uint32_t tick; // counts the pass's changes to bodies (restitution_sweep.c "Quiet rows"), from 0 each pass
     int64_t skipped; // the last pass's row visits left out as quiet (up to (iterations + 2) × rows)
     int64_t unmoved; // the last pass's row visits left out as unmoved (moved_only)
     int sweeps;      // the last pass's sweeps (0: none ran)
@@ -60,8 +61,9 @@ void cs_pack_row(cs_pass_pack* pack, const cs_contact* contacts, int k);
 // Copies body b's velocity and masses in and sets whether the shift moves it (moves) and its touched stamp
 // (the pack's tick); its offset starts at 0.
 void cs_pack_claim(cs_pass_pack* pack, const cs_impact_bodies* bodies, const double* v, int body);
-// Writes the rows of the listed contacts (list entries: k << 1 | edge) and the claimed bodies back.
+// Writes the rows of the listed contacts (list entries: k << 1 | edge) and the claimed bodies' velocities
+// back. (Not the offsets: the impact shift works out its own from the contacts' impulses, impact_shift.c.)
 void cs_pack_write_back(const cs_pass_pack* pack, const int* list, int count, cs_contact* contacts,
-                        const cs_impact_bodies* bodies, double* v);
+                        double* v);
 
 #endif
