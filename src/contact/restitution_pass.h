@@ -36,9 +36,9 @@ typedef struct cs_restitution_pass
 // left out); links_only: the resting links alone. Returns whether it changed any bit of the pass's state.
 bool cs_restitution_sweep(cs_restitution_pass* p, bool links_only);
 
-// What the pass's release (restitution.c) does to a fresh row, as a visit does it: v += M⁻¹Jᵀ(dn, 0) (the
-// released normal impulse), the mark of that change (moved_only), o −= s M⁻¹Jᵀ(dn, dt) for a row acting from
-// s > 0, and the row's quiet stamp cleared (its bodies may have moved).
+// What the pass's release (restitution.c) does to a fresh row, as a visit does it: v −= M⁻¹Jᵀ(dn, 0) (its
+// released normal impulse dn taken back) with the mark of that change (moved_only), o −= s M⁻¹Jᵀ(dn, dt) for
+// a row acting from s > 0, and the row's quiet stamp cleared (its bodies may have moved).
 void cs_restitution_release_row(cs_restitution_pass* p, cs_pass_row* c, double dn);
 void cs_restitution_offset_add(const cs_restitution_pass* p, const cs_pass_row* c, double s, double dn,
                                double dt);
